@@ -1,0 +1,96 @@
+//! Errors of the core crate. The binding layer maps each to its own Python exception class.
+
+use std::fmt;
+
+/// Invalid rules or settings (unknown variant value, bad player count, …).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesError(pub String);
+
+/// An explicit position (a deal, a JSON document) that is not a valid state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateError(pub String);
+
+/// A move that is not legal in the current state. The state is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    /// What was asked for, in notation.
+    pub requested: String,
+    /// Why it is not legal.
+    pub reason: String,
+    /// The legal moves, in notation.
+    pub legal: Vec<String>,
+}
+
+/// Everything an engine call can refuse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    Rules(RulesError),
+    State(StateError),
+    Illegal(IllegalMove),
+    /// The game is over; no move can be applied.
+    GameOver,
+    /// A card had to come from an empty draw pile (H-4.6). A bug or an impossible position, never
+    /// a normal outcome; reported instead of looping or panicking.
+    DrawPileExhausted,
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Display for StateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "illegal move {:?}: {}; legal moves: [{}]",
+            self.requested,
+            self.reason,
+            self.legal.join(", ")
+        )
+    }
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Rules(e) => e.fmt(f),
+            Self::State(e) => e.fmt(f),
+            Self::Illegal(e) => e.fmt(f),
+            Self::GameOver => f.write_str("the game is over: no move can be applied"),
+            Self::DrawPileExhausted => f.write_str(
+                "the draw pile is exhausted (H-4.6): this cannot happen in a legal hand",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RulesError {}
+impl std::error::Error for StateError {}
+impl std::error::Error for IllegalMove {}
+impl std::error::Error for EngineError {}
+
+impl From<RulesError> for EngineError {
+    fn from(e: RulesError) -> Self {
+        Self::Rules(e)
+    }
+}
+
+impl From<StateError> for EngineError {
+    fn from(e: StateError) -> Self {
+        Self::State(e)
+    }
+}
+
+impl From<IllegalMove> for EngineError {
+    fn from(e: IllegalMove) -> Self {
+        Self::Illegal(e)
+    }
+}

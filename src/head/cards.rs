@@ -1,0 +1,137 @@
+//! Panda Head cards (H-1): ids, values and the 64-bit hand bitboards.
+//!
+//! Card ids are normative (H-1.3): `0..=54` regular Pandas with value `id / 5 + 1`, `55..=58` Big
+//! Pandas, `59..=62` Bamboo. A hand is a `u64` with bit `id` set for each card it holds.
+
+/// A set of Panda Head cards, bit `id` set per card.
+pub type CardSet = u64;
+
+/// Number of regular Panda cards (H-1.2): values 1..=11, five copies each.
+pub const REGULAR_COUNT: u8 = 55;
+/// Highest regular value.
+pub const MAX_VALUE: u8 = 11;
+/// Copies of each regular value.
+pub const COPIES: u8 = 5;
+/// First Big Panda id.
+pub const BIG_PANDA_FIRST: u8 = 55;
+/// First Bamboo id.
+pub const BAMBOO_FIRST: u8 = 59;
+/// Cards in the full deck (H-1.1).
+pub const DECK_SIZE: u8 = 63;
+
+/// All regular Pandas.
+pub const REGULAR_MASK: CardSet = (1 << REGULAR_COUNT) - 1;
+/// The four Big Pandas.
+pub const BIG_PANDA_MASK: CardSet = 0b1111 << BIG_PANDA_FIRST;
+/// The four Bamboo cards.
+pub const BAMBOO_MASK: CardSet = 0b1111 << BAMBOO_FIRST;
+/// Every card of the full deck.
+pub const FULL_DECK_MASK: CardSet = (1 << DECK_SIZE) - 1;
+
+/// What a card is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CardKind {
+    /// A regular Panda of the given value (1..=11).
+    Regular(u8),
+    BigPanda,
+    Bamboo,
+}
+
+/// The kind of card `id` (which must be `< 63`).
+#[inline]
+pub const fn kind(id: u8) -> CardKind {
+    if id < BIG_PANDA_FIRST {
+        CardKind::Regular(id / COPIES + 1)
+    } else if id < BAMBOO_FIRST {
+        CardKind::BigPanda
+    } else {
+        CardKind::Bamboo
+    }
+}
+
+/// The five copies of regular value `v` (1..=11).
+#[inline]
+pub const fn value_mask(v: u8) -> CardSet {
+    0b11111 << ((v - 1) * COPIES)
+}
+
+/// Bit `v - 1` set for each regular value `v` present in `cards`.
+///
+/// Branch-free: fold each 5-bit group of copies onto its lowest bit, then gather those 11 bits.
+/// This runs once per legal-move generation, the hottest call of a simulation.
+#[inline]
+pub fn values_present(cards: CardSet) -> u16 {
+    let r = cards & REGULAR_MASK;
+    let folded = r | (r >> 1) | (r >> 2) | (r >> 3) | (r >> 4);
+    let mut present = 0u16;
+    for v in 0..MAX_VALUE {
+        present |= (((folded >> (v * COPIES)) & 1) as u16) << v;
+    }
+    present
+}
+
+/// The lowest card id in a non-empty set.
+#[inline]
+pub fn lowest(cards: CardSet) -> u8 {
+    debug_assert!(cards != 0);
+    cards.trailing_zeros() as u8
+}
+
+/// The ids of a set in increasing order.
+pub fn ids(cards: CardSet) -> Vec<u8> {
+    let mut out = Vec::with_capacity(cards.count_ones() as usize);
+    let mut rest = cards;
+    while rest != 0 {
+        out.push(rest.trailing_zeros() as u8);
+        rest &= rest - 1;
+    }
+    out
+}
+
+/// A short readable name for a card: `7`, `7'` … (copies are primed by index), `BP`, `B`.
+pub fn card_name(id: u8) -> String {
+    match kind(id) {
+        CardKind::Regular(v) => format!("{v}#{}", id % COPIES),
+        CardKind::BigPanda => format!("BP#{}", id - BIG_PANDA_FIRST),
+        CardKind::Bamboo => format!("B#{}", id - BAMBOO_FIRST),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn h1_3_card_ids() {
+        assert_eq!(kind(0), CardKind::Regular(1));
+        assert_eq!(kind(4), CardKind::Regular(1));
+        assert_eq!(kind(5), CardKind::Regular(2));
+        assert_eq!(kind(54), CardKind::Regular(11));
+        assert_eq!(kind(55), CardKind::BigPanda);
+        assert_eq!(kind(58), CardKind::BigPanda);
+        assert_eq!(kind(59), CardKind::Bamboo);
+        assert_eq!(kind(62), CardKind::Bamboo);
+        assert_eq!(FULL_DECK_MASK.count_ones(), 63);
+        assert_eq!(
+            (REGULAR_MASK | BIG_PANDA_MASK | BAMBOO_MASK),
+            FULL_DECK_MASK
+        );
+    }
+
+    #[test]
+    fn h1_2_five_copies_of_each_value() {
+        for v in 1..=MAX_VALUE {
+            assert_eq!(value_mask(v).count_ones(), 5);
+            for id in ids(value_mask(v)) {
+                assert_eq!(kind(id), CardKind::Regular(v));
+            }
+        }
+    }
+
+    #[test]
+    fn values_present_finds_each_value_once() {
+        let cards = (value_mask(3) & (1 << 10)) | value_mask(11) | BAMBOO_MASK;
+        assert_eq!(values_present(cards), (1 << 2) | (1 << 10));
+        assert_eq!(values_present(REGULAR_MASK), 0x7ff);
+    }
+}

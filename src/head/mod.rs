@@ -1,0 +1,22 @@
+//! Panda Head (RULES.md Part H): a trick-taking game for 2–5 players.
+//!
+//! - [`cards`]: card ids and bitboards (H-1)
+//! - [`rules`]: the H-7 variants
+//! - [`action`]: the fixed 24-id action space and its notation
+//! - [`legal`]: legal-move generation (H-3, H-4)
+//! - [`state`]: dealing, piles, scoring and the end of the game (H-2 … H-6)
+//! - [`game`]: a state with its start, history and hand results
+//! - [`record`]: the JSON game record
+
+pub mod action;
+pub mod cards;
+pub mod game;
+pub mod legal;
+pub mod record;
+pub mod rules;
+pub mod state;
+
+pub use action::{Action, ActionId, ActionMask, NUM_ACTIONS};
+pub use game::{HeadGame, Start, Step};
+pub use rules::{HeadRules, LastPileScoring};
+pub use state::{Deal, HandResult, HeadState, Play, MAX_PLAYERS};

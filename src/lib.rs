@@ -1,0 +1,20 @@
+//! panda-core: fast, exact engines for the panda card games.
+//!
+//! The core crate has no Python dependency: `cargo test`, benches and fuzz targets run without an
+//! interpreter. The PyO3 binding layer lives in [`py`] behind the `python` feature.
+//!
+//! - [`rng`]: SplitMix64 and the shuffle every implementation shares (RULES.md Part R)
+//! - [`head`]: Panda Head (Part H)
+//! - [`bots`]: built-in players
+//! - [`sim`]: batch simulation over many games, in parallel, deterministic per seed
+
+pub mod bots;
+pub mod error;
+pub mod head;
+pub mod rng;
+pub mod sim;
+
+#[cfg(feature = "python")]
+mod py;
+
+pub use error::{EngineError, IllegalMove, RulesError, StateError};

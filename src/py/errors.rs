@@ -1,0 +1,93 @@
+//! The Python exception family and the mapping from core errors to it.
+//!
+//! Every class derives from `PandaCoreError`, itself a `ValueError`, so `except ValueError` keeps
+//! working for users who do not care about the details.
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+use crate::error::EngineError;
+
+create_exception!(
+    _core,
+    PandaCoreError,
+    PyValueError,
+    "Base class of every panda-core error."
+);
+create_exception!(
+    _core,
+    RulesError,
+    PandaCoreError,
+    "Invalid rules, settings or player count."
+);
+create_exception!(
+    _core,
+    InvalidStateError,
+    PandaCoreError,
+    "An explicit position or a game record that is not a valid state."
+);
+create_exception!(
+    _core,
+    IllegalMoveError,
+    PandaCoreError,
+    "A move that is not legal now. Attributes: `move`, `reason`, `legal` (notations). The state \
+     is unchanged."
+);
+create_exception!(
+    _core,
+    GameOverError,
+    IllegalMoveError,
+    "A move was applied to a game that is over."
+);
+create_exception!(
+    _core,
+    EngineInvariantError,
+    PyRuntimeError,
+    "The engine detected an impossible situation (a bug); the state is unchanged."
+);
+
+/// Convert a core error into the matching Python exception.
+pub fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
+    match err {
+        EngineError::Rules(e) => RulesError::new_err(e.0),
+        EngineError::State(e) => InvalidStateError::new_err(e.0),
+        EngineError::Illegal(e) => {
+            let exc = IllegalMoveError::new_err(e.to_string());
+            let value = exc.value(py);
+            // Attribute failures cannot happen on a fresh exception; ignore them rather than mask
+            // the real error.
+            let _ = value.setattr("move", &e.requested);
+            let _ = value.setattr("reason", &e.reason);
+            let _ = value.setattr("legal", &e.legal);
+            exc
+        }
+        EngineError::GameOver => GameOverError::new_err(err.to_string()),
+        EngineError::DrawPileExhausted => EngineInvariantError::new_err(err.to_string()),
+    }
+}
+
+/// `Result<T, EngineError>` → `PyResult<T>`.
+pub trait IntoPyResult<T> {
+    fn py_err(self, py: Python<'_>) -> PyResult<T>;
+}
+
+impl<T> IntoPyResult<T> for Result<T, EngineError> {
+    fn py_err(self, py: Python<'_>) -> PyResult<T> {
+        self.map_err(|e| to_py(py, e))
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("PandaCoreError", py.get_type::<PandaCoreError>())?;
+    m.add("RulesError", py.get_type::<RulesError>())?;
+    m.add("InvalidStateError", py.get_type::<InvalidStateError>())?;
+    m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
+    m.add("GameOverError", py.get_type::<GameOverError>())?;
+    m.add(
+        "EngineInvariantError",
+        py.get_type::<EngineInvariantError>(),
+    )?;
+    Ok(())
+}

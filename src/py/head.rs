@@ -1,0 +1,658 @@
+//! Python classes for Panda Head: `HeadRules`, `HeadMove`, `HeadGame`.
+
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use super::errors::{IntoPyResult, InvalidStateError, RulesError};
+use crate::error::{EngineError, IllegalMove};
+use crate::head::action::{mask_ids, BAMBOO_ALONE, BIG_PANDA};
+use crate::head::cards::{self, CardSet, BAMBOO_MASK, BIG_PANDA_MASK};
+use crate::head::{
+    record, Action, ActionId, Deal, HandResult, HeadGame, HeadRules, HeadState, LastPileScoring,
+    NUM_ACTIONS,
+};
+
+/// The H-7 variants and the first dealer (immutable, hashable).
+#[pyclass(name = "HeadRules", module = "panda_core._core", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PyHeadRules {
+    pub inner: HeadRules,
+}
+
+#[pymethods]
+impl PyHeadRules {
+    #[new]
+    #[pyo3(signature = (*, last_pile_scoring = "pile_sum", poor_panda = true,
+        lowest_only_when_cannot_follow = false, bust_threshold = 21, special_cards = true,
+        first_dealer = 0))]
+    fn new(
+        last_pile_scoring: &str,
+        poor_panda: bool,
+        lowest_only_when_cannot_follow: bool,
+        bust_threshold: i64,
+        special_cards: bool,
+        first_dealer: i64,
+    ) -> PyResult<Self> {
+        let scoring =
+            LastPileScoring::parse(last_pile_scoring).map_err(|e| RulesError::new_err(e.0))?;
+        let bust_threshold = u32::try_from(bust_threshold)
+            .ok()
+            .filter(|&t| t > 0)
+            .ok_or_else(|| {
+                RulesError::new_err(format!(
+                    "bust_threshold must be a positive integer below 2**32, got {bust_threshold}"
+                ))
+            })?;
+        let first_dealer = u8::try_from(first_dealer)
+            .ok()
+            .filter(|&d| d < 5)
+            .ok_or_else(|| {
+                RulesError::new_err(format!(
+                    "first_dealer must be a seat 0..=4, got {first_dealer}"
+                ))
+            })?;
+        Ok(Self {
+            inner: HeadRules {
+                last_pile_scoring: scoring,
+                poor_panda,
+                lowest_only_when_cannot_follow,
+                bust_threshold,
+                special_cards,
+                first_dealer,
+            },
+        })
+    }
+
+    #[getter]
+    fn last_pile_scoring(&self) -> &'static str {
+        self.inner.last_pile_scoring.name()
+    }
+    #[getter]
+    fn poor_panda(&self) -> bool {
+        self.inner.poor_panda
+    }
+    #[getter]
+    fn lowest_only_when_cannot_follow(&self) -> bool {
+        self.inner.lowest_only_when_cannot_follow
+    }
+    #[getter]
+    fn bust_threshold(&self) -> u32 {
+        self.inner.bust_threshold
+    }
+    #[getter]
+    fn special_cards(&self) -> bool {
+        self.inner.special_cards
+    }
+    #[getter]
+    fn first_dealer(&self) -> u8 {
+        self.inner.first_dealer
+    }
+
+    /// The rules as a plain dict (the same keys as the constructor).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        rules_dict(py, &self.inner)
+    }
+
+    fn __repr__(&self) -> String {
+        let r = &self.inner;
+        let b = |v: bool| if v { "True" } else { "False" };
+        format!(
+            "HeadRules(last_pile_scoring='{}', poor_panda={}, lowest_only_when_cannot_follow={}, \
+             bust_threshold={}, special_cards={}, first_dealer={})",
+            r.last_pile_scoring.name(),
+            b(r.poor_panda),
+            b(r.lowest_only_when_cannot_follow),
+            r.bust_threshold,
+            b(r.special_cards),
+            r.first_dealer
+        )
+    }
+}
+
+fn rules_dict<'py>(py: Python<'py>, r: &HeadRules) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("last_pile_scoring", r.last_pile_scoring.name())?;
+    d.set_item("poor_panda", r.poor_panda)?;
+    d.set_item(
+        "lowest_only_when_cannot_follow",
+        r.lowest_only_when_cannot_follow,
+    )?;
+    d.set_item("bust_threshold", r.bust_threshold)?;
+    d.set_item("special_cards", r.special_cards)?;
+    d.set_item("first_dealer", r.first_dealer)?;
+    Ok(d)
+}
+
+/// One legal move: what is played, its action id, the cards that leave the hand and its value.
+#[pyclass(name = "HeadMove", module = "panda_core._core", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PyHeadMove {
+    action: ActionId,
+    cards: CardSet,
+    effective_value: Option<u8>,
+}
+
+impl PyHeadMove {
+    /// The move `id` as the current player of `state` would make it.
+    fn in_state(state: &HeadState, id: ActionId) -> Self {
+        let seat = state.current_player().unwrap_or(0);
+        let hand = state.hand(seat);
+        let action = Action::from_id(id).expect("ids come from a legal mask");
+        let lowest = |set: CardSet| {
+            if set == 0 {
+                0
+            } else {
+                1u64 << cards::lowest(set)
+            }
+        };
+        let (cards, effective_value) = match action {
+            Action::Panda(v) => (lowest(hand & cards::value_mask(v)), Some(v)),
+            Action::PandaWithBamboo(v) => (
+                lowest(hand & cards::value_mask(v)) | lowest(hand & BAMBOO_MASK),
+                Some(v + 2),
+            ),
+            // Following, a Big Panda is worth one more than the pile's highest (H-4.2); led, its
+            // value is the card turned up from the hidden draw pile, unknown until played.
+            Action::BigPanda => (
+                lowest(hand & BIG_PANDA_MASK),
+                state.highest().map(|h| h + 1),
+            ),
+            Action::BambooAlone => (lowest(hand & BAMBOO_MASK), None),
+        };
+        Self {
+            action: id,
+            cards,
+            effective_value,
+        }
+    }
+}
+
+#[pymethods]
+impl PyHeadMove {
+    /// The stable action id (0..NUM_HEAD_ACTIONS).
+    #[getter]
+    fn action_id(&self) -> ActionId {
+        self.action
+    }
+    /// `"panda"`, `"panda_bamboo"`, `"big_panda"` or `"bamboo"`.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.act().kind_name()
+    }
+    /// The face value of the regular Panda played, `None` for a Big Panda or a Bamboo alone.
+    #[getter]
+    fn value(&self) -> Option<u8> {
+        match self.act() {
+            Action::Panda(v) | Action::PandaWithBamboo(v) => Some(v),
+            _ => None,
+        }
+    }
+    /// The value the play will have on the pile, `None` when a hidden card decides it.
+    #[getter]
+    fn effective_value(&self) -> Option<u8> {
+        self.effective_value
+    }
+    /// Card ids that leave the hand (the lowest copy of each kind, H-1.4).
+    #[getter]
+    fn cards(&self) -> Vec<u8> {
+        cards::ids(self.cards)
+    }
+    /// Short notation: `7`, `7+B`, `BP`, `B`.
+    #[getter]
+    fn notation(&self) -> String {
+        self.act().notation()
+    }
+    fn __str__(&self) -> String {
+        self.notation()
+    }
+    fn __repr__(&self) -> String {
+        format!("HeadMove('{}')", self.notation())
+    }
+}
+
+impl PyHeadMove {
+    fn act(&self) -> Action {
+        Action::from_id(self.action).expect("HeadMove always holds a valid id")
+    }
+}
+
+/// A Panda Head game in progress (RULES.md Part H).
+#[pyclass(name = "HeadGame", module = "panda_core._core")]
+#[derive(Clone)]
+pub struct PyHeadGame {
+    game: HeadGame,
+}
+
+fn players_arg(players: i64) -> PyResult<u8> {
+    u8::try_from(players)
+        .ok()
+        .filter(|p| (2..=5).contains(p))
+        .ok_or_else(|| {
+            RulesError::new_err(format!(
+                "Panda Head is played by 2 to 5 players, got {players}"
+            ))
+        })
+}
+
+/// R-2: a seed is an integer in 0 … 2**64 − 1.
+pub fn seed_arg(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
+    if seed.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(RulesError::new_err(
+            "seed must be an integer in 0..2**64-1, got a bool",
+        ));
+    }
+    seed.extract::<u64>().map_err(|_| {
+        let shown = seed
+            .repr()
+            .map(|r| r.to_string())
+            .unwrap_or_else(|_| "?".into());
+        RulesError::new_err(format!(
+            "seed must be an integer in 0..2**64-1, got {shown}"
+        ))
+    })
+}
+
+#[pymethods]
+impl PyHeadGame {
+    /// A new game: `players` 2–5, `seed` 0..2**64-1 (R-2), `rules` defaults to `HeadRules()`.
+    #[new]
+    #[pyo3(signature = (players, seed, rules = None))]
+    fn new(
+        py: Python<'_>,
+        players: i64,
+        seed: &Bound<'_, PyAny>,
+        rules: Option<PyHeadRules>,
+    ) -> PyResult<Self> {
+        let players = players_arg(players)?;
+        let seed = seed_arg(seed)?;
+        let rules = rules.map(|r| r.inner).unwrap_or_default();
+        Ok(Self {
+            game: HeadGame::new(players, seed, rules).py_err(py)?,
+        })
+    }
+
+    /// A game from an explicit deal at the start of a hand. `draw_pile` is top card first; Pooped
+    /// seats hold no cards; `rng_state` seeds the shuffles of later hands.
+    #[staticmethod]
+    #[pyo3(signature = (hands, draw_pile, *, dealer = 0, scores = None, drowsy = None,
+        pooped = None, rng_state = None, hand_number = 0, rules = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn from_deal(
+        py: Python<'_>,
+        hands: Vec<Vec<i64>>,
+        draw_pile: Vec<i64>,
+        dealer: i64,
+        scores: Option<Vec<i64>>,
+        drowsy: Option<Vec<bool>>,
+        pooped: Option<Vec<bool>>,
+        rng_state: Option<&Bound<'_, PyAny>>,
+        hand_number: i64,
+        rules: Option<PyHeadRules>,
+    ) -> PyResult<Self> {
+        let players = players_arg(hands.len() as i64)?;
+        let n = players as usize;
+        let card = |c: i64| {
+            u8::try_from(c)
+                .map_err(|_| InvalidStateError::new_err(format!("{c} is not a card id (0..=62)")))
+        };
+        let deal = Deal {
+            hands: hands
+                .iter()
+                .map(|h| h.iter().map(|&c| card(c)).collect::<PyResult<Vec<u8>>>())
+                .collect::<PyResult<_>>()?,
+            draw_pile: draw_pile
+                .iter()
+                .map(|&c| card(c))
+                .collect::<PyResult<_>>()?,
+            dealer: u8::try_from(dealer).map_err(|_| {
+                InvalidStateError::new_err(format!("dealer {dealer} is not a seat"))
+            })?,
+            scores: scores
+                .unwrap_or_else(|| vec![0; n])
+                .into_iter()
+                .map(|s| {
+                    u32::try_from(s).map_err(|_| {
+                        InvalidStateError::new_err(format!("scores are integers >= 0, got {s}"))
+                    })
+                })
+                .collect::<PyResult<_>>()?,
+            drowsy: drowsy.unwrap_or_else(|| vec![false; n]),
+            pooped: pooped.unwrap_or_else(|| vec![false; n]),
+            rng_state: rng_state.map(seed_arg).transpose()?.unwrap_or(0),
+            hand_number: u32::try_from(hand_number).map_err(|_| {
+                InvalidStateError::new_err(format!("hand_number must be >= 0, got {hand_number}"))
+            })?,
+        };
+        let rules = rules.map(|r| r.inner).unwrap_or_default();
+        Ok(Self {
+            game: HeadGame::from_deal(players, deal, rules).py_err(py)?,
+        })
+    }
+
+    /// Rebuild a game from `to_json()` output, replaying and checking every action.
+    #[staticmethod]
+    fn from_json(py: Python<'_>, text: &str) -> PyResult<Self> {
+        Ok(Self {
+            game: record::from_json(text).py_err(py)?,
+        })
+    }
+
+    /// The game record as JSON: rules, start (seed or deal) and every action id.
+    fn to_json(&self) -> String {
+        record::to_json(&self.game)
+    }
+
+    /// An independent copy (cheap: the state is a fixed-size value plus the history).
+    fn clone(&self) -> Self {
+        Clone::clone(self)
+    }
+    fn __copy__(&self) -> Self {
+        Clone::clone(self)
+    }
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        Clone::clone(self)
+    }
+
+    #[getter]
+    fn players(&self) -> u8 {
+        self.st().players()
+    }
+    #[getter]
+    fn rules(&self) -> PyHeadRules {
+        PyHeadRules {
+            inner: *self.st().rules(),
+        }
+    }
+    /// The seat to move, or `None` once the game is over.
+    #[getter]
+    fn current_player(&self) -> Option<u8> {
+        self.st().current_player()
+    }
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.st().is_over()
+    }
+    #[getter]
+    fn winner(&self) -> Option<u8> {
+        self.st().winner()
+    }
+    #[getter]
+    fn dealer(&self) -> u8 {
+        self.st().dealer()
+    }
+    #[getter]
+    fn leader(&self) -> u8 {
+        self.st().leader()
+    }
+    /// 0-based index of the hand in progress.
+    #[getter]
+    fn hand_number(&self) -> u32 {
+        self.st().hand_number()
+    }
+    /// 0-based index of the pile in progress (0..=6).
+    #[getter]
+    fn pile_number(&self) -> u8 {
+        self.st().pile_number()
+    }
+    #[getter]
+    fn scores(&self) -> Vec<u32> {
+        self.st().scores().to_vec()
+    }
+    #[getter]
+    fn drowsy(&self) -> Vec<bool> {
+        (0..self.st().players())
+            .map(|s| self.st().is_drowsy(s))
+            .collect()
+    }
+    #[getter]
+    fn pooped(&self) -> Vec<bool> {
+        (0..self.st().players())
+            .map(|s| self.st().is_pooped(s))
+            .collect()
+    }
+    /// The card ids of `seat`'s hand (the full state: use `view()` for what a player may see).
+    fn hand(&self, seat: i64) -> PyResult<Vec<u8>> {
+        let seat = self.seat_arg(seat)?;
+        Ok(cards::ids(self.st().hand(seat)))
+    }
+    /// The draw pile, top card first (hidden information).
+    #[getter]
+    fn draw_pile(&self) -> Vec<u8> {
+        self.st().draw_pile().to_vec()
+    }
+
+    /// The legal moves of the current player (empty once the game is over).
+    fn legal_moves(&self) -> Vec<PyHeadMove> {
+        let st = self.st();
+        mask_ids(st.legal_actions())
+            .map(|id| PyHeadMove::in_state(st, id))
+            .collect()
+    }
+    /// The legal action ids, ascending.
+    fn legal_action_ids(&self) -> Vec<u8> {
+        mask_ids(self.st().legal_actions()).collect()
+    }
+    /// A boolean numpy array of shape `(NUM_HEAD_ACTIONS,)`, True where the action is legal.
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let mask = self.st().legal_actions();
+        let out = PyArray1::<bool>::zeros(py, NUM_ACTIONS, false);
+        // SAFETY-free path: fill through a Vec to avoid unsafe slice access.
+        let values: Vec<bool> = (0..NUM_ACTIONS).map(|i| mask & (1 << i) != 0).collect();
+        out.readwrite()
+            .as_slice_mut()
+            .expect("fresh array is contiguous")
+            .copy_from_slice(&values);
+        out
+    }
+
+    /// Apply a move: a `HeadMove`, an action id or a notation string (`7`, `7+B`, `BP`, `B`).
+    /// An illegal move raises `IllegalMoveError` (with `.legal`) and changes nothing.
+    fn apply(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        if let Ok(m) = r#move.cast::<PyHeadMove>() {
+            let id = m.get().action;
+            return self.game.apply(id).py_err(py);
+        }
+        if let Ok(text) = r#move.extract::<String>() {
+            return self.game.apply_notation(&text).py_err(py);
+        }
+        if !r#move.is_instance_of::<pyo3::types::PyBool>() {
+            if let Ok(id) = r#move.extract::<i64>() {
+                let result = match u8::try_from(id) {
+                    Ok(id) => self.game.apply(id),
+                    Err(_) => self.out_of_range(id),
+                };
+                return result.py_err(py);
+            }
+        }
+        let shown = r#move.repr().map(|r| r.to_string()).unwrap_or_default();
+        Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "a move is a HeadMove, an action id (int) or a notation (str), got {shown}"
+        )))
+    }
+
+    /// Every decision so far: a list of `(seat, action_id, hand, pile)` tuples.
+    #[getter]
+    fn history(&self) -> Vec<(u8, u8, u32, u8)> {
+        self.game
+            .history()
+            .iter()
+            .map(|s| (s.seat, s.action, s.hand, s.pile))
+            .collect()
+    }
+
+    /// One dict per completed hand (see `HandResult` in the stubs).
+    #[getter]
+    fn hand_results<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let n = self.st().players() as usize;
+        self.game
+            .hand_results()
+            .iter()
+            .map(|r| hand_result_dict(py, r, n))
+            .collect()
+    }
+
+    /// Final results: winner (None while the game runs), scores, drowsy, pooped, hands played.
+    fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("is_over", self.st().is_over())?;
+        d.set_item("winner", self.st().winner())?;
+        d.set_item("scores", self.scores())?;
+        d.set_item("drowsy", self.drowsy())?;
+        d.set_item("pooped", self.pooped())?;
+        d.set_item("hands_played", self.game.hand_results().len())?;
+        Ok(d)
+    }
+
+    /// What `player` may see: their own hand and public information only (never another hand or
+    /// the draw-pile order).
+    fn view<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyDict>> {
+        let seat = self.seat_arg(player)?;
+        let st = self.st();
+        let d = self.public_dict(py)?;
+        d.set_item("player", seat)?;
+        d.set_item("hand", cards::ids(st.hand(seat)))?;
+        d.set_item(
+            "hand_sizes",
+            (0..st.players())
+                .map(|s| st.hand(s).count_ones())
+                .collect::<Vec<_>>(),
+        )?;
+        d.set_item("draw_pile_size", st.draw_pile().len())?;
+        d.set_item(
+            "legal_action_ids",
+            if st.current_player() == Some(seat) {
+                self.legal_action_ids()
+            } else {
+                Vec::new()
+            },
+        )?;
+        Ok(d)
+    }
+
+    /// The complete state as plain data (hidden information included), in the canonical format
+    /// the differential tests compare with the oracle.
+    fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let st = self.st();
+        let n = st.players() as usize;
+        let d = self.public_dict(py)?;
+        d.set_item("players", n)?;
+        d.set_item(
+            "hands",
+            (0..st.players())
+                .map(|s| cards::ids(st.hand(s)))
+                .collect::<Vec<_>>(),
+        )?;
+        d.set_item("draw_pile", st.draw_pile().to_vec())?;
+        d.set_item("rng_state", st.rng_state())?;
+        let results = PyList::empty(py);
+        for r in self.game.hand_results() {
+            results.append(hand_result_dict(py, r, n)?)?;
+        }
+        d.set_item("hand_results", results)?;
+        Ok(d)
+    }
+
+    fn __repr__(&self) -> String {
+        let st = self.st();
+        match st.winner() {
+            Some(w) => format!(
+                "<HeadGame {} players, over, winner {w}, scores {:?}>",
+                st.players(),
+                st.scores()
+            ),
+            None => format!(
+                "<HeadGame {} players, hand {} pile {}, seat {} to play, scores {:?}>",
+                st.players(),
+                st.hand_number(),
+                st.pile_number(),
+                st.current_player().unwrap_or(0),
+                st.scores()
+            ),
+        }
+    }
+}
+
+impl PyHeadGame {
+    fn st(&self) -> &HeadState {
+        self.game.state()
+    }
+
+    fn seat_arg(&self, seat: i64) -> PyResult<u8> {
+        let n = self.st().players() as i64;
+        if (0..n).contains(&seat) {
+            Ok(seat as u8)
+        } else {
+            Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "seat must be 0..={}, got {seat}",
+                n - 1
+            )))
+        }
+    }
+
+    fn out_of_range(&self, id: i64) -> Result<(), EngineError> {
+        if self.st().is_over() {
+            return Err(EngineError::GameOver);
+        }
+        Err(EngineError::Illegal(IllegalMove {
+            requested: format!("action id {id}"),
+            reason: format!("action ids are 0..={}", NUM_ACTIONS - 1),
+            legal: mask_ids(self.st().legal_actions())
+                .filter_map(|i| Action::from_id(i).map(Action::notation))
+                .collect(),
+        }))
+    }
+
+    /// The public part shared by `view()` and `snapshot()`.
+    fn public_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let st = self.st();
+        let d = PyDict::new(py);
+        d.set_item("hand_number", st.hand_number())?;
+        d.set_item("dealer", st.dealer())?;
+        d.set_item("scores", self.scores())?;
+        d.set_item("drowsy", self.drowsy())?;
+        d.set_item("pooped", self.pooped())?;
+        d.set_item("discard", cards::ids(st.discard()))?;
+        d.set_item("pile_number", st.pile_number())?;
+        let plays = PyList::empty(py);
+        for p in st.pile_plays() {
+            plays.append((p.seat, p.action, p.value, cards::ids(p.cards)))?;
+        }
+        d.set_item("pile_plays", plays)?;
+        d.set_item("leader", st.leader())?;
+        d.set_item("current_player", st.current_player())?;
+        d.set_item("is_over", st.is_over())?;
+        d.set_item("winner", st.winner())?;
+        Ok(d)
+    }
+}
+
+fn seats(mask: u8, n: usize) -> Vec<usize> {
+    (0..n).filter(|s| mask & (1 << s) != 0).collect()
+}
+
+fn hand_result_dict<'py>(
+    py: Python<'py>,
+    r: &HandResult,
+    n: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("hand", r.hand)?;
+    d.set_item("dealer", r.dealer)?;
+    d.set_item("last_pile_winner", r.last_pile_winner)?;
+    d.set_item("deltas", r.deltas[..n].to_vec())?;
+    d.set_item("scores", r.scores[..n].to_vec())?;
+    d.set_item("new_drowsy", seats(r.new_drowsy, n))?;
+    d.set_item("new_pooped", seats(r.new_pooped, n))?;
+    Ok(d)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyHeadRules>()?;
+    m.add_class::<PyHeadMove>()?;
+    m.add_class::<PyHeadGame>()?;
+    m.add("NUM_HEAD_ACTIONS", NUM_ACTIONS)?;
+    m.add("HEAD_BIG_PANDA_ACTION", BIG_PANDA)?;
+    m.add("HEAD_BAMBOO_ACTION", BAMBOO_ALONE)?;
+    Ok(())
+}

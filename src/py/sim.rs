@@ -1,0 +1,73 @@
+//! Batch simulation from Python: the whole batch runs in Rust with the GIL released.
+
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::errors::{IntoPyResult, RulesError};
+use super::head::{seed_arg, PyHeadRules};
+use crate::bots::BotKind;
+use crate::sim::simulate_head;
+
+/// Play `games` complete Panda Head games with built-in bots (one name per seat) and return numpy
+/// arrays: `winner` (int8, games), `hands` (uint32, games), `decisions` (uint32, games),
+/// `scores` (uint32, games × players).
+#[pyfunction]
+#[pyo3(signature = (games, players, bots, seed = None, rules = None, threads = None))]
+fn simulate_head_batch<'py>(
+    py: Python<'py>,
+    games: i64,
+    players: i64,
+    bots: Vec<String>,
+    seed: Option<&Bound<'py, PyAny>>,
+    rules: Option<PyHeadRules>,
+    threads: Option<i64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let games = usize::try_from(games)
+        .map_err(|_| RulesError::new_err(format!("games must be >= 0, got {games}")))?;
+    let players = u8::try_from(players).map_err(|_| {
+        RulesError::new_err(format!(
+            "Panda Head is played by 2 to 5 players, got {players}"
+        ))
+    })?;
+    let bots = bots
+        .iter()
+        .map(|b| BotKind::parse(b).map_err(|e| RulesError::new_err(e.0)))
+        .collect::<PyResult<Vec<_>>>()?;
+    let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
+    let threads = match threads {
+        None => None,
+        Some(t) if t >= 1 => Some(t as usize),
+        Some(t) => {
+            return Err(RulesError::new_err(format!(
+                "threads must be >= 1, got {t}"
+            )))
+        }
+    };
+    let rules = rules.map(|r| r.inner).unwrap_or_default();
+    let outcomes = py
+        .detach(|| simulate_head(games, players, rules, &bots, seed, threads))
+        .py_err(py)?;
+    let n = players as usize;
+    let winner: Vec<i8> = outcomes.iter().map(|o| o.winner as i8).collect();
+    let hands: Vec<u32> = outcomes.iter().map(|o| o.hands).collect();
+    let decisions: Vec<u32> = outcomes.iter().map(|o| o.decisions).collect();
+    let scores: Vec<u32> = outcomes
+        .iter()
+        .flat_map(|o| o.scores[..n].iter().copied())
+        .collect();
+    let d = PyDict::new(py);
+    d.set_item("winner", winner.into_pyarray(py))?;
+    d.set_item("hands", hands.into_pyarray(py))?;
+    d.set_item("decisions", decisions.into_pyarray(py))?;
+    let scores: Bound<'py, PyArray1<u32>> = scores.into_pyarray(py);
+    let scores: Bound<'py, PyArray2<u32>> = scores.reshape([games, n])?;
+    d.set_item("scores", scores)?;
+    Ok(d)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(simulate_head_batch, m)?)?;
+    m.add("BOT_NAMES", BotKind::NAMES.to_vec())?;
+    Ok(())
+}
