@@ -8,7 +8,7 @@ fn main() {
     let games = 200_000;
     let bots = [BotKind::Random; 4];
     let t = Instant::now();
-    let out = simulate_head(games, 4, HeadRules::default(), &bots, 1, Some(1)).expect("sim");
+    let out = simulate_head(0, games, 4, HeadRules::default(), &bots, 1, Some(1)).expect("sim");
     let secs = t.elapsed().as_secs_f64();
     let hands: u64 = out.iter().map(|g| g.hands as u64).sum();
     let decisions: u64 = out.iter().map(|g| g.decisions as u64).sum();

@@ -99,9 +99,12 @@ pub fn check_bots(players: u8, bots: &[BotKind]) -> Result<(), RulesError> {
     Ok(())
 }
 
-/// Play `games` complete Panda Head games, in parallel over `threads` threads (all cores when
-/// `None`). Deterministic for a given seed whatever the thread count.
+/// Play games `first_game .. first_game + games` of the batch started with `seed`, in parallel
+/// over `threads` threads (all cores when `None`). Deterministic for a given seed whatever the
+/// thread count, and splitting a batch into consecutive chunks gives the same games.
+#[allow(clippy::too_many_arguments)]
 pub fn simulate_head(
+    first_game: u64,
     games: usize,
     players: u8,
     rules: HeadRules,
@@ -115,7 +118,7 @@ pub fn simulate_head(
         (0..games)
             .into_par_iter()
             .with_min_len(64)
-            .map(|k| play_head_game(players, game_seed(seed, k as u64), rules, bots))
+            .map(|k| play_head_game(players, game_seed(seed, first_game + k as u64), rules, bots))
             .collect::<Result<Vec<_>, _>>()
     };
     match threads {
@@ -140,15 +143,17 @@ mod tests {
             BotKind::Random,
             BotKind::Random,
         ];
-        let one = simulate_head(300, 4, HeadRules::default(), &bots, 9, Some(1)).unwrap();
-        let two = simulate_head(300, 4, HeadRules::default(), &bots, 9, Some(2)).unwrap();
+        let one = simulate_head(0, 300, 4, HeadRules::default(), &bots, 9, Some(1)).unwrap();
+        let two = simulate_head(0, 300, 4, HeadRules::default(), &bots, 9, Some(2)).unwrap();
         assert_eq!(one, two);
+        let tail = simulate_head(100, 200, 4, HeadRules::default(), &bots, 9, None).unwrap();
+        assert_eq!(&one[100..], &tail[..]);
         assert!(one.iter().all(|g| g.hands > 0 && (g.winner as usize) < 4));
     }
 
     #[test]
     fn refuses_wrong_bot_count() {
-        let r = simulate_head(1, 3, HeadRules::default(), &[BotKind::Random], 0, Some(1));
+        let r = simulate_head(0, 1, 3, HeadRules::default(), &[BotKind::Random], 0, Some(1));
         assert!(matches!(r, Err(EngineError::Rules(_))));
     }
 }

@@ -195,8 +195,8 @@ impl PyHeadMove {
     }
     /// Card ids that leave the hand (the lowest copy of each kind, H-1.4).
     #[getter]
-    fn cards(&self) -> Vec<u8> {
-        cards::ids(self.cards)
+    fn cards(&self) -> Vec<u32> {
+        id_list(self.cards)
     }
     /// Short notation: `7`, `7+B`, `BP`, `B`.
     #[getter]
@@ -412,14 +412,14 @@ impl PyHeadGame {
             .collect()
     }
     /// The card ids of `seat`'s hand (the full state: use `view()` for what a player may see).
-    fn hand(&self, seat: i64) -> PyResult<Vec<u8>> {
+    fn hand(&self, seat: i64) -> PyResult<Vec<u32>> {
         let seat = self.seat_arg(seat)?;
-        Ok(cards::ids(self.st().hand(seat)))
+        Ok(id_list(self.st().hand(seat)))
     }
     /// The draw pile, top card first (hidden information).
     #[getter]
-    fn draw_pile(&self) -> Vec<u8> {
-        self.st().draw_pile().to_vec()
+    fn draw_pile(&self) -> Vec<u32> {
+        widen(self.st().draw_pile())
     }
 
     /// The legal moves of the current player (empty once the game is over).
@@ -430,8 +430,8 @@ impl PyHeadGame {
             .collect()
     }
     /// The legal action ids, ascending.
-    fn legal_action_ids(&self) -> Vec<u8> {
-        mask_ids(self.st().legal_actions()).collect()
+    fn legal_action_ids(&self) -> Vec<u32> {
+        mask_ids(self.st().legal_actions()).map(u32::from).collect()
     }
     /// A boolean numpy array of shape `(NUM_HEAD_ACTIONS,)`, True where the action is legal.
     fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
@@ -511,7 +511,7 @@ impl PyHeadGame {
         let st = self.st();
         let d = self.public_dict(py)?;
         d.set_item("player", seat)?;
-        d.set_item("hand", cards::ids(st.hand(seat)))?;
+        d.set_item("hand", id_list(st.hand(seat)))?;
         d.set_item(
             "hand_sizes",
             (0..st.players())
@@ -540,10 +540,10 @@ impl PyHeadGame {
         d.set_item(
             "hands",
             (0..st.players())
-                .map(|s| cards::ids(st.hand(s)))
+                .map(|s| id_list(st.hand(s)))
                 .collect::<Vec<_>>(),
         )?;
-        d.set_item("draw_pile", st.draw_pile().to_vec())?;
+        d.set_item("draw_pile", widen(st.draw_pile()))?;
         d.set_item("rng_state", st.rng_state())?;
         let results = PyList::empty(py);
         for r in self.game.hand_results() {
@@ -612,11 +612,11 @@ impl PyHeadGame {
         d.set_item("scores", self.scores())?;
         d.set_item("drowsy", self.drowsy())?;
         d.set_item("pooped", self.pooped())?;
-        d.set_item("discard", cards::ids(st.discard()))?;
+        d.set_item("discard", id_list(st.discard()))?;
         d.set_item("pile_number", st.pile_number())?;
         let plays = PyList::empty(py);
         for p in st.pile_plays() {
-            plays.append((p.seat, p.action, p.value, cards::ids(p.cards)))?;
+            plays.append((p.seat, p.action, p.value, id_list(p.cards)))?;
         }
         d.set_item("pile_plays", plays)?;
         d.set_item("leader", st.leader())?;
@@ -625,6 +625,15 @@ impl PyHeadGame {
         d.set_item("winner", st.winner())?;
         Ok(d)
     }
+}
+
+/// Card ids as a Python list of ints (a `Vec<u8>` would become `bytes`).
+fn id_list(set: CardSet) -> Vec<u32> {
+    widen(&cards::ids(set))
+}
+
+fn widen(ids: &[u8]) -> Vec<u32> {
+    ids.iter().map(|&c| u32::from(c)).collect()
 }
 
 fn seats(mask: u8, n: usize) -> Vec<usize> {

@@ -11,9 +11,11 @@ use crate::sim::simulate_head;
 
 /// Play `games` complete Panda Head games with built-in bots (one name per seat) and return numpy
 /// arrays: `winner` (int8, games), `hands` (uint32, games), `decisions` (uint32, games),
-/// `scores` (uint32, games × players).
+/// `scores` (uint32, games × players). Game `k` is dealt from the k-th output of SplitMix64(seed);
+/// `first_game` starts the batch at game `k = first_game`, so chunks of one batch replay exactly.
 #[pyfunction]
-#[pyo3(signature = (games, players, bots, seed = None, rules = None, threads = None))]
+#[pyo3(signature = (games, players, bots, seed = None, rules = None, threads = None, first_game = 0))]
+#[allow(clippy::too_many_arguments)]
 fn simulate_head_batch<'py>(
     py: Python<'py>,
     games: i64,
@@ -22,6 +24,7 @@ fn simulate_head_batch<'py>(
     seed: Option<&Bound<'py, PyAny>>,
     rules: Option<PyHeadRules>,
     threads: Option<i64>,
+    first_game: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let games = usize::try_from(games)
         .map_err(|_| RulesError::new_err(format!("games must be >= 0, got {games}")))?;
@@ -46,7 +49,7 @@ fn simulate_head_batch<'py>(
     };
     let rules = rules.map(|r| r.inner).unwrap_or_default();
     let outcomes = py
-        .detach(|| simulate_head(games, players, rules, &bots, seed, threads))
+        .detach(|| simulate_head(first_game, games, players, rules, &bots, seed, threads))
         .py_err(py)?;
     let n = players as usize;
     let winner: Vec<i8> = outcomes.iter().map(|o| o.winner as i8).collect();

@@ -291,6 +291,7 @@ class OracleClimbGame:
         self.game_over = False
         self.winner: int | None = None
         self.round_results: list[dict[str, Any]] = []
+        self._legal_cache: list[Move] | None = None  # cleared by every apply()
 
     # ---- construction ---------------------------------------------------------------------------
 
@@ -463,6 +464,11 @@ class OracleClimbGame:
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the current player, no duplicates, in canonical order."""
+        if self._legal_cache is None:
+            self._legal_cache = self._compute_legal_moves()
+        return list(self._legal_cache)
+
+    def _compute_legal_moves(self) -> list[Move]:
         if self.game_over or self.current is None:
             return []
         p = self.current
@@ -544,12 +550,14 @@ class OracleClimbGame:
         move = Move(
             move.kind, tuple(move.cards), tuple(move.named), tuple(move.flip), tuple(move.steal)
         )
-        if move not in set(self.legal_moves()):
+        legal = self.legal_moves()
+        if move not in set(legal):
             raise ValueError(
                 f"illegal move {move_notation(move) if move.kind in KIND_INDEX else move!r}"
             )
         p = self.current
         assert p is not None
+        self._legal_cache = None
         if move.kind == "pass":
             self._pass(p)
             self._advance(p)

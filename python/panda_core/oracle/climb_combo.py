@@ -179,21 +179,31 @@ def _target(counts: Mapping[int, int]) -> Target:
     return tuple(sorted(counts.items()))
 
 
-def lead_targets(max_units: int) -> list[Target]:
-    """Every unit multiset a lead could have (S-4.1-S-4.4), up to ``max_units`` units."""
+def _feasible(target: Target, fixed_count: Sequence[int], wilds: int) -> bool:
+    """Cheap bound: the hand's wild units can cover what its fixed units lack."""
+    return sum(max(0, need - fixed_count[r]) for r, need in target) <= wilds
+
+
+def lead_targets(fixed_count: Sequence[int], wilds: int) -> list[Target]:
+    """Unit multisets a lead could have (S-4.1-S-4.4) that the hand might make."""
+    max_units = sum(fixed_count) + wilds
     out: list[Target] = []
     for r in range(13):
-        for m in range(1, max_units + 1):
+        for m in range(1, min(max_units, fixed_count[r] + wilds) + 1):
             out.append(((r, m),))
     for length in range(2, MAX_RUN + 1):
         for top in range(length - 1, TWO):  # top rank at most A (index 11)
             for k in range(1, max_units // length + 1):
-                out.append(tuple((r, k) for r in range(top - length + 1, top + 1)))
+                t = tuple((r, k) for r in range(top - length + 1, top + 1))
+                if not _feasible(t, fixed_count, wilds):
+                    break  # more copies need even more units
+                out.append(t)
     return out
 
 
-def follow_targets(to_beat: Combo, max_units: int) -> list[Target]:
+def follow_targets(to_beat: Combo, fixed_count: Sequence[int], wilds: int) -> list[Target]:
     """Unit multisets that might beat ``to_beat`` (filtered later with ``beats``)."""
+    max_units = sum(fixed_count) + wilds
     out: set[Target] = set()
     if to_beat.kind != "bomb":
         if to_beat.kind in ("single", "set"):
@@ -204,9 +214,9 @@ def follow_targets(to_beat: Combo, max_units: int) -> list[Target]:
             for top in range(to_beat.rank + 1, TWO):
                 out.add(tuple((r, k) for r in range(top - length + 1, top + 1)))
     for r in range(13):  # bombs (S-5.2)
-        for m in range(4, max_units + 1):
+        for m in range(4, min(max_units, fixed_count[r] + wilds) + 1):
             out.add(((r, m),))
-    return sorted(out)
+    return sorted(t for t in out if _feasible(t, fixed_count, wilds))
 
 
 def _distinct_perms(items: list[int]) -> Iterator[tuple[int, ...]]:
@@ -225,72 +235,102 @@ def _distinct_perms(items: list[int]) -> Iterator[tuple[int, ...]]:
 
 @dataclass(frozen=True)
 class HandCard:
+    """An animal card in a hand with the face it shows now."""
+
     id: int
     face: Face
     blue: bool
 
 
-def plays_for_target(
-    hand: Sequence[HandCard], target: Target
-) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+class _Cand:
+    """Per-card data precomputed for the search (plain attributes for speed)."""
+
+    __slots__ = ("blue", "face", "fixed", "id", "ranks", "units")
+
+    def __init__(self, hc: HandCard) -> None:
+        self.id = hc.id
+        self.face = hc.face
+        self.blue = hc.blue
+        self.fixed = hc.face.fixed
+        self.ranks = frozenset(hc.face.fixed)
+        self.units = len(hc.face.fixed) + hc.face.wilds
+
+
+def _plays_for_target(
+    cards: Sequence[_Cand], target: Target
+) -> Iterator[tuple[tuple[_Cand, ...], tuple[int, ...]]]:
     """All (cards, named ranks) whose units are exactly ``target`` (S-4.6: every naming counts).
 
-    ``hand`` must be sorted by card id and hold animal cards only.
+    ``cards`` are sorted by id. A subset qualifies when its fixed units fit in the target and its
+    unit count equals the target's; the wild units then take the missing ranks, in every distinct
+    order (named ranks are listed in card-id order, so each order is a different play).
     """
     want = dict(target)
     total = sum(want.values())
-    cands = [
-        hc
-        for hc in hand
-        if hc.face.units <= total
-        and all(r in want and hc.face.fixed.count(r) <= want[r] for r in hc.face.fixed)
-    ]
-    chosen: list[HandCard] = []
+    tranks = frozenset(want)
+    cands = [c for c in cards if c.units <= total and c.ranks <= tranks]
+    chosen: list[_Cand] = []
     have: dict[int, int] = dict.fromkeys(want, 0)
 
-    def dfs(i: int, units: int) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    def dfs(i: int, units: int) -> Iterator[tuple[tuple[_Cand, ...], tuple[int, ...]]]:
         if units == total:
             deficit: list[int] = []
             for r, need in sorted(want.items()):
                 deficit.extend([r] * (need - have[r]))
-            ids = tuple(hc.id for hc in chosen)
+            picked = tuple(chosen)
             for named in _distinct_perms(deficit):
-                yield ids, named
+                yield picked, named
             return
         for j in range(i, len(cands)):
-            hc = cands[j]
-            if units + hc.face.units > total:
+            c = cands[j]
+            if units + c.units > total:
                 continue
-            if any(have[r] + hc.face.fixed.count(r) > want[r] for r in hc.face.fixed):
-                continue
-            for r in hc.face.fixed:
+            ok = True
+            for r in c.fixed:
                 have[r] += 1
-            chosen.append(hc)
-            yield from dfs(j + 1, units + hc.face.units)
-            chosen.pop()
-            for r in hc.face.fixed:
+                if have[r] > want[r]:
+                    ok = False
+            if ok:
+                chosen.append(c)
+                yield from dfs(j + 1, units + c.units)
+                chosen.pop()
+            for r in c.fixed:
                 have[r] -= 1
 
     yield from dfs(0, 0)
 
 
+def plays_for_target(
+    hand: Sequence[HandCard], target: Target
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """(card ids, named ranks) of every play whose units are exactly ``target``."""
+    cards = [_Cand(hc) for hc in sorted(hand, key=lambda hc: hc.id) if not is_element(hc.id)]
+    return [(tuple(c.id for c in cs), named) for cs, named in _plays_for_target(cards, target)]
+
+
 def enumerate_plays(hand: Sequence[HandCard], to_beat: Combo | None) -> list[Combo]:
     """Every combination the hand can play: any non-bomb lead if ``to_beat`` is None (S-6.1,
     S-4.5), else every play that beats ``to_beat`` (S-5). Order is unspecified; no duplicates."""
-    animals = sorted((hc for hc in hand if not is_element(hc.id)), key=lambda hc: hc.id)
-    max_units = sum(hc.face.units for hc in animals)
-    if max_units == 0:
+    cards = [_Cand(hc) for hc in sorted(hand, key=lambda hc: hc.id) if not is_element(hc.id)]
+    if not cards:
         return []
+    # Quick feasibility bound: fixed units of each rank in the hand, and all wild units.
+    fixed_count = [0] * 13
+    for c in cards:
+        for r in c.fixed:
+            fixed_count[r] += 1
+    wilds = sum(c.face.wilds for c in cards)
     leading = to_beat is None
-    targets = lead_targets(max_units) if to_beat is None else follow_targets(to_beat, max_units)
-    by_id = {hc.id: hc for hc in animals}
+    if to_beat is None:
+        targets = lead_targets(fixed_count, wilds)
+    else:
+        targets = follow_targets(to_beat, fixed_count, wilds)
     out: list[Combo] = []
     for t in targets:
-        if sum(c for _, c in t) > max_units:
-            continue
-        for ids, named in plays_for_target(animals, t):
-            faces = [by_id[c].face for c in ids]
-            combo = _make_combo(ids, named, faces, any(by_id[c].blue for c in ids), leading)
+        for picked, named in _plays_for_target(cards, t):
+            ids = tuple(c.id for c in picked)
+            faces = [c.face for c in picked]
+            combo = _make_combo(ids, named, faces, any(c.blue for c in picked), leading)
             if combo is None:
                 continue
             if to_beat is not None and not beats(combo, to_beat):

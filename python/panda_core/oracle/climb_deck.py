@@ -7,9 +7,22 @@ of the independent oracle.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+
+    def _toml_loads(text: str) -> object:
+        return tomllib.loads(text)
+
+else:  # pragma: no cover - the project supports 3.10, whose stdlib has no TOML reader
+
+    def _toml_loads(text: str) -> object:
+        raise ValueError("reading a TOML deck file needs Python 3.11+ (tomllib); use JSON")
+
 
 import tomllib
 
@@ -333,7 +346,7 @@ def load_deck(path: str | Path | None = None) -> Deck:
         if p.suffix.lower() == ".json":
             data: object = json.loads(raw.decode("utf-8"))
         else:
-            data = tomllib.loads(raw.decode("utf-8"))
+            data = _toml_loads(raw.decode("utf-8"))
     except (
         ValueError,
         UnicodeDecodeError,

@@ -1,0 +1,118 @@
+"""Panda Head (RULES.md Part H): a trick-taking game for 2–5 players where points are bad.
+
+Everything here runs in the Rust engine; this module names the public pieces and documents them.
+
+>>> from panda_core import head
+>>> game = head.new_game(players=4, seed=7)
+>>> while not game.is_over:
+...     game.apply(game.legal_moves()[0])
+>>> game.result()["winner"] in range(4)
+True
+
+Action ids (``NUM_ACTIONS`` = 24, a fixed space for masks and RL agents):
+
+* ``0 .. 10``  a regular Panda of value ``id + 1`` (notation ``"7"``);
+* ``11 .. 21`` a regular Panda of value ``id - 10`` with one Bamboo, worth value + 2 (``"7+B"``);
+* ``22``       a Big Panda (``"BP"``);
+* ``23``       a Bamboo alone, only from a hand of nothing but Bamboo (``"B"``).
+
+Card ids follow H-1.3: ``0 .. 54`` regular Pandas of value ``id // 5 + 1``, ``55 .. 58`` Big Pandas,
+``59 .. 62`` Bamboo.
+"""
+
+from __future__ import annotations
+
+from panda_core._core import (
+    HEAD_BAMBOO_ACTION,
+    HEAD_BIG_PANDA_ACTION,
+    NUM_HEAD_ACTIONS,
+    HeadGame,
+    HeadMove,
+    HeadRules,
+)
+from panda_core._types import FinalResult, HandResult, HeadSnapshot, HeadView
+
+NUM_ACTIONS: int = NUM_HEAD_ACTIONS
+"""Number of distinct Panda Head action ids."""
+BIG_PANDA_ACTION: int = HEAD_BIG_PANDA_ACTION
+BAMBOO_ACTION: int = HEAD_BAMBOO_ACTION
+
+__all__ = [
+    "BAMBOO_ACTION",
+    "BIG_PANDA_ACTION",
+    "NUM_ACTIONS",
+    "FinalResult",
+    "HandResult",
+    "HeadGame",
+    "HeadMove",
+    "HeadRules",
+    "HeadSnapshot",
+    "HeadView",
+    "action_notation",
+    "card_name",
+    "from_deal",
+    "from_json",
+    "new_game",
+]
+
+
+def new_game(players: int, seed: int, rules: HeadRules | None = None) -> HeadGame:
+    """A new game for ``players`` (2–5) dealt from ``seed`` (0 … 2**64 − 1, RULES.md R-2)."""
+    return HeadGame(players, seed, rules)
+
+
+def from_deal(
+    hands: list[list[int]],
+    draw_pile: list[int],
+    *,
+    dealer: int = 0,
+    scores: list[int] | None = None,
+    drowsy: list[bool] | None = None,
+    pooped: list[bool] | None = None,
+    rng_state: int | None = None,
+    hand_number: int = 0,
+    rules: HeadRules | None = None,
+) -> HeadGame:
+    """A game from an explicit position at the start of a hand.
+
+    ``hands`` has one list of card ids per seat (7 cards, none for a Pooped seat); ``draw_pile``
+    is top card first; together they must hold every card of the deck exactly once.
+    ``rng_state`` seeds the shuffles of later hands. Raises ``InvalidStateError`` with the reason
+    when the position is not valid.
+    """
+    return HeadGame.from_deal(
+        hands,
+        draw_pile,
+        dealer=dealer,
+        scores=scores,
+        drowsy=drowsy,
+        pooped=pooped,
+        rng_state=rng_state,
+        hand_number=hand_number,
+        rules=rules,
+    )
+
+
+def from_json(text: str) -> HeadGame:
+    """Rebuild a game from :meth:`HeadGame.to_json`, replaying and checking every action."""
+    return HeadGame.from_json(text)
+
+
+def action_notation(action_id: int) -> str:
+    """The notation of an action id: ``"7"``, ``"7+B"``, ``"BP"`` or ``"B"``."""
+    if not 0 <= action_id < NUM_ACTIONS:
+        raise ValueError(f"action ids are 0..{NUM_ACTIONS - 1}, got {action_id}")
+    if action_id <= 10:
+        return str(action_id + 1)
+    if action_id <= 21:
+        return f"{action_id - 10}+B"
+    return "BP" if action_id == BIG_PANDA_ACTION else "B"
+
+
+def card_name(card_id: int) -> str:
+    """A readable name for a card id: ``"7"`` for a regular Panda, ``"BP"``, ``"Bamboo"``."""
+    if not 0 <= card_id <= 62:
+        raise ValueError(f"Panda Head card ids are 0..62, got {card_id}")
+    if card_id < 55:
+        return str(card_id // 5 + 1)
+    return "BP" if card_id < 59 else "Bamboo"

@@ -1,0 +1,32 @@
+"""Shared test configuration: hypothesis profiles and the size of the differential runs.
+
+``PANDA_PROFILE`` picks the profile (like pydantic-core's ``HYPOTHESIS_PROFILE``):
+
+* ``ci`` (default): what ``.ci/run`` runs; bounded so the whole suite stays well under its budget;
+* ``slow``: the long runs a change must pass before an issue is resolved (20,000+ Panda Head games);
+* ``dev``: a quick local loop.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+PROFILE = os.environ.get("PANDA_PROFILE", "ci")
+
+settings.register_profile(
+    "ci",
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=True,
+)
+settings.register_profile(
+    "slow", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile("dev", max_examples=30, deadline=None)
+settings.load_profile(PROFILE if PROFILE in ("ci", "slow", "dev") else "ci")
+
+# Full seeded Panda Head games compared move by move with the oracle.
+HEAD_DIFFERENTIAL_GAMES = {"ci": 2_000, "slow": 20_000, "dev": 200}.get(PROFILE, 2_000)
