@@ -153,7 +153,15 @@ mod tests {
 
     #[test]
     fn refuses_wrong_bot_count() {
-        let r = simulate_head(0, 1, 3, HeadRules::default(), &[BotKind::Random], 0, Some(1));
+        let r = simulate_head(
+            0,
+            1,
+            3,
+            HeadRules::default(),
+            &[BotKind::Random],
+            0,
+            Some(1),
+        );
         assert!(matches!(r, Err(EngineError::Rules(_))));
     }
 }

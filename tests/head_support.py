@@ -70,4 +70,7 @@ def check_invariants(game: HeadGame, snap: Any = None) -> None:
             expected = 7 - snap["pile_number"] - (1 if seat in played_now else 0)
             assert len(hand) == expected, f"seat {seat} holds {len(hand)} cards, not {expected}"
     assert all(s >= 0 for s in snap["scores"])
-    assert all(s <= game.rules.bust_threshold or p for s, p in zip(snap["scores"], snap["pooped"]))
+    assert all(
+        s <= game.rules.bust_threshold or p
+        for s, p in zip(snap["scores"], snap["pooped"], strict=True)
+    )

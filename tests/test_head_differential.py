@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from conftest import HEAD_DIFFERENTIAL_GAMES
 from head_support import all_rule_combinations, both_rules, check_invariants, normalized
-
 from panda_core import HeadGame
 from panda_core.oracle.head import OracleHeadGame
 

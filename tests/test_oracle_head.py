@@ -10,13 +10,14 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+
 from panda_core.oracle.head import HeadRules, OracleHeadGame
 from panda_core.oracle.rng import MASK64, SplitMix64, shuffle
 
 GOLDEN_GAMMA = 0x9E3779B97F4A7C15
 
 
-# --- helpers ---------------------------------------------------------------------------------------
+# --- helpers --------------------------------------------------------------------------------------
 
 
 def make_game(
@@ -62,7 +63,7 @@ def play_script(game: OracleHeadGame, script: dict[int, list[int]]) -> None:
 def expected_deal(
     seed_state: int, deck_size: int, order: list[int], players: int
 ) -> tuple[list[list[int]], list[int]]:
-    """R-3 shuffle of the deck in id order, dealt one at a time from the front (R-4) in ``order``."""
+    """R-3 shuffle of the deck in id order, dealt one at a time from the front (R-4)."""
     deck = list(range(deck_size))
     shuffle(deck, SplitMix64(seed_state))
     hands: list[list[int]] = [[] for _ in range(players)]
@@ -92,7 +93,7 @@ SCORING_SCRIPT = {
 }
 
 
-# --- Part R ----------------------------------------------------------------------------------------
+# --- Part R ---------------------------------------------------------------------------------------
 
 
 def test_r1_splitmix_vectors() -> None:
@@ -125,7 +126,7 @@ def test_r3_shuffle_vector() -> None:
     assert items == [8, 1, 5, 9, 0, 4, 3, 2, 6, 7]
 
 
-# --- H-2 setup -------------------------------------------------------------------------------------
+# --- H-2 setup ------------------------------------------------------------------------------------
 
 
 def test_h2_1_player_count_and_r2_seed_refused() -> None:
@@ -205,7 +206,7 @@ def test_h2_from_deal_refuses_inconsistent_positions() -> None:
         make_game(good, dealer=0, scores=[-1, 0])
 
 
-# --- H-3 playing a pile ----------------------------------------------------------------------------
+# --- H-3 playing a pile ---------------------------------------------------------------------------
 
 
 def test_h3_1_lead_options_with_bamboo() -> None:
@@ -259,7 +260,7 @@ def test_h3_3_tie_goes_to_last_player_and_h3_4_cards_set_aside() -> None:
     assert [len(hand) for hand in snap["hands"]] == [6, 6, 6]
 
 
-# --- H-4 special cards -----------------------------------------------------------------------------
+# --- H-4 special cards ----------------------------------------------------------------------------
 
 
 def test_h4_1_big_panda_led_turns_up_and_skips_specials() -> None:
@@ -362,7 +363,7 @@ def test_illegal_action_refused_and_state_unchanged() -> None:
     assert game.snapshot() == before
 
 
-# --- H-5 scoring and H-6 end of game ---------------------------------------------------------------
+# --- H-5 scoring and H-6 end of game --------------------------------------------------------------
 
 
 def test_h5_2_pile_sum_and_h5_3_poor_panda_floor_zero() -> None:
@@ -453,7 +454,7 @@ def test_h6_3_game_over_when_one_player_left() -> None:
         game.apply(0)
 
 
-# --- smoke: random games ---------------------------------------------------------------------------
+# --- smoke: random games --------------------------------------------------------------------------
 
 
 def check_invariants(game: OracleHeadGame, rules: HeadRules) -> None:

@@ -59,7 +59,7 @@ def format_table(result: SimulationResult) -> str:
         f"{'seat':>4}  {'bot':<10} {'wins':>8}  {'win rate':>8}",
     ]
     for seat, bot in enumerate(result.bots):
-        wins = int(round(rates[seat] * games))
+        wins = round(rates[seat] * games)
         lines.append(f"{seat:>4}  {bot:<10} {wins:>8}  {rates[seat]:>8.1%}")
     if len(set(result.bots)) > 1:
         lines += ["", f"{'bot':<10} {'win rate per seat':>18}"]

@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from panda_core._core import BOT_NAMES, HeadRules, RulesError, simulate_head_batch
+from panda_core._types import HeadBatch
 
 GAMES = ("head",)
 """Games the batch simulator plays."""
@@ -81,15 +82,13 @@ def simulate(
     if games < 0:
         raise RulesError(f"games must be >= 0, got {games}")
     step = chunk or (max(1, games // 100) if progress else max(games, 1))
-    parts = []
+    parts: list[HeadBatch] = []
     start = time.perf_counter()
     done = 0
     while done < games or not parts:
         size = min(step, games - done)
         parts.append(
-            simulate_head_batch(
-                size, players, list(seats), seed, rules, threads, first_game=done
-            )
+            simulate_head_batch(size, players, list(seats), seed, rules, threads, first_game=done)
         )
         done += size
         if progress is not None:

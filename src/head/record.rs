@@ -73,9 +73,10 @@ pub fn from_json(text: &str) -> Result<HeadGame, EngineError> {
         )));
     }
     let mut game = match doc.start {
-        StartDoc::Seed(seed) => HeadGame::new(doc.players, seed, doc.rules)?,
-        StartDoc::Deal(deal) => HeadGame::from_deal(doc.players, deal, doc.rules)?,
-    };
+        StartDoc::Seed(seed) => HeadGame::new(doc.players, seed, doc.rules),
+        StartDoc::Deal(deal) => HeadGame::from_deal(doc.players, deal, doc.rules),
+    }
+    .map_err(|e| bad(format!("the record's start is not a valid game: {e}")))?;
     for (step, &action) in doc.actions.iter().enumerate() {
         game.apply(action).map_err(|e| {
             bad(format!(

@@ -355,13 +355,13 @@ impl HeadState {
         let hand = self.hands[self.current as usize];
         let seat = self.current;
         let missing = match a {
-            Action::Panda(v) if hand & cards::value_mask(v) == 0 => Some(format!("a {v}")),
-            Action::PandaWithBamboo(v) if hand & cards::value_mask(v) == 0 => {
-                Some(format!("a {v}"))
+            Action::Panda(v) | Action::PandaWithBamboo(v) if hand & cards::value_mask(v) == 0 => {
+                Some(format!("Panda of value {v}"))
             }
-            Action::PandaWithBamboo(_) if hand & BAMBOO_MASK == 0 => Some("a Bamboo".to_string()),
-            Action::BigPanda if hand & BIG_PANDA_MASK == 0 => Some("a Big Panda".to_string()),
-            Action::BambooAlone if hand & BAMBOO_MASK == 0 => Some("a Bamboo".to_string()),
+            Action::PandaWithBamboo(_) | Action::BambooAlone if hand & BAMBOO_MASK == 0 => {
+                Some("Bamboo".to_string())
+            }
+            Action::BigPanda if hand & BIG_PANDA_MASK == 0 => Some("Big Panda".to_string()),
             _ => None,
         };
         if let Some(card) = missing {

@@ -10,38 +10,38 @@ use pyo3::prelude::*;
 use crate::error::EngineError;
 
 create_exception!(
-    _core,
+    panda_core,
     PandaCoreError,
     PyValueError,
     "Base class of every panda-core error."
 );
 create_exception!(
-    _core,
+    panda_core,
     RulesError,
     PandaCoreError,
     "Invalid rules, settings or player count."
 );
 create_exception!(
-    _core,
+    panda_core,
     InvalidStateError,
     PandaCoreError,
     "An explicit position or a game record that is not a valid state."
 );
 create_exception!(
-    _core,
+    panda_core,
     IllegalMoveError,
     PandaCoreError,
     "A move that is not legal now. Attributes: `move`, `reason`, `legal` (notations). The state \
      is unchanged."
 );
 create_exception!(
-    _core,
+    panda_core,
     GameOverError,
     IllegalMoveError,
     "A move was applied to a game that is over."
 );
 create_exception!(
-    _core,
+    panda_core,
     EngineInvariantError,
     PyRuntimeError,
     "The engine detected an impossible situation (a bug); the state is unchanged."

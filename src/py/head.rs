@@ -456,14 +456,16 @@ impl PyHeadGame {
         if let Ok(text) = r#move.extract::<String>() {
             return self.game.apply_notation(&text).py_err(py);
         }
-        if !r#move.is_instance_of::<pyo3::types::PyBool>() {
-            if let Ok(id) = r#move.extract::<i64>() {
-                let result = match u8::try_from(id) {
-                    Ok(id) => self.game.apply(id),
-                    Err(_) => self.out_of_range(id),
-                };
-                return result.py_err(py);
-            }
+        if r#move.is_instance_of::<pyo3::types::PyInt>()
+            && !r#move.is_instance_of::<pyo3::types::PyBool>()
+        {
+            // Ids beyond i64 are as illegal as 24: report them the same way, not as a TypeError.
+            let id = r#move.extract::<i64>().unwrap_or(i64::MAX);
+            let result = match u8::try_from(id) {
+                Ok(id) => self.game.apply(id),
+                Err(_) => self.out_of_range(id),
+            };
+            return result.py_err(py);
         }
         let shown = r#move.repr().map(|r| r.to_string()).unwrap_or_default();
         Err(pyo3::exceptions::PyTypeError::new_err(format!(

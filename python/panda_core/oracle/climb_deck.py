@@ -151,21 +151,36 @@ def _err(source: str, where: str, field: str, msg: str) -> ValueError:
 
 
 def _check_keys(
-    source: str, where: str, table: object, required: set[str], optional: set[str]
+    source: str,
+    where: str,
+    table: object,
+    required: set[str],
+    optional: set[str],
+    prefix: str = "",
 ) -> dict[str, Any]:
+    """The table's keys must be exactly ``required`` plus any of ``optional``."""
     if not isinstance(table, dict):
-        raise _err(source, where, "(table)", "must be a table/object")
+        raise _err(source, where, prefix.rstrip(".") or "(table)", "must be a table/object")
     missing = sorted(required - set(table))
     if missing:
-        raise _err(source, where, missing[0], "is missing")
+        raise _err(source, where, prefix + missing[0], "is missing")
     unknown = sorted(set(table) - required - optional)
     if unknown:
-        raise _err(source, where, unknown[0], "is not a known field")
+        raise _err(source, where, prefix + unknown[0], "is not a known field")
     return table
 
 
+def _entry_label(entry: object, list_name: str, i: int, valid: range) -> str:
+    """``card <id> (...)`` when the entry has a valid id of the right kind, else ``<list>[i]``."""
+    if isinstance(entry, dict):
+        cid = entry.get("id")
+        if isinstance(cid, int) and not isinstance(cid, bool) and cid in valid:
+            return card_label(cid)
+    return f"{list_name}[{i}]"
+
+
 def _parse_face(source: str, where: str, field: str, value: object) -> Face:
-    t = _check_keys(source, where, value, {"units", "symbols"}, set())
+    t = _check_keys(source, where, value, {"units", "symbols"}, set(), prefix=f"{field}.")
     units = t["units"]
     symbols = t["symbols"]
     if not isinstance(units, list) or not all(isinstance(u, str) for u in units):
@@ -272,7 +287,7 @@ def parse_deck(data: object, source: str = "<data>") -> Deck:
         raise _err(source, "top level", "elements", "must be a list of tables")
     elements: dict[int, ElementCard] = {}
     for i, e in enumerate(elements_raw):
-        where = f"elements[{i}]"
+        where = _entry_label(e, "elements", i, range(ELEMENT_BASE, N_CARDS))
         t = _check_keys(source, where, e, {"id", "suit", "number", "wind", "condition"}, set())
         cid = t["id"]
         if not _is_int(cid) or not is_element(cid):
@@ -292,19 +307,20 @@ def parse_deck(data: object, source: str = "<data>") -> Deck:
     for cid in range(ELEMENT_BASE, N_CARDS):
         if cid not in elements:
             raise _err(source, card_label(cid), "id", "is missing from 'elements'")
-    numbers = [elements[c].number for c in range(ELEMENT_BASE, N_CARDS)]
-    for cid in range(ELEMENT_BASE, N_CARDS):
-        if numbers.count(elements[cid].number) > 1:
+    seen_numbers: set[int] = set()
+    for cid in range(ELEMENT_BASE, N_CARDS):  # the higher id of a repeated number is named
+        if elements[cid].number in seen_numbers:
             raise _err(
                 source, card_label(cid), "number", "element numbers must be distinct (S-3.2)"
             )
+        seen_numbers.add(elements[cid].number)
 
     cards_raw = top["cards"]
     if not isinstance(cards_raw, list):
         raise _err(source, "top level", "cards", "must be a list of tables")
     animals: dict[int, AnimalCard] = {}
     for i, c in enumerate(cards_raw):
-        where = f"cards[{i}]"
+        where = _entry_label(c, "cards", i, range(N_ANIMALS))
         t = _check_keys(source, where, c, {"id", "suit", "rank", "white", "blue"}, set())
         cid = t["id"]
         if not _is_int(cid) or not 0 <= cid < N_ANIMALS:

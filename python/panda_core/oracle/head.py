@@ -20,7 +20,7 @@ from typing import Any, TypeGuard
 
 from .rng import MASK64, SplitMix64, shuffle
 
-# --- H-1 components ------------------------------------------------------------------------------
+# --- H-1 components -----------------------------------------------------------------------------
 
 NUM_REGULAR = 55
 """H-1.1/H-1.3: ids 0..54 are regular Pandas."""
@@ -172,11 +172,11 @@ class OracleHeadGame:
         self._winner: int | None = None
         self._hand_results: list[dict[str, Any]] = []
 
-    # --- construction ----------------------------------------------------------------------------
+    # --- construction ---------------------------------------------------------------------------
 
     @classmethod
     def new(cls, players: int, seed: int, rules: HeadRules) -> OracleHeadGame:
-        """A new game: the generator starts at ``seed`` (R-2) and the first hand is dealt (H-2.3)."""
+        """A new game: the generator starts at ``seed`` (R-2); the first hand is dealt (H-2.3)."""
         players = _check_players(players)
         # R-2: the seed is an integer in 0 .. 2^64 - 1; anything else is refused.
         if not _is_int(seed) or not 0 <= seed <= MASK64:
@@ -283,7 +283,7 @@ class OracleHeadGame:
         game._start_hand([sorted(hand) for hand in hands], list(draw_pile))
         return game
 
-    # --- seats -----------------------------------------------------------------------------------
+    # --- seats ----------------------------------------------------------------------------------
 
     def _in_game(self, seat: int) -> bool:
         return not self._pooped[seat]
@@ -292,14 +292,14 @@ class OracleHeadGame:
         return [seat for seat in range(self._players) if self._in_game(seat)]
 
     def _next_in_game(self, seat: int) -> int:
-        """The next seat clockwise after ``seat`` that is still in the game (H-2.2, H-2.4, H-6.2)."""
+        """The next seat clockwise after ``seat`` still in the game (H-2.2, H-2.4, H-6.2)."""
         for step in range(1, self._players + 1):
             candidate = (seat + step) % self._players
             if self._in_game(candidate):
                 return candidate
         raise RuntimeError("no seat is still in the game")
 
-    # --- dealing ---------------------------------------------------------------------------------
+    # --- dealing --------------------------------------------------------------------------------
 
     def _deal_new_hand(self) -> None:
         """H-2.3, R-3, R-4: gather, shuffle and deal a fresh hand."""
@@ -349,7 +349,7 @@ class OracleHeadGame:
                 return cards, regular_value(card)
             # H-4.1: a Big Panda or Bamboo turned up is discarded and the next card turned up.
 
-    # --- queries ---------------------------------------------------------------------------------
+    # --- queries --------------------------------------------------------------------------------
 
     @property
     def players(self) -> int:
@@ -437,7 +437,7 @@ class OracleHeadGame:
             legal = option_a | option_b
         return sorted(legal)
 
-    # --- playing ---------------------------------------------------------------------------------
+    # --- playing --------------------------------------------------------------------------------
 
     def _take_lowest(self, seat: int, candidates: range) -> int:
         """H-1.4: the copy that leaves the hand is the lowest id of that kind in the hand."""
@@ -586,7 +586,7 @@ class OracleHeadGame:
         self._hand_number += 1
         self._deal_new_hand()
 
-    # --- canonical state -------------------------------------------------------------------------
+    # --- canonical state ------------------------------------------------------------------------
 
     def snapshot(self) -> dict[str, Any]:
         """The canonical state (lists, ints, bools and None only)."""
