@@ -88,6 +88,37 @@ pub fn play_head_game(
     Ok(outcome)
 }
 
+/// Play one hand (7 piles) of a game dealt from `seed`, with uniform random bots; the number of
+/// decisions made. The unit of the "hands per second" benchmarks.
+pub fn play_head_hand(players: u8, seed: u64, rules: HeadRules) -> Result<u32, EngineError> {
+    let mut state = HeadState::new(players, seed, rules)?;
+    let mut bot = RandomBot::new(seed ^ BOT_STREAM);
+    let mut decisions = 0;
+    loop {
+        let legal = state.legal_actions();
+        decisions += 1;
+        if state.apply_legal(bot.pick(legal))?.is_some() {
+            return Ok(decisions);
+        }
+    }
+}
+
+/// Play `hands` independent random hands (hand `k` dealt from [`game_seed`]`(seed, k)`) on the
+/// calling thread; the total number of decisions.
+pub fn simulate_head_hands(
+    hands: usize,
+    players: u8,
+    rules: HeadRules,
+    seed: u64,
+) -> Result<u64, EngineError> {
+    rules.validate_for(players)?;
+    let mut decisions = 0u64;
+    for k in 0..hands {
+        decisions += play_head_hand(players, game_seed(seed, k as u64), rules)? as u64;
+    }
+    Ok(decisions)
+}
+
 /// Check a simulation request before any work starts.
 pub fn check_bots(players: u8, bots: &[BotKind]) -> Result<(), RulesError> {
     if bots.len() != players as usize {

@@ -57,17 +57,20 @@ pub const fn value_mask(v: u8) -> CardSet {
 
 /// Bit `v - 1` set for each regular value `v` present in `cards`.
 ///
-/// Branch-free: fold each 5-bit group of copies onto its lowest bit, then gather those 11 bits.
-/// This runs once per legal-move generation, the hottest call of a simulation.
+/// Branch-free, about twenty instructions: fold each 5-bit group of copies onto its lowest bit,
+/// then pack those 11 bits (at positions 0, 5, …, 50) by halving the gaps in four shift-or-mask
+/// steps. This runs once per legal-move generation, the hottest call of a simulation.
 #[inline]
 pub fn values_present(cards: CardSet) -> u16 {
+    const GROUP_LOW_BITS: u64 = 0x0004_2108_4210_8421; // bits 5k, k = 0..=10
     let r = cards & REGULAR_MASK;
-    let folded = r | (r >> 1) | (r >> 2) | (r >> 3) | (r >> 4);
-    let mut present = 0u16;
-    for v in 0..MAX_VALUE {
-        present |= (((folded >> (v * COPIES)) & 1) as u16) << v;
-    }
-    present
+    let pairs = r | (r >> 1);
+    let folded = (pairs | (pairs >> 2) | (r >> 4)) & GROUP_LOW_BITS;
+    // bits 5k -> pairs at 10m, 10m+1 -> quads at 20q.. -> octets at 40o.. -> bits 0..=10
+    let x = (folded | (folded >> 4)) & 0x000C_0300_C030_0C03; // {10m, 10m+1}
+    let x = (x | (x >> 8)) & 0x0000_0F00_00F0_000F; // {20q .. 20q+3}
+    let x = (x | (x >> 16)) & 0x0000_FF00_0000_00FF; // {40o .. 40o+7}
+    ((x | (x >> 32)) & 0x7FF) as u16
 }
 
 /// The lowest card id in a non-empty set.
@@ -124,6 +127,23 @@ mod tests {
             assert_eq!(value_mask(v).count_ones(), 5);
             for id in ids(value_mask(v)) {
                 assert_eq!(kind(id), CardKind::Regular(v));
+            }
+        }
+    }
+
+    #[test]
+    fn values_present_matches_a_plain_loop() {
+        let mut rng = crate::rng::SplitMix64::new(11);
+        for _ in 0..20_000 {
+            let cards = rng.next() & rng.next() & FULL_DECK_MASK;
+            let plain = (1..=MAX_VALUE)
+                .filter(|&v| cards & value_mask(v) != 0)
+                .fold(0u16, |acc, v| acc | 1 << (v - 1));
+            assert_eq!(values_present(cards), plain, "{cards:#x}");
+        }
+        for v in 1..=MAX_VALUE {
+            for copy in 0..COPIES {
+                assert_eq!(values_present(1 << ((v - 1) * COPIES + copy)), 1 << (v - 1));
             }
         }
     }

@@ -69,8 +69,26 @@ fn simulate_head_batch<'py>(
     Ok(d)
 }
 
+/// Play `hands` independent random Panda Head hands (7 piles each) on one thread, GIL released;
+/// returns the number of decisions. The unit of the per-hand benchmarks.
+#[pyfunction]
+#[pyo3(signature = (hands, players, seed = None, rules = None))]
+fn simulate_head_hands<'py>(
+    py: Python<'py>,
+    hands: usize,
+    players: u8,
+    seed: Option<&Bound<'py, PyAny>>,
+    rules: Option<PyHeadRules>,
+) -> PyResult<u64> {
+    let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
+    let rules = rules.map(|r| r.inner).unwrap_or_default();
+    py.detach(|| crate::sim::simulate_head_hands(hands, players, rules, seed))
+        .py_err(py)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_head_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_head_hands, m)?)?;
     m.add("BOT_NAMES", BotKind::NAMES.to_vec())?;
     Ok(())
 }

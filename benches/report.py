@@ -1,0 +1,77 @@
+"""Print the ratios the issues ask for from a ``--benchmark-json`` file.
+
+python -m pytest benches --benchmark-only --benchmark-json=bench.json
+python benches/report.py bench.json
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+
+def per_unit(bench: dict[str, Any], unit: str) -> float:
+    """Median seconds per unit (hand, game or decision) of one benchmark."""
+    median: float = bench["stats"]["median"]
+    count = float(bench.get("extra_info", {}).get(f"{unit}_per_call", 1))
+    return median / count
+
+
+def main(path: str) -> None:
+    with open(path) as f:
+        benches = {b["name"]: b for b in json.load(f)["benchmarks"]}
+
+    def ratio(label: str, slow: str, fast: str, unit: str) -> None:
+        if slow in benches and fast in benches:
+            a, b = per_unit(benches[slow], unit), per_unit(benches[fast], unit)
+            print(
+                f"{label:<58} {a / b:>10.1f}x   ({a * 1e6:.2f} us vs {b * 1e6:.3f} us per {unit})"
+            )
+
+    ratio(
+        "head legal moves: oracle / rust (Python call)",
+        "test_legal_moves_oracle",
+        "test_legal_moves_rust",
+        "x",
+    )
+    ratio("head one 4-player hand: oracle / rust", "test_hand_oracle", "test_hand_rust", "hands")
+    ratio(
+        "head one game: oracle / rust (batch, 1 thread)",
+        "test_game_oracle",
+        "test_game_rust",
+        "games",
+    )
+    ratio(
+        "head one game: oracle / rust (Python-driven)",
+        "test_game_oracle",
+        "test_game_rust_python_driven",
+        "games",
+    )
+    if "test_batch_throughput_one_thread" in benches:
+        hands_s = 1 / per_unit(benches["test_batch_throughput_one_thread"], "hands")
+        print(f"{'head batch, 4-player hands per second, one thread':<58} {hands_s:>12,.0f}")
+    ratio(
+        "decisions/s: head batch (Rust) / hearts evaluate_bots (C++)",
+        "test_hearts_evaluate_bots_cpp",
+        "test_head_batch_rust_one_thread",
+        "decisions",
+    )
+    ratio(
+        "decisions/s: head Python-driven / hearts Python-driven",
+        "test_hearts_python_driven",
+        "test_head_python_driven",
+        "decisions",
+    )
+    for name in (
+        "test_hearts_evaluate_bots_cpp",
+        "test_head_batch_rust_one_thread",
+        "test_hearts_python_driven",
+        "test_head_python_driven",
+    ):
+        if name in benches:
+            print(f"  {name:<56} {1 / per_unit(benches[name], 'decisions'):>12,.0f} decisions/s")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "bench.json")
