@@ -312,7 +312,7 @@ mod tests {
         assert_eq!(kind(&[10, 24, 38], &[], &[], true), None);
         assert_eq!(kind(&[11, 25, 39], &[], &[], true), None);
         assert_eq!(kind(&[9, 23, 37], &[], &[], true), Some(Kind::Run)); // Q K A
-        // A gap: nothing.
+                                                                         // A gap: nothing.
         assert_eq!(kind(&[0, 28], &[], &[], true), None);
         // A drop face can never be in a run (reading 6): blue Water 3 = J J with white Q.
         assert_eq!(kind(&[39, 9], &[39], &[], true), None);
@@ -403,7 +403,10 @@ mod tests {
         assert!(condition_holds(c(4), &pair_blue));
         assert!(!condition_holds(c(4), &run3));
         for s in 0..5 {
-            assert!(!condition_holds(c(s), &bomb), "no condition holds for a bomb");
+            assert!(
+                !condition_holds(c(s), &bomb),
+                "no condition holds for a bomb"
+            );
         }
     }
 }

@@ -9,8 +9,8 @@
 use std::sync::{Arc, OnceLock};
 
 use super::cards::{
-    self, card_label, CardSet, ELEMENT_BASE, NUM_ANIMALS, NUM_RANKS, NUM_SUITS,
-    RANK_NAMES, SUIT_NAMES,
+    self, card_label, CardSet, ELEMENT_BASE, NUM_ANIMALS, NUM_RANKS, NUM_SUITS, RANK_NAMES,
+    SUIT_NAMES,
 };
 use super::combo::shape_of_counts;
 use crate::error::StateError;
@@ -155,8 +155,9 @@ impl Deck {
 
     /// Load a deck file: `.json` (any case) as JSON, anything else as TOML (UTF-8).
     pub fn from_path(path: &str) -> Result<Deck, StateError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| StateError(format!("deck {path}: top level: cannot read the file: {e}")))?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            StateError(format!("deck {path}: top level: cannot read the file: {e}"))
+        })?;
         if path.to_ascii_lowercase().ends_with(".json") {
             Deck::from_json(&text, path)
         } else {
@@ -278,9 +279,9 @@ impl Val {
             Val::Int(i) => serde_json::Value::from(*i as i64),
             Val::Str(s) => serde_json::Value::from(s.clone()),
             Val::Arr(a) => serde_json::Value::Array(a.iter().map(Val::to_json).collect()),
-            Val::Table(t) => serde_json::Value::Object(
-                t.iter().map(|(k, v)| (k.clone(), v.to_json())).collect(),
-            ),
+            Val::Table(t) => {
+                serde_json::Value::Object(t.iter().map(|(k, v)| (k.clone(), v.to_json())).collect())
+            }
             // Never in a validated deck.
             Val::Float | Val::Bool | Val::Other(_) => serde_json::Value::Null,
         }
@@ -364,7 +365,11 @@ impl Loader<'_> {
         ];
         for (k, _) in entries {
             if !TOP_FIELDS.contains(&k.as_str()) {
-                return Err(self.err(&top, k, "unknown field (allowed: format, version, name, description, elements, cards)"));
+                return Err(self.err(
+                    &top,
+                    k,
+                    "unknown field (allowed: format, version, name, description, elements, cards)",
+                ));
             }
         }
         match doc.get("format") {
@@ -418,7 +423,11 @@ impl Loader<'_> {
 
     fn entry_fields(&self, at: &Where, v: &Val, allowed: &[&str]) -> Result<(), StateError> {
         let Val::Table(t) = v else {
-            return Err(self.err(at, "(entry)", format!("must be a table, got {}", v.type_name())));
+            return Err(self.err(
+                at,
+                "(entry)",
+                format!("must be a table, got {}", v.type_name()),
+            ));
         };
         for (k, _) in t {
             if !allowed.contains(&k.as_str()) {
@@ -464,7 +473,11 @@ impl Loader<'_> {
             self.entry_fields(&entry, e, &["id", "suit", "number", "wind", "condition"])?;
             let id = self.int(&entry, e, "id")?;
             if !(65..=69).contains(&id) {
-                return Err(self.err(&entry, "id", format!("must be an element card id 65..69, got {id}")));
+                return Err(self.err(
+                    &entry,
+                    "id",
+                    format!("must be an element card id 65..69, got {id}"),
+                ));
             }
             let id = id as u8;
             let suit = (id - ELEMENT_BASE) as usize;
@@ -482,7 +495,11 @@ impl Loader<'_> {
             }
             let number = self.int(&at, e, "number")?;
             if number < 1 || number > i64::MAX as i128 {
-                return Err(self.err(&at, "number", format!("must be an integer >= 1, got {number}")));
+                return Err(self.err(
+                    &at,
+                    "number",
+                    format!("must be an integer >= 1, got {number}"),
+                ));
             }
             let wind = self.string(&at, e, "wind")?;
             if wind.is_empty() {
@@ -532,7 +549,11 @@ impl Loader<'_> {
             self.entry_fields(&entry, c, &["id", "suit", "rank", "white", "blue"])?;
             let id = self.int(&entry, c, "id")?;
             if !(0..=64).contains(&id) {
-                return Err(self.err(&entry, "id", format!("must be an animal card id 0..64, got {id}")));
+                return Err(self.err(
+                    &entry,
+                    "id",
+                    format!("must be an animal card id 0..64, got {id}"),
+                ));
             }
             let id = id as u8;
             if out[id as usize].is_some() {
@@ -678,15 +699,13 @@ impl Loader<'_> {
                     "panda" => src.panda += 1,
                     "fire" => src.fire += 1,
                     "drop" => src.drop += 1,
-                    other => {
-                        return Err(self.err(
-                            at,
-                            &symbols_field,
-                            format!(
-                                "unknown symbol {other:?} (one of 'bamboo', 'panda', 'fire', 'drop')"
-                            ),
-                        ))
-                    }
+                    other => return Err(self.err(
+                        at,
+                        &symbols_field,
+                        format!(
+                            "unknown symbol {other:?} (one of 'bamboo', 'panda', 'fire', 'drop')"
+                        ),
+                    )),
                 },
                 other => {
                     return Err(self.err(
@@ -809,7 +828,10 @@ mod tests {
         for id in 0..65u8 {
             let w = d.face(id, false);
             assert_eq!(w.mask, 1 << (id % 13));
-            assert_eq!((w.units, w.wild, w.bamboo, w.panda, w.drop), (1, 0, 0, 0, false));
+            assert_eq!(
+                (w.units, w.wild, w.bamboo, w.panda, w.drop),
+                (1, 0, 0, 0, false)
+            );
         }
         let conds: Vec<_> = (0..5).map(|s| d.element(s).condition).collect();
         assert_eq!(
@@ -838,12 +860,18 @@ mod tests {
         let mut d = base.clone();
         d["cards"][17]["blue"]["units"] = serde_json::json!(["X"]);
         let e = err_of(&d);
-        assert!(e.contains("card 17 (earth 7)") && e.contains("'blue.units'"), "{e}");
+        assert!(
+            e.contains("card 17 (earth 7)") && e.contains("'blue.units'"),
+            "{e}"
+        );
 
         let mut d = base.clone();
         d["elements"][1]["number"] = serde_json::json!(1);
         let e = err_of(&d);
-        assert!(e.contains("card 66 (earth element)") && e.contains("'number'"), "{e}");
+        assert!(
+            e.contains("card 66 (earth element)") && e.contains("'number'"),
+            "{e}"
+        );
 
         let mut d = base.clone();
         d["version"] = serde_json::json!(2);
@@ -862,7 +890,10 @@ mod tests {
         let mut d = base.clone();
         d["cards"].as_array_mut().unwrap().remove(5);
         let e = err_of(&d);
-        assert!(e.contains("card 5 (fire 8)") && e.contains("missing from 'cards'"), "{e}");
+        assert!(
+            e.contains("card 5 (fire 8)") && e.contains("missing from 'cards'"),
+            "{e}"
+        );
 
         let mut d = base.clone();
         d["cards"][0]["white"]["symbols"] = serde_json::json!(["panda"]);
@@ -871,7 +902,10 @@ mod tests {
         let mut d = base.clone();
         d["cards"][0]["blue"]["symbols"] = serde_json::json!([]);
         let e = err_of(&d);
-        assert!(e.contains("card 0 (fire 3)") && e.contains("'blue.symbols'"), "{e}");
+        assert!(
+            e.contains("card 0 (fire 3)") && e.contains("'blue.symbols'"),
+            "{e}"
+        );
 
         let mut d = base.clone();
         d["cards"][1]["blue"] = serde_json::json!({"units": ["3", "5"], "symbols": []});
@@ -903,19 +937,20 @@ mod tests {
         assert!(err_of(&d).contains("card 2 (fire 5): field 'suit'"));
 
         let mut d = base.clone();
-        d["cards"][2]["blue"]["units"] =
-            serde_json::json!(["wild", "wild", "wild"]);
+        d["cards"][2]["blue"]["units"] = serde_json::json!(["wild", "wild", "wild"]);
         assert!(err_of(&d).contains("'blue.units'"));
 
         // A valid custom face: a 3-run with two wild units.
         let mut d = base.clone();
-        d["cards"][2]["blue"] =
-            serde_json::json!({"units": ["5", "wild", "wild"], "symbols": ["fire", "fire", "panda", "panda"]});
+        d["cards"][2]["blue"] = serde_json::json!({"units": ["5", "wild", "wild"], "symbols": ["fire", "fire", "panda", "panda"]});
         let deck = Deck::from_json_value(&d, "ok.json").unwrap();
         assert_eq!(deck.face(2, true).wild, 2);
         assert_eq!(deck.face(2, true).panda, 2);
 
-        assert!(Deck::from_toml("format = ", "bad.toml").unwrap_err().0.contains("top level"));
+        assert!(Deck::from_toml("format = ", "bad.toml")
+            .unwrap_err()
+            .0
+            .contains("top level"));
         assert!(Deck::from_path("/nonexistent/deck.toml").is_err());
     }
 }

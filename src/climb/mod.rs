@@ -6,17 +6,31 @@
 //! - [`moves`]: the move record and its canonical order (contract §5.1)
 //! - [`movegen`]: legal combinations of a hand by rank windows (contract §5.2)
 //! - [`rules`]: presets and settings (S-12)
-//! - [`notation`]: move notation and its parser (contract §8)
+//! - [`state`]: setup, the turn procedure, symbols, show-outs, the end (contract §3, §4)
+//! - [`notation`]: move notation and the move JSON record (contract §5.1, §8)
+//! - [`snapshot`]: the §7 snapshot and the strict rebuild of a position from one
+//! - [`game`]: a state with its start, history and round results
+//! - [`record`]: the JSON game record (settings, start, moves)
+//! - [`view`]: what one player may see (S-11)
+//! - [`sim`]: batch simulation with the built-in bots
 
 pub mod cards;
 pub mod combo;
 pub mod deck;
+pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
+pub mod record;
 pub mod rules;
+pub mod sim;
+pub mod snapshot;
+pub mod state;
+pub mod view;
 
 pub use combo::{beats, classify, condition_holds, Combo, Shape};
 pub use deck::{Condition, Deck, Face};
+pub use game::ClimbGame;
 pub use moves::{Kind, Move, Ranks, Steal, MAX_PLAYERS};
 pub use rules::{ClimbSettings, Mood, Preset};
+pub use state::{ClimbState, RoundResult, TableCombo};

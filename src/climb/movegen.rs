@@ -207,7 +207,13 @@ struct Gen<'a> {
 
 impl Gen<'_> {
     /// Plays on the one-rank window `x` with total units in `lim` (singles, sets, bombs).
-    fn one_rank<F: Fn(&Pick) -> Option<Kind>>(&mut self, x: u8, cands: CardSet, lim: Limits, kind: F) {
+    fn one_rank<F: Fn(&Pick) -> Option<Kind>>(
+        &mut self,
+        x: u8,
+        cands: CardSet,
+        lim: Limits,
+        kind: F,
+    ) {
         if cands == 0 {
             return;
         }
@@ -277,7 +283,11 @@ impl Gen<'_> {
                 cap: u32::MAX,
             };
             self.one_rank(x, cands, lim, |p| {
-                Some(if p.units == 1 { Kind::Single } else { Kind::Set })
+                Some(if p.units == 1 {
+                    Kind::Single
+                } else {
+                    Kind::Set
+                })
             });
         }
         for len in 2..=5u8 {
@@ -472,7 +482,11 @@ mod tests {
             let hand = random_hand(&mut g, size);
             let blue = (g.next() as u128 | (g.next() as u128) << 64) & hand & ALL_CARDS;
             let lead = gen(deck, hand, blue, None);
-            assert_eq!(lead, brute(deck, hand, blue, None), "leading {hand:#x} {blue:#x}");
+            assert_eq!(
+                lead,
+                brute(deck, hand, blue, None),
+                "leading {hand:#x} {blue:#x}"
+            );
             // Follow a play taken from another random hand's leads, and a random bomb.
             let other = random_hand(&mut g, 9);
             let other_blue = (g.next() as u128) & other;
@@ -509,11 +523,26 @@ mod tests {
         // A custom deck with two-wild and wild-only faces and multi-rank faces.
         let mut doc = Deck::reconstructed().doc().clone();
         let faces = [
-            (13u8, serde_json::json!({"units": ["wild", "wild"], "symbols": ["fire", "fire"]})),
-            (14, serde_json::json!({"units": ["wild"], "symbols": ["fire", "panda"]})),
-            (15, serde_json::json!({"units": ["5", "6", "wild"], "symbols": ["fire"]})),
-            (16, serde_json::json!({"units": ["9", "wild"], "symbols": ["fire"]})),
-            (17, serde_json::json!({"units": ["J", "Q"], "symbols": ["bamboo"]})),
+            (
+                13u8,
+                serde_json::json!({"units": ["wild", "wild"], "symbols": ["fire", "fire"]}),
+            ),
+            (
+                14,
+                serde_json::json!({"units": ["wild"], "symbols": ["fire", "panda"]}),
+            ),
+            (
+                15,
+                serde_json::json!({"units": ["5", "6", "wild"], "symbols": ["fire"]}),
+            ),
+            (
+                16,
+                serde_json::json!({"units": ["9", "wild"], "symbols": ["fire"]}),
+            ),
+            (
+                17,
+                serde_json::json!({"units": ["J", "Q"], "symbols": ["bamboo"]}),
+            ),
         ];
         for (id, face) in faces {
             let entry = doc["cards"]
