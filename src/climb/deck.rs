@@ -46,7 +46,13 @@ pub struct Face {
     pub bamboo: u32,
     /// Panda symbols (S-7.2 … S-7.4).
     pub panda: u32,
+    /// The rank of the fixed units when they are all of one rank (every face of the shipped
+    /// deck), else [`NO_RANK`]: move generation's fast path groups cards by it.
+    pub rank: u8,
 }
+
+/// [`Face::rank`] of a face with fixed units on several ranks, or none.
+pub const NO_RANK: u8 = 0xFF;
 
 impl Face {
     /// Units of rank `r`.
@@ -699,13 +705,15 @@ impl Loader<'_> {
                     "panda" => src.panda += 1,
                     "fire" => src.fire += 1,
                     "drop" => src.drop += 1,
-                    other => return Err(self.err(
-                        at,
-                        &symbols_field,
-                        format!(
+                    other => {
+                        return Err(self.err(
+                            at,
+                            &symbols_field,
+                            format!(
                             "unknown symbol {other:?} (one of 'bamboo', 'panda', 'fire', 'drop')"
                         ),
-                    )),
+                        ))
+                    }
                 },
                 other => {
                     return Err(self.err(
@@ -791,6 +799,11 @@ fn compile(src: &FaceSrc) -> Face {
         drop: src.drop == 1,
         bamboo: src.bamboo,
         panda: src.panda,
+        rank: if mask.count_ones() == 1 {
+            mask.trailing_zeros() as u8
+        } else {
+            NO_RANK
+        },
     }
 }
 

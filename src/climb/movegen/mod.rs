@@ -13,6 +13,13 @@
 //!
 //! When following, only the windows of the play to beat's shape above its rank are searched, plus
 //! the bombs (S-5.2).
+//!
+//! Two implementations of that idea: [`rank_groups`], the fast path for hands whose faces each
+//! have their fixed units on one rank (the whole shipped deck), and the general search below,
+//! card by card within each window, for any face a deck file allows (several ranks on one face,
+//! faces of wild units only).
+
+mod rank_groups;
 
 use super::cards::{self, CardSet, ACE, NUM_RANKS};
 use super::combo::{bomb_key, Shape};
@@ -386,6 +393,19 @@ pub fn combinations(
     if hand == 0 {
         return;
     }
+    if !rank_groups::combinations(deck, hand, blue, to_beat, out) {
+        general(deck, hand, blue, to_beat, out);
+    }
+}
+
+/// The general search (any deck); the appended part is sorted canonically.
+fn general(
+    deck: &Deck,
+    hand: CardSet,
+    blue: CardSet,
+    to_beat: Option<&Shape>,
+    out: &mut Vec<Move>,
+) {
     let start = out.len();
     let mut g = Gen {
         deck,
@@ -465,6 +485,10 @@ mod tests {
     fn gen(deck: &Deck, hand: CardSet, blue: CardSet, to_beat: Option<&Shape>) -> Vec<Move> {
         let mut out = Vec::new();
         combinations(deck, hand, blue, to_beat, &mut out);
+        // Both implementations agree.
+        let mut slow = Vec::new();
+        general(deck, hand & ANIMALS, blue, to_beat, &mut slow);
+        assert_eq!(out, slow, "fast and general paths differ");
         out
     }
 
@@ -562,6 +586,43 @@ mod tests {
             assert_eq!(gen(&deck, hand, blue, None), brute(&deck, hand, blue, None));
         }
         check_against_brute(&deck, 3, 100, 8);
+    }
+
+    #[test]
+    fn fast_path_with_two_wild_units_on_one_face() {
+        // Single-rank faces with two wild units take the rank-group path.
+        let mut doc = Deck::reconstructed().doc().clone();
+        let faces = [
+            (
+                13u8,
+                serde_json::json!({"units": ["7", "wild", "wild"], "symbols": ["fire", "fire"]}),
+            ),
+            (
+                14,
+                serde_json::json!({"units": ["8", "wild"], "symbols": ["fire", "bamboo"]}),
+            ),
+            (
+                15,
+                serde_json::json!({"units": ["9", "9"], "symbols": ["drop", "panda"]}),
+            ),
+        ];
+        for (id, face) in faces {
+            let entry = doc["cards"]
+                .as_array_mut()
+                .unwrap()
+                .iter_mut()
+                .find(|c| c["id"] == id)
+                .unwrap();
+            entry["blue"] = face;
+        }
+        let deck = Arc::new(Deck::from_json_value(&doc, "custom.json").unwrap());
+        let mut g = SplitMix64::new(12);
+        for _ in 0..300 {
+            let hand = random_hand(&mut g, 6) | (0b111 << 13) | cards::bit(0) | cards::bit(1);
+            let blue = hand & ((g.next() as u128) | (0b111 << 13));
+            assert_eq!(gen(&deck, hand, blue, None), brute(&deck, hand, blue, None));
+        }
+        check_against_brute(&deck, 4, 100, 9);
     }
 
     #[test]
