@@ -135,7 +135,7 @@ impl Sum {
 /// A run or formation before it becomes a [`Move`]: its hand positions and named ranks.
 #[derive(Clone, Copy)]
 struct Entry {
-    pos: u32,
+    cards: CardSet,
     named_at: u32,
     named_len: u32,
 }
@@ -143,6 +143,7 @@ struct Entry {
 /// A subset of a rank group as the window search sees it.
 #[derive(Clone, Copy, Default)]
 struct Part {
+    cards: CardSet,
     pos: u32,
     units: u32,
     wild: u32,
@@ -160,6 +161,28 @@ struct Scratch {
     /// Subsets of each rank group (empty subset first), for formations.
     subs: Vec<Part>,
     subs_start: [u32; NUM_RANKS + 1],
+    /// Per-rank options of an exact window search ([`exact_options`]), for `opts_k` units.
+    opts: Vec<Part>,
+    opts_start: [u32; NUM_RANKS + 1],
+    /// The `k` of `opts` (0: not built for this hand).
+    opts_k: u32,
+    /// Whether `subs` holds this hand's subsets.
+    subs_built: bool,
+}
+
+impl Scratch {
+    /// Forget the tables of the previous hand.
+    fn reset(&mut self) {
+        self.opts_k = 0;
+        self.subs_built = false;
+    }
+
+    fn ensure_subs(&mut self, h: &Hand) {
+        if !self.subs_built {
+            build_subs(h, &mut self.subs, &mut self.subs_start);
+            self.subs_built = true;
+        }
+    }
 }
 
 thread_local! {
@@ -288,6 +311,7 @@ struct Windows<'a> {
 /// What the ranks `lo .. lo + depth` chosen so far give.
 #[derive(Clone, Copy)]
 struct Acc {
+    cards: CardSet,
     pos: u32,
     wild: u32,
     key: u64,
@@ -313,6 +337,7 @@ impl Windows<'_> {
                 rest &= rest - 1;
                 if self.h.units[p] == 1 {
                     let part = Part {
+                        cards: cards::bit(self.h.id[p]),
                         pos: 1 << p,
                         units: 1,
                         wild: self.h.wild[p] as u32,
@@ -335,6 +360,7 @@ impl Windows<'_> {
     #[inline(always)]
     fn step(&mut self, depth: u8, acc: Acc, s: Part) {
         let next = Acc {
+            cards: acc.cards | s.cards,
             pos: acc.pos | s.pos,
             wild: acc.wild + s.wild,
             key: acc.key.wrapping_add(s.key),
@@ -363,7 +389,7 @@ impl Windows<'_> {
         if s.wild == 0 {
             self.keys.push(key | self.entries.len() as u64);
             self.entries.push(Entry {
-                pos: s.pos,
+                cards: s.cards,
                 named_at: 0,
                 named_len: 0,
             });
@@ -379,7 +405,7 @@ impl Windows<'_> {
         loop {
             self.keys.push(key | self.entries.len() as u64);
             self.entries.push(Entry {
-                pos: s.pos,
+                cards: s.cards,
                 named_at: self.named.len() as u32,
                 named_len: self.perm.len() as u32,
             });
@@ -411,6 +437,7 @@ fn build_subs(h: &Hand, subs: &mut Vec<Part>, start: &mut [u32; NUM_RANKS + 1]) 
             let p = list[set.trailing_zeros() as usize];
             let prev = subs[base + (set & (set - 1))];
             subs.push(Part {
+                cards: prev.cards | cards::bit(h.id[p]),
                 pos: prev.pos | 1 << p,
                 units: prev.units + h.units[p] as u32,
                 wild: prev.wild + h.wild[p] as u32,
@@ -421,8 +448,119 @@ fn build_subs(h: &Hand, subs: &mut Vec<Part>, start: &mut [u32; NUM_RANKS + 1]) 
     start[NUM_RANKS] = subs.len() as u32;
 }
 
+/// Without wild units in the hand every rank of a window takes exactly `k` fixed units: the
+/// plays are the products of each rank's options (`opts[start[r]..start[r + 1]]`), enumerated
+/// iteratively with shared prefixes, every length in `lens` at once.
+#[allow(clippy::too_many_arguments)]
+fn exact_windows(
+    opts: &[Part],
+    start: &[u32; NUM_RANKS + 1],
+    lo: u8,
+    lens: (u8, u8),
+    entries: &mut Vec<Entry>,
+    keys: &mut Vec<u64>,
+) {
+    let lo = lo as usize;
+    let (min_len, max_len) = (lens.0 as usize, lens.1 as usize);
+    let mut idx = [0usize; 6];
+    let mut acc = [(0 as CardSet, 0u32, 0u64); 6];
+    let mut d = 0;
+    idx[0] = start[lo] as usize;
+    loop {
+        let r = lo + d;
+        if idx[d] == start[r + 1] as usize {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            idx[d] += 1;
+            continue;
+        }
+        let o = &opts[idx[d]];
+        let (c, p, k) = acc[d];
+        let next = (c | o.cards, p | o.pos, k.wrapping_add(o.key));
+        acc[d + 1] = next;
+        let len = d + 1;
+        if len >= min_len {
+            keys.push(lex_key(next.1, next.2) << 16 | entries.len() as u64);
+            entries.push(Entry {
+                cards: next.0,
+                named_at: 0,
+                named_len: 0,
+            });
+        }
+        if len < max_len && start[r + 1] < start[r + 2] {
+            d += 1;
+            idx[d] = start[lo + d] as usize;
+        } else {
+            idx[d] += 1;
+        }
+    }
+}
+
+/// The options of each rank for an exact window search with `k` units per rank: its group's
+/// subsets of exactly `k` fixed units (for `k = 1`, its single-unit cards).
+fn exact_options(
+    h: &Hand,
+    subs: &[Part],
+    subs_start: &[u32; NUM_RANKS + 1],
+    k: u32,
+    opts: &mut Vec<Part>,
+    start: &mut [u32; NUM_RANKS + 1],
+) {
+    opts.clear();
+    for r in 0..NUM_RANKS {
+        start[r] = opts.len() as u32;
+        if k == 1 {
+            let mut rest = h.group[r];
+            while rest != 0 {
+                let p = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                if h.units[p] == 1 {
+                    opts.push(Part {
+                        cards: cards::bit(h.id[p]),
+                        pos: 1 << p,
+                        units: 1,
+                        wild: 0,
+                        key: KEY_PART[p],
+                    });
+                }
+            }
+        } else {
+            let range = subs_start[r] as usize..subs_start[r + 1] as usize;
+            opts.extend(subs[range].iter().filter(|s| s.units == k));
+        }
+    }
+    start[NUM_RANKS] = opts.len() as u32;
+}
+
 /// Runs (`k = 1`) or formations over the windows `lo` with lengths `lens`, into the scratch.
 fn windows(h: &Hand, sc: &mut Scratch, lo: u8, k: u32, lens: (u8, u8)) {
+    if k >= 2 {
+        sc.ensure_subs(h);
+    }
+    if h.wild_total() == 0 {
+        if sc.opts_k != k {
+            exact_options(
+                h,
+                &sc.subs,
+                &sc.subs_start,
+                k,
+                &mut sc.opts,
+                &mut sc.opts_start,
+            );
+            sc.opts_k = k;
+        }
+        exact_windows(
+            &sc.opts,
+            &sc.opts_start,
+            lo,
+            lens,
+            &mut sc.entries,
+            &mut sc.keys,
+        );
+        return;
+    }
     let mut w = Windows {
         h,
         subs: &sc.subs,
@@ -439,6 +577,7 @@ fn windows(h: &Hand, sc: &mut Scratch, lo: u8, k: u32, lens: (u8, u8)) {
     w.search(
         0,
         Acc {
+            cards: 0,
             pos: 0,
             wild: 0,
             key: 0,
@@ -449,7 +588,7 @@ fn windows(h: &Hand, sc: &mut Scratch, lo: u8, k: u32, lens: (u8, u8)) {
 }
 
 /// Sort the scratch entries into canonical order and append them to `out` as `kind` moves.
-fn flush(h: &Hand, sc: &mut Scratch, kind: Kind, out: &mut Vec<Move>) {
+fn flush(sc: &mut Scratch, kind: Kind, out: &mut Vec<Move>) {
     let Scratch {
         entries,
         keys,
@@ -462,13 +601,11 @@ fn flush(h: &Hand, sc: &mut Scratch, kind: Kind, out: &mut Vec<Move>) {
     }
     let names = |e: &Entry| &named[e.named_at as usize..(e.named_at + e.named_len) as usize];
     let to_move = |e: &Entry| {
-        let mut cards: CardSet = 0;
-        let mut rest = e.pos;
-        while rest != 0 {
-            cards |= cards::bit(h.id[rest.trailing_zeros() as usize]);
-            rest &= rest - 1;
+        if e.named_len == 0 {
+            Move::of(kind, e.cards)
+        } else {
+            play(kind, e.cards, Ranks::from_slice(names(e)))
         }
-        play(kind, cards, Ranks::from_slice(names(e)))
     };
     if entries.len() > 1 << 16 {
         // Too many for the packed index: sort the moves themselves.
@@ -534,28 +671,21 @@ pub(super) fn combinations(
             // Runs, then formations (S-4.3, S-4.4): windows up to the A.
             SCRATCH.with(|cell| {
                 let sc = &mut *cell.borrow_mut();
+                sc.reset();
                 for lo in 0..ACE {
                     if h.can_fill(lo, 2, 1) {
                         windows(&h, sc, lo, 1, (2, (ACE + 1 - lo).min(5)));
                     }
                 }
-                flush(&h, sc, Kind::Run, out);
-                let mut built = false;
+                flush(sc, Kind::Run, out);
                 for lo in 0..ACE {
                     let mut k = 2;
                     while h.can_fill(lo, 2, k) {
-                        if !built {
-                            let Scratch {
-                                subs, subs_start, ..
-                            } = sc;
-                            build_subs(&h, subs, subs_start);
-                            built = true;
-                        }
                         windows(&h, sc, lo, k, (2, (ACE + 1 - lo).min(5)));
                         k += 1;
                     }
                 }
-                flush(&h, sc, Kind::Formation, out);
+                flush(sc, Kind::Formation, out);
             });
         }
         Some(b) => {
@@ -588,18 +718,13 @@ pub(super) fn combinations(
                     let k = b.copies;
                     SCRATCH.with(|cell| {
                         let sc = &mut *cell.borrow_mut();
-                        if k >= 2 {
-                            let Scratch {
-                                subs, subs_start, ..
-                            } = sc;
-                            build_subs(&h, subs, subs_start);
-                        }
+                        sc.reset();
                         for lo in (b.rank + 2).saturating_sub(len)..=(ACE + 1 - len) {
                             if h.can_fill(lo, len, k) {
                                 windows(&h, sc, lo, k, (len, len));
                             }
                         }
-                        flush(&h, sc, b.kind, out);
+                        flush(sc, b.kind, out);
                     });
                 }
                 _ => {}
