@@ -3,8 +3,10 @@
 //! Thin wrappers only: argument conversion, the GIL released around long work, core errors mapped
 //! to Python exceptions. No game rule lives here.
 
+mod climb;
 mod errors;
 mod head;
+mod json;
 mod sim;
 
 use pyo3::prelude::*;
@@ -14,6 +16,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::register(m)?;
     head::register(m)?;
+    climb::register(m)?;
     sim::register(m)?;
     Ok(())
 }
