@@ -601,3 +601,55 @@ impl HeadState {
         self.current = self.leader;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// H-4.6: with the draw pile emptied behind the engine's back, a Big Panda lead, a Bamboo
+    /// alone and a Panda + Bamboo all fail loudly, leaving the state exactly as it was.
+    #[test]
+    fn h4_6_exhausted_draw_pile_fails_loudly_and_changes_nothing() {
+        let hands = vec![
+            vec![55, 59, 0, 5, 10, 15, 20],
+            vec![60, 61, 62, 1, 6, 11, 16],
+        ];
+        let used: Vec<u8> = hands.iter().flatten().copied().collect();
+        let draw_pile: Vec<u8> = (0..63).filter(|c| !used.contains(c)).collect();
+        let deal = Deal {
+            hands,
+            draw_pile,
+            dealer: 1,
+            scores: vec![0, 0],
+            drowsy: vec![false, false],
+            pooped: vec![false, false],
+            rng_state: 0,
+            hand_number: 0,
+        };
+        let mut state = HeadState::from_deal(2, &deal, HeadRules::default()).unwrap();
+        // Empty the pile but keep its regular cards unreachable: only specials remain on top.
+        state.draw_pos = state.deck_len;
+        let before = state.clone();
+        for action in [Action::BigPanda, Action::PandaWithBamboo(1)] {
+            assert_eq!(
+                state.apply(action.id()),
+                Err(EngineError::DrawPileExhausted)
+            );
+            assert_eq!(state, before);
+        }
+    }
+
+    #[test]
+    fn h4_1_turn_up_skips_specials_and_never_loops_past_the_end() {
+        let mut state = HeadState::new(2, 5, HeadRules::default()).unwrap();
+        // Leave only specials in the draw pile: the turn-up must report exhaustion, not spin.
+        let specials: Vec<u8> = (55..63)
+            .filter(|&c| state.hand(0) & (1 << c) == 0 && state.hand(1) & (1 << c) == 0)
+            .collect();
+        for (i, &c) in specials.iter().enumerate() {
+            state.deck[state.draw_pos as usize + i] = c;
+        }
+        state.deck_len = state.draw_pos + specials.len() as u8;
+        assert_eq!(state.turn_up(), Err(EngineError::DrawPileExhausted));
+    }
+}
