@@ -152,7 +152,6 @@ def simulate_head_batch(
     threads: int | None = None,
     first_game: int = 0,
 ) -> HeadBatch: ...
-
 def simulate_head_hands(
     hands: int, players: int, seed: int | None = None, rules: HeadRules | None = None
 ) -> int: ...
