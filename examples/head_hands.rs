@@ -5,7 +5,10 @@ use panda_core::sim::simulate_head_hands;
 use std::time::Instant;
 
 fn main() {
-    let hands: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(1_000_000);
+    let hands: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1_000_000);
     let t = Instant::now();
     let decisions = simulate_head_hands(hands, 4, HeadRules::default(), 1).expect("sim");
     let secs = t.elapsed().as_secs_f64();

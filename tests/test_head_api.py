@@ -354,3 +354,14 @@ def test_view_is_unchanged_by_hidden_information() -> None:
     b = HeadGame.from_deal(swapped, pile2, dealer=1)
     assert a.view(0) == b.view(0)
     assert a.view(1) != b.view(1)
+
+
+def test_pickle_round_trip() -> None:
+    import pickle
+
+    rules = HeadRules(poor_panda=False, bust_threshold=30, first_dealer=2)
+    game = HeadGame(3, 123, rules)
+    play_random(game, 25)
+    again = pickle.loads(pickle.dumps(game))
+    assert again.snapshot() == game.snapshot() and again.history == game.history
+    assert pickle.loads(pickle.dumps(rules)) == rules

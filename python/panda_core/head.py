@@ -30,7 +30,7 @@ from panda_core._core import (
     HeadMove,
     HeadRules,
 )
-from panda_core._types import FinalResult, HandResult, HeadSnapshot, HeadView
+from panda_core._types import FinalResult, HandResult, HeadRulesDict, HeadSnapshot, HeadView
 
 NUM_ACTIONS: int = NUM_HEAD_ACTIONS
 """Number of distinct Panda Head action ids."""
@@ -96,6 +96,11 @@ def from_deal(
 def from_json(text: str) -> HeadGame:
     """Rebuild a game from :meth:`HeadGame.to_json`, replaying and checking every action."""
     return HeadGame.from_json(text)
+
+
+def _rules_from_dict(values: HeadRulesDict) -> HeadRules:
+    """Rebuild rules from :meth:`HeadRules.to_dict` (used by pickle)."""
+    return HeadRules(**values)
 
 
 def action_notation(action_id: int) -> str:

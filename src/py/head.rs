@@ -94,6 +94,15 @@ impl PyHeadRules {
         rules_dict(py, &self.inner)
     }
 
+    /// Pickle support: rebuild through the keyword constructor.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>,))> {
+        let py = slf.py();
+        let builder = py.import("panda_core.head")?.getattr("_rules_from_dict")?;
+        Ok((builder, (rules_dict(py, &slf.get().inner)?.into_any(),)))
+    }
+
     fn __repr__(&self) -> String {
         let r = &self.inner;
         let b = |v: bool| if v { "True" } else { "False" };
@@ -341,6 +350,12 @@ impl PyHeadGame {
     /// The game record as JSON: rules, start (seed or deal) and every action id.
     fn to_json(&self) -> String {
         record::to_json(&self.game)
+    }
+
+    /// Pickle support (multiprocessing, saving a position): the JSON record, replayed on load.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let from_json = slf.get_type().getattr("from_json")?;
+        Ok((from_json, (record::to_json(&slf.borrow().game),)))
     }
 
     /// An independent copy (cheap: the state is a fixed-size value plus the history).
