@@ -64,16 +64,15 @@ const SELECT8: [[u8; 8]; 256] = {
 #[inline]
 fn select_bit(mask: ActionMask, k: u32) -> ActionId {
     debug_assert!(mask < 1 << 24 && k < mask.count_ones());
-    let [b0, b1, b2, _] = mask.to_le_bytes();
+    let [b0, b1, _, _] = mask.to_le_bytes();
     let (c0, c1) = (POP8[b0 as usize] as u32, POP8[b1 as usize] as u32);
-    let (byte, base, rank) = if k < c0 {
-        (b0, 0, k)
-    } else if k < c0 + c1 {
-        (b1, 8, k - c0)
-    } else {
-        (b2, 16, k - c0 - c1)
-    };
-    base + SELECT8[byte as usize][(rank & 7) as usize]
+    // Arithmetic, not `if`: the byte holding the bit is as random as the choice itself.
+    let past0 = (k >= c0) as u32;
+    let past1 = (k >= c0 + c1) as u32;
+    let shift = 8 * (past0 + past1);
+    let byte = (mask >> shift) & 0xff;
+    let rank = k - past0 * c0 - past1 * c1;
+    shift as ActionId + SELECT8[byte as usize][(rank & 7) as usize]
 }
 
 impl HeadBot for RandomBot {

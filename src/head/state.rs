@@ -465,9 +465,8 @@ impl HeadState {
     fn pile_winner(&self) -> u8 {
         let mut winner = self.plays[0].seat;
         for p in self.pile_plays() {
-            if p.value == self.highest {
-                winner = p.seat;
-            }
+            let take = ((p.value == self.highest) as u8).wrapping_neg(); // 0xff or 0
+            winner = (p.seat & take) | (winner & !take);
         }
         winner
     }
