@@ -25,6 +25,7 @@ from __future__ import annotations
 from panda_core._core import (
     HEAD_BAMBOO_ACTION,
     HEAD_BIG_PANDA_ACTION,
+    HEAD_OBSERVATION_SIZE,
     NUM_HEAD_ACTIONS,
     HeadGame,
     HeadMove,
@@ -34,6 +35,8 @@ from panda_core._types import FinalResult, HandResult, HeadRulesDict, HeadSnapsh
 
 NUM_ACTIONS: int = NUM_HEAD_ACTIONS
 """Number of distinct Panda Head action ids."""
+OBSERVATION_SIZE: int = HEAD_OBSERVATION_SIZE
+"""Length of :meth:`HeadGame.observation` (float32; layout in ``src/head/observation.rs``)."""
 BIG_PANDA_ACTION: int = HEAD_BIG_PANDA_ACTION
 BAMBOO_ACTION: int = HEAD_BAMBOO_ACTION
 
@@ -41,6 +44,7 @@ __all__ = [
     "BAMBOO_ACTION",
     "BIG_PANDA_ACTION",
     "NUM_ACTIONS",
+    "OBSERVATION_SIZE",
     "FinalResult",
     "HandResult",
     "HeadGame",
