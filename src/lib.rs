@@ -9,6 +9,7 @@
 //! - [`sim`]: batch simulation over many games, in parallel, deterministic per seed
 
 pub mod bots;
+pub mod climb;
 pub mod error;
 pub mod head;
 pub mod rng;

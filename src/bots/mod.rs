@@ -1,9 +1,12 @@
 //! Built-in players. Each sees the state but uses only what its seat may know (its own hand and
 //! the public piles); [`BotKind`] names them for the simulator and the CLI.
 
+pub mod climb_heuristic;
+pub mod climb_random;
 pub mod head_heuristic;
 pub mod random;
 
+use crate::climb::{ClimbState, Move};
 use crate::error::RulesError;
 use crate::head::{ActionId, ActionMask, HeadState};
 
@@ -12,7 +15,13 @@ pub trait HeadBot {
     fn choose(&mut self, state: &HeadState, legal: ActionMask) -> ActionId;
 }
 
-/// The built-in bots, by name.
+/// A climbing-game player (`year` or `spin`): picks the index of one of the legal moves (given in
+/// canonical order, never empty).
+pub trait ClimbBot {
+    fn choose(&mut self, state: &ClimbState, legal: &[Move]) -> usize;
+}
+
+/// The built-in bots, by name (the same names for every game).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BotKind {
     /// Uniform over the legal moves.

@@ -1,0 +1,969 @@
+//! The card table as data (S-2, docs/deck_schema.md): load, validate and compile a deck file.
+//!
+//! A deck file (TOML, or JSON when the name ends in `.json`) lists the five element cards and the
+//! 65 animal cards with their two faces. Loading checks every rule of the schema and refuses a bad
+//! file with an error that names the card and the field (S-2.4). The faces are then compiled into
+//! flat tables ([`Face`]): units per rank packed in 8-bit lanes, wild count, symbol counts and the
+//! drop flag, which is all move generation and scoring ever look at.
+
+use std::sync::{Arc, OnceLock};
+
+use super::cards::{
+    self, card_label, CardSet, ELEMENT_BASE, NUM_ANIMALS, NUM_RANKS, NUM_SUITS, RANK_NAMES,
+    SUIT_NAMES,
+};
+use super::combo::shape_of_counts;
+use crate::error::StateError;
+
+/// The shipped reconstructed table (S-2.2, S-2.3), compiled into the binary.
+pub const RECONSTRUCTED_TOML: &str =
+    include_str!("../../python/panda_core/data/decks/reconstructed.toml");
+/// The file name used in error messages about the shipped table.
+pub const RECONSTRUCTED_PATH: &str = "reconstructed.toml";
+
+/// The required `format` value.
+pub const FORMAT: &str = "panda-core-climb-deck";
+
+/// Lane width of [`Face::counts`]: 8 bits per rank.
+pub const LANE_BITS: u32 = 8;
+
+/// One face of an animal card, compiled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Face {
+    /// Fixed units per rank: lane `r` (bits `8r .. 8r+8`) holds the number of units of rank `r`.
+    /// Adding two faces adds their lanes; a lane never overflows (at most 2 units of a rank per
+    /// face, at most 65 cards).
+    pub counts: u128,
+    /// Bit `r` set when the face has a fixed unit of rank `r`.
+    pub mask: u16,
+    /// Wild (fire) units, whose rank the player names (S-4.6).
+    pub wild: u8,
+    /// All units, fixed and wild (S-1.5).
+    pub units: u8,
+    /// The face carries the drop symbol: its two units make no bomb (S-4.5).
+    pub drop: bool,
+    /// Bamboo symbols (S-7.1).
+    pub bamboo: u32,
+    /// Panda symbols (S-7.2 … S-7.4).
+    pub panda: u32,
+    /// The rank of the fixed units when they are all of one rank (every face of the shipped
+    /// deck), else [`NO_RANK`]: move generation's fast path groups cards by it.
+    pub rank: u8,
+}
+
+/// [`Face::rank`] of a face with fixed units on several ranks, or none.
+pub const NO_RANK: u8 = 0xFF;
+
+impl Face {
+    /// Units of rank `r`.
+    #[inline]
+    pub fn count(&self, r: u8) -> u32 {
+        lane(self.counts, r)
+    }
+}
+
+/// Lane `r` of a packed per-rank count.
+#[inline(always)]
+pub fn lane(counts: u128, r: u8) -> u32 {
+    ((counts >> (LANE_BITS * r as u32)) & 0xFF) as u32
+}
+
+/// The packed count with one unit of rank `r`.
+#[inline(always)]
+pub fn lane_one(r: u8) -> u128 {
+    1u128 << (LANE_BITS * r as u32)
+}
+
+/// What the play to beat must be for an element (wind) card to be played on it (S-2.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Condition {
+    /// A run or formation with 3 or more distinct ranks (Fire, south wind).
+    RunOrFormation3Ranks,
+    /// A single (Earth, centre wind).
+    Single,
+    /// A set, never a bomb (Wood, east wind).
+    Set,
+    /// A play of 3 or more cards, not units (Water, north wind).
+    ThreeOrMoreCards,
+    /// A play in which some card showed its blue face when played (Metal, west wind).
+    ContainsBlue,
+}
+
+impl Condition {
+    pub const NAMES: [&'static str; 5] = [
+        "run_or_formation_3_ranks",
+        "single",
+        "set",
+        "three_or_more_cards",
+        "contains_blue",
+    ];
+    const ALL: [Condition; 5] = [
+        Self::RunOrFormation3Ranks,
+        Self::Single,
+        Self::Set,
+        Self::ThreeOrMoreCards,
+        Self::ContainsBlue,
+    ];
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::NAMES
+            .iter()
+            .position(|n| *n == s)
+            .map(|i| Self::ALL[i])
+    }
+}
+
+/// An element (wind) card (S-2.3).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Element {
+    /// The printed number that picks the first `year` starter (S-3.2).
+    pub number: i64,
+    /// The wind name of the `spin` edition (informational).
+    pub wind: String,
+    pub condition: Condition,
+}
+
+/// A validated, compiled card table.
+#[derive(Clone, Debug)]
+pub struct Deck {
+    name: String,
+    /// `faces[id][0]` white, `faces[id][1]` blue.
+    faces: [[Face; 2]; NUM_ANIMALS as usize],
+    elements: [Element; NUM_SUITS],
+    /// The document as JSON (the same structure whatever the file format), embedded in game
+    /// records that use a deck other than the shipped one.
+    doc: serde_json::Value,
+}
+
+impl PartialEq for Deck {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name && self.faces == other.faces && self.elements == other.elements
+    }
+}
+impl Eq for Deck {}
+
+impl Deck {
+    /// The shipped reconstructed table, parsed once per process.
+    pub fn reconstructed() -> Arc<Deck> {
+        static DECK: OnceLock<Arc<Deck>> = OnceLock::new();
+        DECK.get_or_init(|| {
+            Arc::new(
+                Deck::from_toml(RECONSTRUCTED_TOML, RECONSTRUCTED_PATH)
+                    .expect("the shipped deck is valid"),
+            )
+        })
+        .clone()
+    }
+
+    /// Load a deck file: `.json` (any case) as JSON, anything else as TOML (UTF-8).
+    pub fn from_path(path: &str) -> Result<Deck, StateError> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            StateError(format!("deck {path}: top level: cannot read the file: {e}"))
+        })?;
+        if path.to_ascii_lowercase().ends_with(".json") {
+            Deck::from_json(&text, path)
+        } else {
+            Deck::from_toml(&text, path)
+        }
+    }
+
+    /// Parse and validate TOML text; `path` only names the source in errors.
+    pub fn from_toml(text: &str, path: &str) -> Result<Deck, StateError> {
+        let table: toml::Table = toml::from_str(text).map_err(|e| {
+            StateError(format!(
+                "deck {path}: top level: not a valid TOML document: {}",
+                e.message()
+            ))
+        })?;
+        Deck::from_value(&Val::from_toml(&toml::Value::Table(table)), path)
+    }
+
+    /// Parse and validate JSON text; `path` only names the source in errors.
+    pub fn from_json(text: &str, path: &str) -> Result<Deck, StateError> {
+        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            StateError(format!(
+                "deck {path}: top level: not a valid JSON document: {e}"
+            ))
+        })?;
+        Deck::from_json_value(&v, path)
+    }
+
+    /// Validate a deck document already parsed as JSON (as embedded in a game record).
+    pub fn from_json_value(v: &serde_json::Value, path: &str) -> Result<Deck, StateError> {
+        Deck::from_value(&Val::from_json(v), path)
+    }
+
+    fn from_value(v: &Val, path: &str) -> Result<Deck, StateError> {
+        Loader { path }.load(v)
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The deck document as JSON.
+    pub fn doc(&self) -> &serde_json::Value {
+        &self.doc
+    }
+
+    /// The face card `id` shows: white, or blue when `blue`.
+    #[inline(always)]
+    pub fn face(&self, id: u8, blue: bool) -> &Face {
+        &self.faces[id as usize][blue as usize]
+    }
+
+    /// The face card `id` shows given the set of blue cards.
+    #[inline(always)]
+    pub fn face_in(&self, id: u8, blue: CardSet) -> &Face {
+        self.face(id, (blue >> id) & 1 == 1)
+    }
+
+    /// The element card of suit `suit`.
+    #[inline]
+    pub fn element(&self, suit: u8) -> &Element {
+        &self.elements[suit as usize]
+    }
+}
+
+// ---- a format-neutral document tree ---------------------------------------------------------
+
+/// A TOML or JSON value, reduced to what the schema distinguishes.
+#[derive(Clone, Debug)]
+enum Val {
+    Int(i128),
+    Float,
+    Bool,
+    Str(String),
+    Arr(Vec<Val>),
+    Table(Vec<(String, Val)>),
+    /// Datetime (TOML) or null (JSON): never valid in a deck.
+    Other(&'static str),
+}
+
+impl Val {
+    fn from_toml(v: &toml::Value) -> Val {
+        match v {
+            toml::Value::Integer(i) => Val::Int(*i as i128),
+            toml::Value::Float(_) => Val::Float,
+            toml::Value::Boolean(_) => Val::Bool,
+            toml::Value::String(s) => Val::Str(s.clone()),
+            toml::Value::Array(a) => Val::Arr(a.iter().map(Val::from_toml).collect()),
+            toml::Value::Table(t) => Val::Table(
+                t.iter()
+                    .map(|(k, v)| (k.clone(), Val::from_toml(v)))
+                    .collect(),
+            ),
+            toml::Value::Datetime(_) => Val::Other("a datetime"),
+        }
+    }
+
+    fn from_json(v: &serde_json::Value) -> Val {
+        match v {
+            serde_json::Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+                (Some(i), _) => Val::Int(i as i128),
+                (None, Some(u)) => Val::Int(u as i128),
+                _ => Val::Float,
+            },
+            serde_json::Value::Bool(_) => Val::Bool,
+            serde_json::Value::String(s) => Val::Str(s.clone()),
+            serde_json::Value::Array(a) => Val::Arr(a.iter().map(Val::from_json).collect()),
+            serde_json::Value::Object(o) => Val::Table(
+                o.iter()
+                    .map(|(k, v)| (k.clone(), Val::from_json(v)))
+                    .collect(),
+            ),
+            serde_json::Value::Null => Val::Other("null"),
+        }
+    }
+
+    fn to_json(&self) -> serde_json::Value {
+        match self {
+            Val::Int(i) => serde_json::Value::from(*i as i64),
+            Val::Str(s) => serde_json::Value::from(s.clone()),
+            Val::Arr(a) => serde_json::Value::Array(a.iter().map(Val::to_json).collect()),
+            Val::Table(t) => {
+                serde_json::Value::Object(t.iter().map(|(k, v)| (k.clone(), v.to_json())).collect())
+            }
+            // Never in a validated deck.
+            Val::Float | Val::Bool | Val::Other(_) => serde_json::Value::Null,
+        }
+    }
+
+    fn type_name(&self) -> &'static str {
+        match self {
+            Val::Int(_) => "an integer",
+            Val::Float => "a float",
+            Val::Bool => "a boolean",
+            Val::Str(_) => "a string",
+            Val::Arr(_) => "an array",
+            Val::Table(_) => "a table",
+            Val::Other(t) => t,
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<&Val> {
+        match self {
+            Val::Table(t) => t.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+}
+
+// ---- validation -------------------------------------------------------------------------------
+
+/// Who an error is about: the part of `deck <path>: <where>: field '<field>': <message>`.
+#[derive(Clone)]
+enum Where {
+    Top,
+    Entry(&'static str, usize),
+    Card(u8),
+}
+
+impl Where {
+    fn label(&self) -> String {
+        match self {
+            Where::Top => "top level".into(),
+            Where::Entry(list, i) => format!("{list}[{i}]"),
+            Where::Card(id) => format!("card {id} ({})", card_label(*id)),
+        }
+    }
+}
+
+struct Loader<'a> {
+    path: &'a str,
+}
+
+/// A parsed face before compilation: fixed ranks (with repeats for drop), wild count, symbols.
+struct FaceSrc {
+    ranks: Vec<u8>,
+    wild: u8,
+    bamboo: u32,
+    panda: u32,
+    fire: u32,
+    drop: u32,
+}
+
+impl Loader<'_> {
+    fn err(&self, at: &Where, field: &str, msg: impl std::fmt::Display) -> StateError {
+        StateError(format!(
+            "deck {}: {}: field '{field}': {msg}",
+            self.path,
+            at.label()
+        ))
+    }
+
+    fn load(&self, doc: &Val) -> Result<Deck, StateError> {
+        let top = Where::Top;
+        let Val::Table(entries) = doc else {
+            return Err(self.err(&top, "(document)", "must be a table"));
+        };
+        const TOP_FIELDS: [&str; 6] = [
+            "format",
+            "version",
+            "name",
+            "description",
+            "elements",
+            "cards",
+        ];
+        for (k, _) in entries {
+            if !TOP_FIELDS.contains(&k.as_str()) {
+                return Err(self.err(
+                    &top,
+                    k,
+                    "unknown field (allowed: format, version, name, description, elements, cards)",
+                ));
+            }
+        }
+        match doc.get("format") {
+            Some(Val::Str(s)) if s == FORMAT => {}
+            Some(_) => {
+                return Err(self.err(&top, "format", format!("must be the string {FORMAT:?}")))
+            }
+            None => return Err(self.err(&top, "format", "is missing")),
+        }
+        match doc.get("version") {
+            Some(Val::Int(1)) => {}
+            Some(_) => return Err(self.err(&top, "version", "must be the integer 1")),
+            None => return Err(self.err(&top, "version", "is missing")),
+        }
+        let name = match doc.get("name") {
+            Some(Val::Str(s)) if !s.is_empty() => s.clone(),
+            Some(_) => return Err(self.err(&top, "name", "must be a non-empty string")),
+            None => return Err(self.err(&top, "name", "is missing")),
+        };
+        match doc.get("description") {
+            None | Some(Val::Str(_)) => {}
+            Some(v) => {
+                return Err(self.err(
+                    &top,
+                    "description",
+                    format!("must be a string, got {}", v.type_name()),
+                ))
+            }
+        }
+        let elements = self.elements(doc.get("elements"))?;
+        let faces = self.cards(doc.get("cards"))?;
+        Ok(Deck {
+            name,
+            faces,
+            elements,
+            doc: doc.to_json(),
+        })
+    }
+
+    fn list<'v>(&self, v: Option<&'v Val>, field: &str) -> Result<&'v [Val], StateError> {
+        match v {
+            Some(Val::Arr(a)) => Ok(a),
+            Some(other) => Err(self.err(
+                &Where::Top,
+                field,
+                format!("must be an array of tables, got {}", other.type_name()),
+            )),
+            None => Err(self.err(&Where::Top, field, "is missing")),
+        }
+    }
+
+    fn entry_fields(&self, at: &Where, v: &Val, allowed: &[&str]) -> Result<(), StateError> {
+        let Val::Table(t) = v else {
+            return Err(self.err(
+                at,
+                "(entry)",
+                format!("must be a table, got {}", v.type_name()),
+            ));
+        };
+        for (k, _) in t {
+            if !allowed.contains(&k.as_str()) {
+                return Err(self.err(
+                    at,
+                    k,
+                    format!("unknown field (allowed: {})", allowed.join(", ")),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn int(&self, at: &Where, v: &Val, field: &str) -> Result<i128, StateError> {
+        match v.get(field) {
+            Some(Val::Int(i)) => Ok(*i),
+            Some(other) => Err(self.err(
+                at,
+                field,
+                format!("must be an integer, got {}", other.type_name()),
+            )),
+            None => Err(self.err(at, field, "is missing")),
+        }
+    }
+
+    fn string<'v>(&self, at: &Where, v: &'v Val, field: &str) -> Result<&'v str, StateError> {
+        match v.get(field) {
+            Some(Val::Str(s)) => Ok(s),
+            Some(other) => Err(self.err(
+                at,
+                field,
+                format!("must be a string, got {}", other.type_name()),
+            )),
+            None => Err(self.err(at, field, "is missing")),
+        }
+    }
+
+    fn elements(&self, v: Option<&Val>) -> Result<[Element; NUM_SUITS], StateError> {
+        let list = self.list(v, "elements")?;
+        let mut out: [Option<Element>; NUM_SUITS] = Default::default();
+        for (i, e) in list.iter().enumerate() {
+            let entry = Where::Entry("elements", i);
+            self.entry_fields(&entry, e, &["id", "suit", "number", "wind", "condition"])?;
+            let id = self.int(&entry, e, "id")?;
+            if !(65..=69).contains(&id) {
+                return Err(self.err(
+                    &entry,
+                    "id",
+                    format!("must be an element card id 65..69, got {id}"),
+                ));
+            }
+            let id = id as u8;
+            let suit = (id - ELEMENT_BASE) as usize;
+            if out[suit].is_some() {
+                return Err(self.err(&entry, "id", format!("element card {id} is listed twice")));
+            }
+            let at = Where::Card(id);
+            let s = self.string(&at, e, "suit")?;
+            if s != SUIT_NAMES[suit] {
+                return Err(self.err(
+                    &at,
+                    "suit",
+                    format!("must be {:?} for id {id}, got {s:?}", SUIT_NAMES[suit]),
+                ));
+            }
+            let number = self.int(&at, e, "number")?;
+            if number < 1 || number > i64::MAX as i128 {
+                return Err(self.err(
+                    &at,
+                    "number",
+                    format!("must be an integer >= 1, got {number}"),
+                ));
+            }
+            let wind = self.string(&at, e, "wind")?;
+            if wind.is_empty() {
+                return Err(self.err(&at, "wind", "must be a non-empty string"));
+            }
+            let cond = self.string(&at, e, "condition")?;
+            let condition = Condition::parse(cond).ok_or_else(|| {
+                self.err(
+                    &at,
+                    "condition",
+                    format!("unknown condition {cond:?} (one of {:?})", Condition::NAMES),
+                )
+            })?;
+            out[suit] = Some(Element {
+                number: number as i64,
+                wind: wind.to_string(),
+                condition,
+            });
+        }
+        for (suit, e) in out.iter().enumerate() {
+            if e.is_none() {
+                let id = ELEMENT_BASE + suit as u8;
+                return Err(self.err(&Where::Card(id), "id", "is missing from 'elements'"));
+            }
+        }
+        let out = out.map(|e| e.expect("checked above"));
+        // S-3.2 reading 2: distinct numbers, so the lowest is unique.
+        for a in 0..NUM_SUITS {
+            for b in 0..a {
+                if out[a].number == out[b].number {
+                    return Err(self.err(
+                        &Where::Card(ELEMENT_BASE + a as u8),
+                        "number",
+                        "element numbers must be distinct (S-3.2)",
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn cards(&self, v: Option<&Val>) -> Result<[[Face; 2]; NUM_ANIMALS as usize], StateError> {
+        let list = self.list(v, "cards")?;
+        let mut out: Vec<Option<[Face; 2]>> = vec![None; NUM_ANIMALS as usize];
+        for (i, c) in list.iter().enumerate() {
+            let entry = Where::Entry("cards", i);
+            self.entry_fields(&entry, c, &["id", "suit", "rank", "white", "blue"])?;
+            let id = self.int(&entry, c, "id")?;
+            if !(0..=64).contains(&id) {
+                return Err(self.err(
+                    &entry,
+                    "id",
+                    format!("must be an animal card id 0..64, got {id}"),
+                ));
+            }
+            let id = id as u8;
+            if out[id as usize].is_some() {
+                return Err(self.err(&entry, "id", format!("card {id} is listed twice")));
+            }
+            let at = Where::Card(id);
+            let suit = cards::suit_of(id) as usize;
+            let rank = cards::white_rank(id) as usize;
+            let s = self.string(&at, c, "suit")?;
+            if s != SUIT_NAMES[suit] {
+                return Err(self.err(
+                    &at,
+                    "suit",
+                    format!("must be {:?} for id {id}, got {s:?}", SUIT_NAMES[suit]),
+                ));
+            }
+            let r = self.string(&at, c, "rank")?;
+            if r != RANK_NAMES[rank] {
+                return Err(self.err(
+                    &at,
+                    "rank",
+                    format!("must be {:?} for id {id}, got {r:?}", RANK_NAMES[rank]),
+                ));
+            }
+            let white = self.face(&at, c.get("white"), "white")?;
+            // S-2.1 is not replaceable: the white face is one unit of the white rank.
+            if white.ranks != [rank as u8]
+                || white.wild != 0
+                || white.bamboo + white.panda + white.fire + white.drop != 0
+            {
+                return Err(self.err(
+                    &at,
+                    "white",
+                    format!(
+                        "must be exactly {{ units = [\"{}\"], symbols = [] }} (S-2.1)",
+                        RANK_NAMES[rank]
+                    ),
+                ));
+            }
+            let blue = self.face(&at, c.get("blue"), "blue")?;
+            out[id as usize] = Some([compile(&white), compile(&blue)]);
+        }
+        let mut faces = [[Face::default(); 2]; NUM_ANIMALS as usize];
+        for (id, f) in out.into_iter().enumerate() {
+            match f {
+                Some(f) => faces[id] = f,
+                None => {
+                    return Err(self.err(&Where::Card(id as u8), "id", "is missing from 'cards'"))
+                }
+            }
+        }
+        Ok(faces)
+    }
+
+    fn face(&self, at: &Where, v: Option<&Val>, name: &str) -> Result<FaceSrc, StateError> {
+        let Some(v) = v else {
+            return Err(self.err(at, name, "is missing"));
+        };
+        let Val::Table(t) = v else {
+            return Err(self.err(at, name, format!("must be a table, got {}", v.type_name())));
+        };
+        for (k, _) in t {
+            if k != "units" && k != "symbols" {
+                return Err(self.err(
+                    at,
+                    &format!("{name}.{k}"),
+                    "unknown field (allowed: units, symbols)",
+                ));
+            }
+        }
+        let units_field = format!("{name}.units");
+        let symbols_field = format!("{name}.symbols");
+        let units = match v.get("units") {
+            Some(Val::Arr(a)) => a,
+            Some(o) => {
+                return Err(self.err(
+                    at,
+                    &units_field,
+                    format!("must be an array of strings, got {}", o.type_name()),
+                ))
+            }
+            None => return Err(self.err(at, &units_field, "is missing")),
+        };
+        let symbols = match v.get("symbols") {
+            Some(Val::Arr(a)) => a,
+            Some(o) => {
+                return Err(self.err(
+                    at,
+                    &symbols_field,
+                    format!("must be an array of strings, got {}", o.type_name()),
+                ))
+            }
+            None => return Err(self.err(at, &symbols_field, "is missing")),
+        };
+        if units.is_empty() || units.len() > 5 {
+            return Err(self.err(
+                at,
+                &units_field,
+                format!("must have 1 to 5 entries, got {}", units.len()),
+            ));
+        }
+        let mut src = FaceSrc {
+            ranks: Vec::new(),
+            wild: 0,
+            bamboo: 0,
+            panda: 0,
+            fire: 0,
+            drop: 0,
+        };
+        for u in units {
+            match u {
+                Val::Str(s) if s == "wild" => src.wild += 1,
+                Val::Str(s) => match cards::parse_rank(s) {
+                    Some(r) => src.ranks.push(r),
+                    None => {
+                        return Err(self.err(
+                            at,
+                            &units_field,
+                            format!("unknown unit {s:?} (a rank name or 'wild')"),
+                        ))
+                    }
+                },
+                other => {
+                    return Err(self.err(
+                        at,
+                        &units_field,
+                        format!("entries must be strings, got {}", other.type_name()),
+                    ))
+                }
+            }
+        }
+        if src.wild > 2 {
+            return Err(self.err(
+                at,
+                &units_field,
+                format!("at most 2 'wild' units, got {}", src.wild),
+            ));
+        }
+        for s in symbols {
+            match s {
+                Val::Str(s) => match s.as_str() {
+                    "bamboo" => src.bamboo += 1,
+                    "panda" => src.panda += 1,
+                    "fire" => src.fire += 1,
+                    "drop" => src.drop += 1,
+                    other => {
+                        return Err(self.err(
+                            at,
+                            &symbols_field,
+                            format!(
+                            "unknown symbol {other:?} (one of 'bamboo', 'panda', 'fire', 'drop')"
+                        ),
+                        ))
+                    }
+                },
+                other => {
+                    return Err(self.err(
+                        at,
+                        &symbols_field,
+                        format!("entries must be strings, got {}", other.type_name()),
+                    ))
+                }
+            }
+        }
+        // Schema rule 1: a fire symbol is the wild unit.
+        if src.fire != src.wild as u32 {
+            return Err(self.err(
+                at,
+                &symbols_field,
+                format!(
+                    "the number of 'fire' symbols ({}) must equal the number of 'wild' units ({})",
+                    src.fire, src.wild
+                ),
+            ));
+        }
+        // Schema rule 2: drop doubles one unit.
+        if src.drop > 1 {
+            return Err(self.err(at, &symbols_field, "'drop' may appear at most once"));
+        }
+        if src.drop == 1 {
+            if src.wild != 0 || src.ranks.len() != 2 || src.ranks[0] != src.ranks[1] {
+                return Err(self.err(
+                    at,
+                    &units_field,
+                    "a face with 'drop' has exactly two units of the same rank and no 'wild'",
+                ));
+            }
+        } else {
+            // Schema rule 3.
+            let mut seen = 0u16;
+            for &r in &src.ranks {
+                if seen & (1 << r) != 0 {
+                    return Err(self.err(
+                        at,
+                        &units_field,
+                        format!(
+                            "rank {:?} appears twice without the 'drop' symbol",
+                            RANK_NAMES[r as usize]
+                        ),
+                    ));
+                }
+                seen |= 1 << r;
+            }
+        }
+        // Schema rule 4: the face alone forms a combination for some naming of its wild units,
+        // so a leader holding any animal card has a legal play.
+        let fixed: u128 = src.ranks.iter().map(|&r| lane_one(r)).sum();
+        let alone = match src.wild {
+            0 => shape_of_counts(fixed, true, src.drop == 1).is_some(),
+            1 => (0..NUM_RANKS as u8)
+                .any(|a| shape_of_counts(fixed + lane_one(a), true, false).is_some()),
+            _ => (0..NUM_RANKS as u8).any(|a| {
+                (0..NUM_RANKS as u8).any(|b| {
+                    shape_of_counts(fixed + lane_one(a) + lane_one(b), true, false).is_some()
+                })
+            }),
+        };
+        if !alone {
+            return Err(self.err(
+                at,
+                &units_field,
+                "the face alone must form a single, set, run or formation (S-4.1 … S-4.4)",
+            ));
+        }
+        Ok(src)
+    }
+}
+
+fn compile(src: &FaceSrc) -> Face {
+    let counts: u128 = src.ranks.iter().map(|&r| lane_one(r)).sum();
+    let mask = src.ranks.iter().fold(0u16, |m, &r| m | (1 << r));
+    Face {
+        counts,
+        mask,
+        wild: src.wild,
+        units: src.ranks.len() as u8 + src.wild,
+        drop: src.drop == 1,
+        bamboo: src.bamboo,
+        panda: src.panda,
+        rank: if mask.count_ones() == 1 {
+            mask.trailing_zeros() as u8
+        } else {
+            NO_RANK
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shipped_json() -> serde_json::Value {
+        Deck::reconstructed().doc().clone()
+    }
+
+    fn err_of(doc: &serde_json::Value) -> String {
+        Deck::from_json_value(doc, "t.json").unwrap_err().0
+    }
+
+    #[test]
+    fn s2_2_reconstructed_faces() {
+        let d = Deck::reconstructed();
+        assert_eq!(d.name(), "reconstructed");
+        // Seed cards: Fire 3 -> 10 + fire, Earth 8 -> Q + panda, Wood 6 -> A + bamboo,
+        // Water 4 -> Q Q.
+        let fire3 = d.face(0, true);
+        assert_eq!((fire3.mask, fire3.wild, fire3.units), (1 << 7, 1, 2));
+        let earth8 = d.face(18, true);
+        assert_eq!((earth8.mask, earth8.panda, earth8.units), (1 << 9, 1, 1));
+        let wood6 = d.face(29, true);
+        assert_eq!((wood6.mask, wood6.bamboo), (1 << 11, 1));
+        let water4 = d.face(40, true);
+        assert_eq!((water4.count(9), water4.drop, water4.units), (2, true, 2));
+        // Metal Q, K, A, 2 all turn into 2s; blue Fire A is 8 + fire.
+        for id in 61..=64 {
+            assert_eq!(d.face(id, true).mask, 1 << 12);
+        }
+        assert_eq!(d.face(11, true).mask, 1 << 5);
+        for id in 0..65u8 {
+            let w = d.face(id, false);
+            assert_eq!(w.mask, 1 << (id % 13));
+            assert_eq!(
+                (w.units, w.wild, w.bamboo, w.panda, w.drop),
+                (1, 0, 0, 0, false)
+            );
+        }
+        let conds: Vec<_> = (0..5).map(|s| d.element(s).condition).collect();
+        assert_eq!(
+            conds,
+            [
+                Condition::RunOrFormation3Ranks,
+                Condition::Single,
+                Condition::Set,
+                Condition::ThreeOrMoreCards,
+                Condition::ContainsBlue
+            ]
+        );
+        assert_eq!(d.element(0).number, 1);
+    }
+
+    #[test]
+    fn s2_4_json_and_toml_agree() {
+        let text = serde_json::to_string(&shipped_json()).unwrap();
+        let j = Deck::from_json(&text, "x.json").unwrap();
+        assert_eq!(&j, &*Deck::reconstructed());
+    }
+
+    #[test]
+    fn s2_4_errors_name_card_and_field() {
+        let base = shipped_json();
+        let mut d = base.clone();
+        d["cards"][17]["blue"]["units"] = serde_json::json!(["X"]);
+        let e = err_of(&d);
+        assert!(
+            e.contains("card 17 (earth 7)") && e.contains("'blue.units'"),
+            "{e}"
+        );
+
+        let mut d = base.clone();
+        d["elements"][1]["number"] = serde_json::json!(1);
+        let e = err_of(&d);
+        assert!(
+            e.contains("card 66 (earth element)") && e.contains("'number'"),
+            "{e}"
+        );
+
+        let mut d = base.clone();
+        d["version"] = serde_json::json!(2);
+        let e = err_of(&d);
+        assert!(e.contains("top level") && e.contains("'version'"), "{e}");
+
+        let mut d = base.clone();
+        d["version"] = serde_json::json!(1.0);
+        assert!(err_of(&d).contains("'version'"));
+
+        let mut d = base.clone();
+        d["cards"][3]["id"] = serde_json::json!(70);
+        let e = err_of(&d);
+        assert!(e.contains("cards[3]") && e.contains("'id'"), "{e}");
+
+        let mut d = base.clone();
+        d["cards"].as_array_mut().unwrap().remove(5);
+        let e = err_of(&d);
+        assert!(
+            e.contains("card 5 (fire 8)") && e.contains("missing from 'cards'"),
+            "{e}"
+        );
+
+        let mut d = base.clone();
+        d["cards"][0]["white"]["symbols"] = serde_json::json!(["panda"]);
+        assert!(err_of(&d).contains("card 0 (fire 3): field 'white'"));
+
+        let mut d = base.clone();
+        d["cards"][0]["blue"]["symbols"] = serde_json::json!([]);
+        let e = err_of(&d);
+        assert!(
+            e.contains("card 0 (fire 3)") && e.contains("'blue.symbols'"),
+            "{e}"
+        );
+
+        let mut d = base.clone();
+        d["cards"][1]["blue"] = serde_json::json!({"units": ["3", "5"], "symbols": []});
+        let e = err_of(&d);
+        assert!(e.contains("card 1 (fire 4)") && e.contains("alone"), "{e}");
+
+        let mut d = base.clone();
+        d["cards"][1]["blue"] = serde_json::json!({"units": ["3", "3"], "symbols": []});
+        assert!(err_of(&d).contains("twice"));
+
+        let mut d = base.clone();
+        d["cards"][1]["blue"] = serde_json::json!({"units": ["3", "4"], "symbols": ["drop"]});
+        assert!(err_of(&d).contains("card 1 (fire 4)"));
+
+        let mut d = base.clone();
+        d["cards"][1]["blue"]["colour"] = serde_json::json!("red");
+        assert!(err_of(&d).contains("'blue.colour'"));
+
+        let mut d = base.clone();
+        d["extra"] = serde_json::json!(1);
+        assert!(err_of(&d).contains("field 'extra'"));
+
+        let mut d = base.clone();
+        d["elements"][2]["condition"] = serde_json::json!("pair");
+        assert!(err_of(&d).contains("card 67 (wood element): field 'condition'"));
+
+        let mut d = base.clone();
+        d["cards"][2]["suit"] = serde_json::json!("earth");
+        assert!(err_of(&d).contains("card 2 (fire 5): field 'suit'"));
+
+        let mut d = base.clone();
+        d["cards"][2]["blue"]["units"] = serde_json::json!(["wild", "wild", "wild"]);
+        assert!(err_of(&d).contains("'blue.units'"));
+
+        // A valid custom face: a 3-run with two wild units.
+        let mut d = base.clone();
+        d["cards"][2]["blue"] = serde_json::json!({"units": ["5", "wild", "wild"], "symbols": ["fire", "fire", "panda", "panda"]});
+        let deck = Deck::from_json_value(&d, "ok.json").unwrap();
+        assert_eq!(deck.face(2, true).wild, 2);
+        assert_eq!(deck.face(2, true).panda, 2);
+
+        assert!(Deck::from_toml("format = ", "bad.toml")
+            .unwrap_err()
+            .0
+            .contains("top level"));
+        assert!(Deck::from_path("/nonexistent/deck.toml").is_err());
+    }
+}

@@ -1,0 +1,36 @@
+//! The climbing games of RULES.md Part S: Year of the Panda (`year`) and Panda Spin (`spin`).
+//!
+//! - [`cards`]: card ids, suits, ranks and 128-bit card sets (S-1)
+//! - [`deck`]: the card table as data: load, validate, compile (S-2, docs/deck_schema.md)
+//! - [`combo`]: classification (S-4), beating (S-5) and element conditions (S-2.3)
+//! - [`moves`]: the move record and its canonical order (contract §5.1)
+//! - [`movegen`]: legal combinations of a hand by rank windows (contract §5.2)
+//! - [`rules`]: presets and settings (S-12)
+//! - [`state`]: setup, the turn procedure, symbols, show-outs, the end (contract §3, §4)
+//! - [`notation`]: move notation and the move JSON record (contract §5.1, §8)
+//! - [`snapshot`]: the §7 snapshot and the strict rebuild of a position from one
+//! - [`game`]: a state with its start, history and round results
+//! - [`record`]: the JSON game record (settings, start, moves)
+//! - [`view`]: what one player may see (S-11)
+//! - [`sim`]: batch simulation with the built-in bots
+
+pub mod cards;
+pub mod combo;
+pub mod deck;
+pub mod game;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod record;
+pub mod rules;
+pub mod sim;
+pub mod snapshot;
+pub mod state;
+pub mod view;
+
+pub use combo::{beats, classify, condition_holds, Combo, Shape};
+pub use deck::{Condition, Deck, Face};
+pub use game::ClimbGame;
+pub use moves::{Kind, Move, Ranks, Steal, MAX_PLAYERS};
+pub use rules::{ClimbSettings, Mood, Preset};
+pub use state::{ClimbState, RoundResult, TableCombo};
