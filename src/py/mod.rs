@@ -3,8 +3,10 @@
 //! Thin wrappers only: argument conversion, the GIL released around long work, core errors mapped
 //! to Python exceptions. No game rule lives here.
 
+mod climb;
 mod errors;
 mod head;
+mod json;
 mod sim;
 
 use pyo3::prelude::*;
@@ -15,5 +17,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     head::register(m)?;
     sim::register(m)?;
+    climb::register(m)?;
     Ok(())
 }

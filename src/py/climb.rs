@@ -1,0 +1,503 @@
+//! Python classes for the climbing games: `ClimbSettings`, `ClimbMove`, `ClimbGame`, plus
+//! classification helpers and batch simulation.
+
+use std::sync::Arc;
+
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+
+use super::errors::{IntoPyResult, InvalidStateError, RulesError};
+use super::head::seed_arg;
+use super::json::{from_py, to_py};
+use crate::bots::BotKind;
+use crate::climb::notation::{move_from_json, move_json, parse_move};
+use crate::climb::snapshot::{parse_snapshot, round_snap, to_beat_snap};
+use crate::climb::{record, sim, view, Deck, Mood, Move, Preset};
+use crate::climb::{ClimbGame, ClimbSettings};
+
+/// Game settings (contract §2): preset `year` or `spin`, panda mood, first player, deck file.
+#[pyclass(name = "ClimbSettings", module = "panda_core._core", frozen)]
+#[derive(Clone)]
+pub struct PyClimbSettings {
+    pub inner: ClimbSettings,
+    deck_path: Option<String>,
+}
+
+#[pymethods]
+impl PyClimbSettings {
+    #[new]
+    #[pyo3(signature = (*, preset = "year", panda_mood = "hungry", first_player = 0, deck = None))]
+    fn new(
+        preset: &str,
+        panda_mood: &str,
+        first_player: i64,
+        deck: Option<String>,
+    ) -> PyResult<Self> {
+        let preset = Preset::parse(preset).map_err(|e| RulesError::new_err(e.0))?;
+        let mood = Mood::parse(panda_mood).map_err(|e| RulesError::new_err(e.0))?;
+        let first_player = u8::try_from(first_player)
+            .ok()
+            .filter(|&p| p < 5)
+            .ok_or_else(|| {
+                RulesError::new_err(format!(
+                    "first_player must be a seat 0..=4, got {first_player}"
+                ))
+            })?;
+        let deck_data = match &deck {
+            None => Deck::reconstructed(),
+            Some(path) => {
+                Arc::new(Deck::from_path(path).map_err(|e| InvalidStateError::new_err(e.0))?)
+            }
+        };
+        Ok(Self {
+            inner: ClimbSettings {
+                preset,
+                mood,
+                first_player,
+                deck: deck_data,
+            },
+            deck_path: deck,
+        })
+    }
+
+    #[getter]
+    fn preset(&self) -> &'static str {
+        self.inner.preset.name()
+    }
+    #[getter]
+    fn panda_mood(&self) -> &'static str {
+        self.inner.mood.name()
+    }
+    #[getter]
+    fn first_player(&self) -> u8 {
+        self.inner.first_player
+    }
+    /// The deck file's path, `None` for the shipped reconstructed table.
+    #[getter]
+    fn deck(&self) -> Option<String> {
+        self.deck_path.clone()
+    }
+    /// The deck's `name` field.
+    #[getter]
+    fn deck_name(&self) -> String {
+        self.inner.deck.name().to_string()
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyClimbSettings>()
+            .map(|o| o.get().inner == self.inner)
+            .unwrap_or(false)
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "ClimbSettings(preset='{}', panda_mood='{}', first_player={}, deck={})",
+            self.preset(),
+            self.panda_mood(),
+            self.first_player(),
+            self.deck_path
+                .as_ref()
+                .map_or("None".into(), |p| format!("{p:?}"))
+        )
+    }
+}
+
+/// One move (contract §5.1): kind, cards, named wild ranks, flip choice, steal victims.
+#[pyclass(name = "ClimbMove", module = "panda_core._core", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PyClimbMove {
+    pub inner: Move,
+}
+
+fn widen(ids: Vec<u8>) -> Vec<u32> {
+    ids.into_iter().map(u32::from).collect()
+}
+
+#[pymethods]
+impl PyClimbMove {
+    /// Parse a move's notation (contract §8), e.g. `"set Fi3+Ea10 as 10"`.
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<Self> {
+        parse_move(text)
+            .map(|inner| Self { inner })
+            .map_err(|why| pyo3::exceptions::PyValueError::new_err(format!("{text:?}: {why}")))
+    }
+    /// A move from its JSON record (the five keys kind, cards, named, flip, steal).
+    #[staticmethod]
+    fn from_json(data: &Bound<'_, PyAny>) -> PyResult<Self> {
+        move_from_json(&from_py(data)?)
+            .map(|inner| Self { inner })
+            .map_err(pyo3::exceptions::PyValueError::new_err)
+    }
+    /// `pass`, `discard_element`, `element`, `single`, `set`, `run`, `formation` or `bomb`.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.inner.kind.name()
+    }
+    #[getter]
+    fn cards(&self) -> Vec<u32> {
+        widen(self.inner.card_ids())
+    }
+    /// Ranks named for the wild units, in card-id order (rank indices 0..12).
+    #[getter]
+    fn named(&self) -> Vec<u32> {
+        self.inner
+            .named
+            .as_slice()
+            .iter()
+            .map(|&r| u32::from(r))
+            .collect()
+    }
+    #[getter]
+    fn flip(&self) -> Vec<u32> {
+        widen(self.inner.flip_ids())
+    }
+    #[getter]
+    fn steal(&self) -> Vec<u32> {
+        widen(self.inner.steal_seats())
+    }
+    #[getter]
+    fn notation(&self) -> String {
+        self.inner.notation()
+    }
+    /// The JSON record: `{"kind", "cards", "named", "flip", "steal"}`.
+    fn to_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &move_json(&self.inner))
+    }
+    fn __str__(&self) -> String {
+        self.notation()
+    }
+    fn __repr__(&self) -> String {
+        format!("ClimbMove('{}')", self.notation())
+    }
+}
+
+/// A game of `year` or `spin` (RULES.md Part S).
+#[pyclass(name = "ClimbGame", module = "panda_core._core")]
+#[derive(Clone)]
+pub struct PyClimbGame {
+    game: ClimbGame,
+}
+
+fn players_arg(players: i64) -> PyResult<u8> {
+    u8::try_from(players)
+        .ok()
+        .filter(|p| (2..=5).contains(p))
+        .ok_or_else(|| {
+            RulesError::new_err(format!(
+                "the climbing games are played by 2 to 5 players, got {players}"
+            ))
+        })
+}
+
+#[pymethods]
+impl PyClimbGame {
+    /// A new game: `players` 2–5, `seed` 0..2**64-1, `settings` default `ClimbSettings()`.
+    #[new]
+    #[pyo3(signature = (players, seed, settings = None))]
+    fn new(
+        py: Python<'_>,
+        players: i64,
+        seed: &Bound<'_, PyAny>,
+        settings: Option<PyClimbSettings>,
+    ) -> PyResult<Self> {
+        let players = players_arg(players)?;
+        let seed = seed_arg(seed)?;
+        let settings = settings.map(|s| s.inner).unwrap_or_default();
+        Ok(Self {
+            game: ClimbGame::new(players, seed, settings).py_err(py)?,
+        })
+    }
+
+    /// A position from a §7 snapshot dict (docs/climb_interface.md), checked strictly.
+    #[staticmethod]
+    #[pyo3(signature = (snapshot, deck = None))]
+    fn from_snapshot(snapshot: &Bound<'_, PyAny>, deck: Option<String>) -> PyResult<Self> {
+        let snap =
+            parse_snapshot(&from_py(snapshot)?).map_err(|e| InvalidStateError::new_err(e.0))?;
+        let deck = match deck {
+            None => Deck::reconstructed(),
+            Some(path) => {
+                Arc::new(Deck::from_path(&path).map_err(|e| InvalidStateError::new_err(e.0))?)
+            }
+        };
+        Ok(Self {
+            game: ClimbGame::from_snapshot(snap, deck)
+                .map_err(|e| InvalidStateError::new_err(e.0))?,
+        })
+    }
+
+    /// Rebuild a game from `to_json()` output, replaying and checking every move.
+    #[staticmethod]
+    fn from_json(py: Python<'_>, text: &str) -> PyResult<Self> {
+        Ok(Self {
+            game: record::from_json(text).py_err(py)?,
+        })
+    }
+    /// The game record as JSON: settings, start and every move.
+    fn to_json(&self) -> String {
+        record::to_json(&self.game)
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let from_json = slf.get_type().getattr("from_json")?;
+        Ok((from_json, (record::to_json(&slf.borrow().game),)))
+    }
+    fn clone(&self) -> Self {
+        Clone::clone(self)
+    }
+    fn __copy__(&self) -> Self {
+        Clone::clone(self)
+    }
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        Clone::clone(self)
+    }
+
+    #[getter]
+    fn players(&self) -> u8 {
+        self.game.state().players()
+    }
+    #[getter]
+    fn current_player(&self) -> Option<u8> {
+        self.game.state().current_player()
+    }
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.game.state().is_over()
+    }
+    #[getter]
+    fn winner(&self) -> Option<u8> {
+        self.game.state().winner()
+    }
+    #[getter]
+    fn scores(&self) -> Vec<u32> {
+        self.game.state().scores().to_vec()
+    }
+    /// The round in progress, from 1.
+    #[getter]
+    fn round(&self) -> u32 {
+        self.game.state().round()
+    }
+
+    /// The legal moves of the current player, in canonical order (contract §5.1).
+    fn legal_moves(&self) -> Vec<PyClimbMove> {
+        self.game
+            .legal_moves()
+            .into_iter()
+            .map(|inner| PyClimbMove { inner })
+            .collect()
+    }
+
+    /// Apply a move: a `ClimbMove`, its notation or its JSON dict. An illegal move raises
+    /// `IllegalMoveError` (with `.legal`) and changes nothing.
+    fn apply(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        if let Ok(m) = r#move.cast::<PyClimbMove>() {
+            let mv = m.get().inner.clone();
+            return self.game.apply(&mv).py_err(py);
+        }
+        if let Ok(text) = r#move.cast::<PyString>() {
+            return self.game.apply_notation(text.to_str()?).py_err(py);
+        }
+        if r#move.cast::<PyDict>().is_ok() {
+            let result = match move_from_json(&from_py(r#move)?) {
+                Ok(mv) => self.game.apply(&mv),
+                Err(why) => Err(self.game.unparsable(&r#move.to_string(), &why)),
+            };
+            return result.py_err(py);
+        }
+        Err(PyTypeError::new_err(format!(
+            "a move is a ClimbMove, a notation (str) or a move dict, got {}",
+            r#move.get_type().name()?
+        )))
+    }
+
+    /// Every decision so far: `(seat, notation)` pairs.
+    #[getter]
+    fn history(&self) -> Vec<(u8, String)> {
+        self.game
+            .history()
+            .iter()
+            .map(|(s, m)| (*s, m.notation()))
+            .collect()
+    }
+
+    /// One dict per finished round (and the round in progress when the game ended).
+    #[getter]
+    fn round_results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let rounds: Vec<_> = self.game.round_results().iter().map(round_snap).collect();
+        to_py(py, &serde_json::to_value(rounds).map_err(internal)?)
+    }
+
+    /// What `player` may see (S-11): own hand with faces, public information only.
+    fn view<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyAny>> {
+        let n = self.game.state().players() as i64;
+        if !(0..n).contains(&player) {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "seat must be 0..={}, got {player}",
+                n - 1
+            )));
+        }
+        to_py(py, &view::view(&self.game, player as u8))
+    }
+
+    /// The complete state (hidden information included) as the §7 dict.
+    fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(
+            py,
+            &serde_json::to_value(self.game.snapshot()).map_err(internal)?,
+        )
+    }
+
+    fn __repr__(&self) -> String {
+        let st = self.game.state();
+        format!(
+            "<ClimbGame {} {} players, round {}, scores {:?}{}>",
+            st.settings().preset.name(),
+            st.players(),
+            st.round(),
+            st.scores(),
+            match st.winner() {
+                Some(w) => format!(", over, winner {w}"),
+                None => format!(", seat {} to play", st.current_player().unwrap_or(0)),
+            }
+        )
+    }
+}
+
+fn internal(e: serde_json::Error) -> PyErr {
+    super::errors::EngineInvariantError::new_err(format!("cannot describe the state: {e}"))
+}
+
+/// Classify a play (contract §6.1): card ids, their faces (`"white"`/`"blue"`), one named rank
+/// per wild unit in card-id order. A dict (kind, rank, units, length, copies, cards, named,
+/// has_blue), or `None` when the units form no combination; `ValueError` for malformed input.
+#[pyfunction]
+#[pyo3(signature = (cards, faces, named, leading = false, deck = None))]
+fn climb_classify<'py>(
+    py: Python<'py>,
+    cards: Vec<i64>,
+    faces: Vec<String>,
+    named: Vec<i64>,
+    leading: bool,
+    deck: Option<String>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let bad = pyo3::exceptions::PyValueError::new_err;
+    let ids = cards
+        .iter()
+        .map(|&c| u8::try_from(c).map_err(|_| bad(format!("{c} is not a card id (0..69)"))))
+        .collect::<PyResult<Vec<u8>>>()?;
+    let blue = faces
+        .iter()
+        .map(|f| match f.as_str() {
+            "white" => Ok(false),
+            "blue" => Ok(true),
+            other => Err(bad(format!("a face is 'white' or 'blue', got {other:?}"))),
+        })
+        .collect::<PyResult<Vec<bool>>>()?;
+    let named = named
+        .iter()
+        .map(|&r| u8::try_from(r).map_err(|_| bad(format!("{r} is not a rank index (0..12)"))))
+        .collect::<PyResult<Vec<u8>>>()?;
+    let deck = match deck {
+        None => Deck::reconstructed(),
+        Some(path) => {
+            Arc::new(Deck::from_path(&path).map_err(|e| InvalidStateError::new_err(e.0))?)
+        }
+    };
+    let combo = crate::climb::classify(&deck, &ids, &blue, &named, leading).map_err(bad)?;
+    combo
+        .map(|c| {
+            let table = crate::climb::TableCombo {
+                player: 0,
+                combo: c,
+            };
+            let mut v = serde_json::to_value(to_beat_snap(&table)).map_err(internal)?;
+            if let Some(obj) = v.as_object_mut() {
+                obj.remove("player");
+            }
+            to_py(py, &v)
+        })
+        .transpose()
+}
+
+/// Play `games` complete climbing games with built-in bots (one name per seat), GIL released.
+/// Returns numpy arrays: `winner` (int8), `rounds`, `decisions` (uint32), `scores`
+/// (uint32, games × players). Game `k` is dealt from the k-th output of SplitMix64(seed).
+#[pyfunction]
+#[pyo3(signature = (games, players, bots, seed = None, settings = None, threads = None, first_game = 0))]
+#[allow(clippy::too_many_arguments)]
+fn simulate_climb_batch<'py>(
+    py: Python<'py>,
+    games: i64,
+    players: i64,
+    bots: Vec<String>,
+    seed: Option<&Bound<'py, PyAny>>,
+    settings: Option<PyClimbSettings>,
+    threads: Option<i64>,
+    first_game: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let games = usize::try_from(games)
+        .map_err(|_| RulesError::new_err(format!("games must be >= 0, got {games}")))?;
+    let players = players_arg(players)?;
+    let bots = bots
+        .iter()
+        .map(|b| BotKind::parse(b).map_err(|e| RulesError::new_err(e.0)))
+        .collect::<PyResult<Vec<_>>>()?;
+    let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
+    let threads = match threads {
+        None => None,
+        Some(t) if t >= 1 => Some(t as usize),
+        Some(t) => {
+            return Err(RulesError::new_err(format!(
+                "threads must be >= 1, got {t}"
+            )))
+        }
+    };
+    let settings = settings.map(|s| s.inner).unwrap_or_default();
+    let outcomes = py
+        .detach(|| sim::simulate_climb(first_game, games, players, &settings, &bots, seed, threads))
+        .py_err(py)?;
+    let n = players as usize;
+    let d = PyDict::new(py);
+    d.set_item(
+        "winner",
+        outcomes
+            .iter()
+            .map(|o| o.winner as i8)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
+    )?;
+    d.set_item(
+        "rounds",
+        outcomes
+            .iter()
+            .map(|o| o.rounds)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
+    )?;
+    d.set_item(
+        "decisions",
+        outcomes
+            .iter()
+            .map(|o| o.decisions)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
+    )?;
+    let scores: Vec<u32> = outcomes
+        .iter()
+        .flat_map(|o| o.scores[..n].iter().copied())
+        .collect();
+    let scores: Bound<'py, PyArray1<u32>> = scores.into_pyarray(py);
+    let scores: Bound<'py, PyArray2<u32>> = scores.reshape([games, n])?;
+    d.set_item("scores", scores)?;
+    Ok(d)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyClimbSettings>()?;
+    m.add_class::<PyClimbMove>()?;
+    m.add_class::<PyClimbGame>()?;
+    m.add_function(wrap_pyfunction!(climb_classify, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_climb_batch, m)?)?;
+    Ok(())
+}
