@@ -11,12 +11,12 @@ many player decisions one benchmarked call makes (chance nodes are not decisions
 from __future__ import annotations
 
 import itertools
-import random
 from typing import Any
 
 import pytest
 
 from head_workloads import rust_python_driven_game
+from openspiel_peers import mean_decisions, python_driven_game
 from panda_core import simulate
 
 pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is not installed")
@@ -25,22 +25,11 @@ HEARTS_GAMES = 50
 
 
 def hearts_python_driven(seed: int) -> int:
-    game = pyspiel.load_game("hearts")
-    state = game.new_initial_state()
-    rng = random.Random(seed)
-    decisions = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(actions, probs)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-            decisions += 1
-    return decisions
+    return python_driven_game(pyspiel, "hearts", seed)
 
 
 def hearts_decisions_per_game() -> float:
-    return sum(hearts_python_driven(s) for s in range(20)) / 20
+    return mean_decisions(pyspiel, "hearts")
 
 
 def test_hearts_evaluate_bots_cpp(benchmark: Any) -> None:

@@ -354,3 +354,30 @@ def test_view_is_unchanged_by_hidden_information() -> None:
     b = HeadGame.from_deal(swapped, pile2, dealer=1)
     assert a.view(0) == b.view(0)
     assert a.view(1) != b.view(1)
+
+
+def test_pickle_round_trip() -> None:
+    import pickle
+
+    rules = HeadRules(poor_panda=False, bust_threshold=30, first_dealer=2)
+    game = HeadGame(3, 123, rules)
+    play_random(game, 25)
+    again = pickle.loads(pickle.dumps(game))
+    assert again.snapshot() == game.snapshot() and again.history == game.history
+    assert pickle.loads(pickle.dumps(rules)) == rules
+
+
+def test_observation_shape_and_hidden_information() -> None:
+    hands = [list(range(0, 7)), list(range(7, 14)), list(range(14, 21))]
+    swapped = [list(range(0, 7)), list(range(30, 37)), list(range(14, 21))]
+    pile = list(range(21, 63))
+    pile2 = [c for c in range(7, 63) if c not in swapped[1] and c not in range(14, 21)]
+    a = HeadGame.from_deal(hands, pile, dealer=2)
+    b = HeadGame.from_deal(swapped, pile2, dealer=2)
+    obs = a.observation(0)
+    assert obs.dtype == np.float32 and obs.shape == (head.OBSERVATION_SIZE,)
+    assert (a.observation(0) == b.observation(0)).all()
+    assert (a.observation(2) == b.observation(2)).all()
+    assert not (a.observation(1) == b.observation(1)).all()
+    a.apply(a.legal_action_ids()[0])
+    assert not (a.observation(0) == obs).all()  # the play is public

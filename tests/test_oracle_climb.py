@@ -8,6 +8,7 @@ docs/climb_interface.md.
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import random
 from collections.abc import Iterable, Sequence
@@ -29,6 +30,7 @@ from panda_core.oracle.climb import (
     parse_card,
     parse_move,
 )
+from panda_core.oracle.climb_combo import HandCard, enumerate_plays
 from panda_core.oracle.climb_deck import (
     DEFAULT_DECK_PATH,
     RANK_INDEX,
@@ -415,6 +417,32 @@ def test_s4_6_named_ranks_distinct_plays() -> None:
     assert len(moves) == len(set(moves))
 
 
+def test_s4_s5_play_enumeration_matches_brute_force() -> None:
+    """Every subset of the hand with every naming of its wild units, classified and filtered
+    with ``beats``, gives exactly the plays the oracle enumerates (S-4, S-4.6, S-5)."""
+    pick = random.Random(11)
+    bomb = combo("Fi4 Ea4 Wo4 Me4")
+    for _ in range(25):
+        low = pick.randrange(11)
+        pool = [s * 13 + r for s in range(5) for r in range(low, min(13, low + 3))]
+        ids = sorted(pick.sample(pool, pick.randint(1, 6)))
+        blues = {x for x in ids if pick.random() < 0.5}
+        hand_cards = [HandCard(x, DECK.face(x, x in blues), x in blues) for x in ids]
+        for to_beat in (None, bomb, *enumerate_plays(hand_cards[:2], None)[:2]):
+            expected: set[Combo] = set()
+            for k in range(1, len(ids) + 1):
+                for sub in itertools.combinations(ids, k):
+                    faces = ["blue" if x in blues else "white" for x in sub]
+                    wild = sum(DECK.face(x, x in blues).wilds for x in sub)
+                    for named in itertools.product(range(13), repeat=wild):
+                        got = classify(sub, faces, named, DECK, leading=to_beat is None)
+                        if got is not None and (to_beat is None or beats(got, to_beat)):
+                            expected.add(got)
+            plays = enumerate_plays(hand_cards, to_beat)
+            assert len(plays) == len(set(plays))
+            assert set(plays) == expected
+
+
 # --- S-5: beating ---------------------------------------------------------------------------------
 
 
@@ -702,6 +730,28 @@ def test_s6_6_leader_with_only_elements_discards_then_next_leads_same_trick() ->
     # with the largest hand (1 card).
     assert snap["hands"][1] == [c("Fi4")] and snap["shown_out"] == [0]
     assert snap["scores"] == [1, 0, 0] and snap["current_player"] == 2
+
+
+def test_s6_6_nobody_can_lead_trick_ends_without_winner() -> None:
+    g = position(hands=["Wo!", "Wa!", "Me!"], scores=[1, 2, 3], current=1, suits=(2, 3, 4))
+    g.apply(mv("discard_element Wa!"))
+    assert g.current_player == 2  # seat 1 passed automatically; seat 2 leads the same trick
+    g.apply(mv("discard_element Me!"))
+    assert g.current_player == 0
+    g.apply(mv("discard_element Wo!"))
+    snap = g.snapshot()
+    # No winner: show-outs go clockwise from the trick's first leader (seat 1), each scoring the
+    # largest hand, 0; nobody holds cards, so the round ends and round 2 is dealt.
+    assert snap["round_results"] == [
+        {
+            "round": 1,
+            "starter": 0,
+            "shown_out": [1, 2, 0],
+            "hand_sizes": [0, 0, 0],
+            "scores": [1, 2, 3],
+        }
+    ]
+    assert snap["round"] == 2 and snap["starter"] == 0 and snap["current_player"] == 0
 
 
 # --- S-7: symbols ---------------------------------------------------------------------------------

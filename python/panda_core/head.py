@@ -25,15 +25,18 @@ from __future__ import annotations
 from panda_core._core import (
     HEAD_BAMBOO_ACTION,
     HEAD_BIG_PANDA_ACTION,
+    HEAD_OBSERVATION_SIZE,
     NUM_HEAD_ACTIONS,
     HeadGame,
     HeadMove,
     HeadRules,
 )
-from panda_core._types import FinalResult, HandResult, HeadSnapshot, HeadView
+from panda_core._types import FinalResult, HandResult, HeadRulesDict, HeadSnapshot, HeadView
 
 NUM_ACTIONS: int = NUM_HEAD_ACTIONS
 """Number of distinct Panda Head action ids."""
+OBSERVATION_SIZE: int = HEAD_OBSERVATION_SIZE
+"""Length of :meth:`HeadGame.observation` (float32; layout in ``src/head/observation.rs``)."""
 BIG_PANDA_ACTION: int = HEAD_BIG_PANDA_ACTION
 BAMBOO_ACTION: int = HEAD_BAMBOO_ACTION
 
@@ -41,6 +44,7 @@ __all__ = [
     "BAMBOO_ACTION",
     "BIG_PANDA_ACTION",
     "NUM_ACTIONS",
+    "OBSERVATION_SIZE",
     "FinalResult",
     "HandResult",
     "HeadGame",
@@ -96,6 +100,11 @@ def from_deal(
 def from_json(text: str) -> HeadGame:
     """Rebuild a game from :meth:`HeadGame.to_json`, replaying and checking every action."""
     return HeadGame.from_json(text)
+
+
+def _rules_from_dict(values: HeadRulesDict) -> HeadRules:
+    """Rebuild rules from :meth:`HeadRules.to_dict` (used by pickle)."""
+    return HeadRules(**values)
 
 
 def action_notation(action_id: int) -> str:

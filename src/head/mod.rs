@@ -12,6 +12,7 @@ pub mod action;
 pub mod cards;
 pub mod game;
 pub mod legal;
+pub mod observation;
 pub mod record;
 pub mod rules;
 pub mod state;

@@ -459,13 +459,16 @@ impl HeadState {
     }
 
     /// H-3.3: the last player to play the highest value wins the pile.
+    ///
+    /// A full scan with a conditional move rather than a search from the end: the search's
+    /// random stopping point cost a branch misprediction per pile.
     fn pile_winner(&self) -> u8 {
-        self.pile_plays()
-            .iter()
-            .rev()
-            .find(|p| p.value == self.highest)
-            .map(|p| p.seat)
-            .expect("a complete pile has a play of its highest value")
+        let mut winner = self.plays[0].seat;
+        for p in self.pile_plays() {
+            let take = ((p.value == self.highest) as u8).wrapping_neg(); // 0xff or 0
+            winner = (p.seat & take) | (winner & !take);
+        }
+        winner
     }
 
     fn complete_pile(&mut self) -> Option<HandResult> {
@@ -581,10 +584,12 @@ impl HeadState {
         }
         self.hands = [0; MAX_PLAYERS];
         let dealt = HAND_SIZE as usize * active;
-        for round in self.deck[..dealt].chunks_exact(active) {
-            for (&seat, &card) in order[..active].iter().zip(round) {
-                self.hands[seat as usize] |= 1 << card;
-            }
+        // One flat loop with a wrapping seat counter: nested loops cost a misprediction at the
+        // end of every round of the deal.
+        let mut k = 0;
+        for &card in &self.deck[..dealt] {
+            self.hands[order[k] as usize] |= 1 << card;
+            k = if k + 1 == active { 0 } else { k + 1 };
         }
         self.deck_len = size;
         self.draw_pos = dealt as u8;
@@ -599,5 +604,57 @@ impl HeadState {
         self.highest = 0;
         self.leader = self.next_active(self.dealer);
         self.current = self.leader;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// H-4.6: with the draw pile emptied behind the engine's back, a Big Panda lead, a Bamboo
+    /// alone and a Panda + Bamboo all fail loudly, leaving the state exactly as it was.
+    #[test]
+    fn h4_6_exhausted_draw_pile_fails_loudly_and_changes_nothing() {
+        let hands = vec![
+            vec![55, 59, 0, 5, 10, 15, 20],
+            vec![60, 61, 62, 1, 6, 11, 16],
+        ];
+        let used: Vec<u8> = hands.iter().flatten().copied().collect();
+        let draw_pile: Vec<u8> = (0..63).filter(|c| !used.contains(c)).collect();
+        let deal = Deal {
+            hands,
+            draw_pile,
+            dealer: 1,
+            scores: vec![0, 0],
+            drowsy: vec![false, false],
+            pooped: vec![false, false],
+            rng_state: 0,
+            hand_number: 0,
+        };
+        let mut state = HeadState::from_deal(2, &deal, HeadRules::default()).unwrap();
+        // Empty the pile but keep its regular cards unreachable: only specials remain on top.
+        state.draw_pos = state.deck_len;
+        let before = state.clone();
+        for action in [Action::BigPanda, Action::PandaWithBamboo(1)] {
+            assert_eq!(
+                state.apply(action.id()),
+                Err(EngineError::DrawPileExhausted)
+            );
+            assert_eq!(state, before);
+        }
+    }
+
+    #[test]
+    fn h4_1_turn_up_skips_specials_and_never_loops_past_the_end() {
+        let mut state = HeadState::new(2, 5, HeadRules::default()).unwrap();
+        // Leave only specials in the draw pile: the turn-up must report exhaustion, not spin.
+        let specials: Vec<u8> = (55..63)
+            .filter(|&c| state.hand(0) & (1 << c) == 0 && state.hand(1) & (1 << c) == 0)
+            .collect();
+        for (i, &c) in specials.iter().enumerate() {
+            state.deck[state.draw_pos as usize + i] = c;
+        }
+        state.deck_len = state.draw_pos + specials.len() as u8;
+        assert_eq!(state.turn_up(), Err(EngineError::DrawPileExhausted));
     }
 }

@@ -1,105 +1,64 @@
-//! Python classes for the climbing games (`year`, `spin`): `ClimbSettings`, `ClimbMove`,
-//! `ClimbGame`, and the module functions `climb_classify` and `climb_beats`.
+//! Python classes for the climbing games: `ClimbSettings`, `ClimbMove`, `ClimbGame`, plus
+//! classification helpers and batch simulation.
 
-use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyString};
-use serde_json::Value;
+use pyo3::types::{PyDict, PyString};
 
 use super::errors::{IntoPyResult, InvalidStateError, RulesError};
 use super::head::seed_arg;
 use super::json::{from_py, to_py};
-use crate::climb::combo::{beats, classify, Shape};
+use crate::bots::BotKind;
 use crate::climb::notation::{move_from_json, move_json, parse_move};
-use crate::climb::snapshot::parse_snapshot;
-use crate::climb::{
-    record, view, ClimbGame, ClimbSettings, Deck, Kind, Mood, Move, Preset, RoundResult,
-};
+use crate::climb::snapshot::{parse_snapshot, round_snap, to_beat_snap};
+use crate::climb::{record, sim, view, Deck, Mood, Move, Preset};
+use crate::climb::{ClimbGame, ClimbSettings};
 
-/// A deck from an optional path: `None` is the shipped reconstructed table.
-fn deck_arg(path: Option<&str>) -> PyResult<Arc<Deck>> {
-    match path {
-        None => Ok(Deck::reconstructed()),
-        Some(p) => Deck::from_path(p)
-            .map(Arc::new)
-            .map_err(|e| InvalidStateError::new_err(e.0)),
-    }
-}
-
-/// An int that is not a bool, in `lo..=hi`.
-fn small_int(obj: &Bound<'_, PyAny>, what: &str, lo: i64, hi: i64) -> PyResult<u8> {
-    let shown = || obj.repr().map(|r| r.to_string()).unwrap_or_default();
-    if obj.is_instance_of::<PyBool>() {
-        return Err(RulesError::new_err(format!(
-            "{what} must be an integer {lo}..{hi}, got a bool"
-        )));
-    }
-    obj.extract::<i64>()
-        .ok()
-        .filter(|v| (lo..=hi).contains(v))
-        .map(|v| v as u8)
-        .ok_or_else(|| {
-            RulesError::new_err(format!(
-                "{what} must be an integer {lo}..{hi}, got {}",
-                shown()
-            ))
-        })
-}
-
-/// Settings of a climbing game (contract §2), immutable and hashable.
-#[pyclass(name = "ClimbSettings", module = "panda_core._core", frozen, eq, hash)]
+/// Game settings (contract §2): preset `year` or `spin`, panda mood, first player, deck file.
+#[pyclass(name = "ClimbSettings", module = "panda_core._core", frozen)]
 #[derive(Clone)]
 pub struct PyClimbSettings {
     pub inner: ClimbSettings,
-    /// The deck file given, `None` for the shipped table.
-    pub deck_path: Option<String>,
-}
-
-impl PartialEq for PyClimbSettings {
-    fn eq(&self, other: &Self) -> bool {
-        self.inner == other.inner && self.deck_path == other.deck_path
-    }
-}
-
-impl Hash for PyClimbSettings {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.inner.preset.hash(state);
-        self.inner.mood.hash(state);
-        self.inner.first_player.hash(state);
-        self.deck_path.hash(state);
-    }
+    deck_path: Option<String>,
 }
 
 #[pymethods]
 impl PyClimbSettings {
-    /// `preset` `"year"` or `"spin"`; `panda_mood` `"hungry"` or `"flip"` (validated in spin too,
-    /// then ignored, S-7.6); `first_player` the seat of element card 0 (`year`) or the first
-    /// starter (`spin`); `deck` the path of a deck file (None: the shipped reconstructed table).
     #[new]
-    #[pyo3(signature = (preset = "year", panda_mood = "hungry", first_player = None, deck = None))]
+    #[pyo3(signature = (*, preset = "year", panda_mood = "hungry", first_player = 0, deck = None))]
     fn new(
         preset: &str,
         panda_mood: &str,
-        first_player: Option<&Bound<'_, PyAny>>,
-        deck: Option<&str>,
+        first_player: i64,
+        deck: Option<String>,
     ) -> PyResult<Self> {
         let preset = Preset::parse(preset).map_err(|e| RulesError::new_err(e.0))?;
         let mood = Mood::parse(panda_mood).map_err(|e| RulesError::new_err(e.0))?;
-        let first_player = match first_player {
-            None => 0,
-            Some(f) => small_int(f, "first_player", 0, 4)?,
+        let first_player = u8::try_from(first_player)
+            .ok()
+            .filter(|&p| p < 5)
+            .ok_or_else(|| {
+                RulesError::new_err(format!(
+                    "first_player must be a seat 0..=4, got {first_player}"
+                ))
+            })?;
+        let deck_data = match &deck {
+            None => Deck::reconstructed(),
+            Some(path) => {
+                Arc::new(Deck::from_path(path).map_err(|e| InvalidStateError::new_err(e.0))?)
+            }
         };
         Ok(Self {
             inner: ClimbSettings {
                 preset,
                 mood,
                 first_player,
-                deck: deck_arg(deck)?,
+                deck: deck_data,
             },
-            deck_path: deck.map(str::to_owned),
+            deck_path: deck,
         })
     }
 
@@ -115,120 +74,88 @@ impl PyClimbSettings {
     fn first_player(&self) -> u8 {
         self.inner.first_player
     }
-    /// The deck file given, `None` for the shipped table.
+    /// The deck file's path, `None` for the shipped reconstructed table.
     #[getter]
     fn deck(&self) -> Option<String> {
         self.deck_path.clone()
     }
-    /// The deck's `name` (as in snapshots).
+    /// The deck's `name` field.
     #[getter]
     fn deck_name(&self) -> String {
-        self.inner.deck.name().to_owned()
+        self.inner.deck.name().to_string()
     }
-
-    /// The settings as a plain dict (the constructor's keywords).
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        d.set_item("preset", self.preset())?;
-        d.set_item("panda_mood", self.panda_mood())?;
-        d.set_item("first_player", self.first_player())?;
-        d.set_item("deck", self.deck())?;
-        Ok(d)
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyClimbSettings>()
+            .map(|o| o.get().inner == self.inner)
+            .unwrap_or(false)
     }
-
     fn __repr__(&self) -> String {
         format!(
             "ClimbSettings(preset='{}', panda_mood='{}', first_player={}, deck={})",
             self.preset(),
             self.panda_mood(),
             self.first_player(),
-            match &self.deck_path {
-                Some(p) => format!("{p:?}"),
-                None => "None".into(),
-            }
+            self.deck_path
+                .as_ref()
+                .map_or("None".into(), |p| format!("{p:?}"))
         )
     }
 }
 
-/// One move (contract §5.1): immutable, hashable; equal exactly when all five fields are equal.
+/// One move (contract §5.1): kind, cards, named wild ranks, flip choice, steal victims.
 #[pyclass(name = "ClimbMove", module = "panda_core._core", frozen, eq, hash)]
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyClimbMove {
     pub inner: Move,
 }
 
-fn ints(v: impl IntoIterator<Item = u8>) -> Vec<u32> {
-    v.into_iter().map(u32::from).collect()
+fn widen(ids: Vec<u8>) -> Vec<u32> {
+    ids.into_iter().map(u32::from).collect()
 }
 
 #[pymethods]
 impl PyClimbMove {
-    /// A move from its fields (the JSON record's keys); malformed fields raise `ValueError`.
-    #[new]
-    #[pyo3(signature = (kind, cards = None, named = None, flip = None, steal = None))]
-    fn new(
-        kind: &str,
-        cards: Option<&Bound<'_, PyAny>>,
-        named: Option<&Bound<'_, PyAny>>,
-        flip: Option<&Bound<'_, PyAny>>,
-        steal: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
-        let mut obj = serde_json::Map::new();
-        obj.insert("kind".into(), Value::String(kind.into()));
-        for (key, v) in [
-            ("cards", cards),
-            ("named", named),
-            ("flip", flip),
-            ("steal", steal),
-        ] {
-            if let Some(v) = v {
-                obj.insert(key.into(), from_py(v)?);
-            }
-        }
-        move_from_json(&Value::Object(obj))
-            .map(|inner| Self { inner })
-            .map_err(PyValueError::new_err)
-    }
-
-    /// Parse canonical notation (contract §8); anything else raises `ValueError`.
+    /// Parse a move's notation (contract §8), e.g. `"set Fi3+Ea10 as 10"`.
     #[staticmethod]
     fn parse(text: &str) -> PyResult<Self> {
         parse_move(text)
             .map(|inner| Self { inner })
-            .map_err(|e| PyValueError::new_err(format!("{text:?}: {e}")))
+            .map_err(|why| pyo3::exceptions::PyValueError::new_err(format!("{text:?}: {why}")))
     }
-
-    /// A move from its JSON record (a dict with the keys kind, cards, named, flip, steal).
+    /// A move from its JSON record (the five keys kind, cards, named, flip, steal).
     #[staticmethod]
-    fn from_json(record: &Bound<'_, PyAny>) -> PyResult<Self> {
-        move_from_json(&from_py(record)?)
+    fn from_json(data: &Bound<'_, PyAny>) -> PyResult<Self> {
+        move_from_json(&from_py(data)?)
             .map(|inner| Self { inner })
-            .map_err(PyValueError::new_err)
+            .map_err(pyo3::exceptions::PyValueError::new_err)
     }
-
+    /// `pass`, `discard_element`, `element`, `single`, `set`, `run`, `formation` or `bomb`.
     #[getter]
     fn kind(&self) -> &'static str {
         self.inner.kind.name()
     }
-    /// Card ids, increasing.
     #[getter]
     fn cards(&self) -> Vec<u32> {
-        ints(self.inner.card_ids())
+        widen(self.inner.card_ids())
     }
-    /// Rank indices named for the wild units, in card-id order.
+    /// Ranks named for the wild units, in card-id order (rank indices 0..12).
     #[getter]
     fn named(&self) -> Vec<u32> {
-        ints(self.inner.named.as_slice().iter().copied())
+        self.inner
+            .named
+            .as_slice()
+            .iter()
+            .map(|&r| u32::from(r))
+            .collect()
     }
-    /// `year`/`flip`: the ids turned blue, increasing.
     #[getter]
     fn flip(&self) -> Vec<u32> {
-        ints(self.inner.flip_ids())
+        widen(self.inner.flip_ids())
     }
-    /// `spin`: the steal victims, non-decreasing seats.
     #[getter]
     fn steal(&self) -> Vec<u32> {
-        ints(self.inner.steal_seats())
+        widen(self.inner.steal_seats())
     }
     #[getter]
     fn notation(&self) -> String {
@@ -246,71 +173,58 @@ impl PyClimbMove {
     }
 }
 
-/// A climbing game in progress (RULES.md Part S).
+/// A game of `year` or `spin` (RULES.md Part S).
 #[pyclass(name = "ClimbGame", module = "panda_core._core")]
 #[derive(Clone)]
 pub struct PyClimbGame {
     game: ClimbGame,
-    deck_path: Option<String>,
 }
 
-/// 2 to 5 players (S-12); a bool is refused.
-pub fn players_arg(players: &Bound<'_, PyAny>) -> PyResult<u8> {
-    let bad = || {
-        RulesError::new_err(format!(
-            "the climbing games are played by 2 to 5 players, got {}",
-            players.repr().map(|r| r.to_string()).unwrap_or_default()
-        ))
-    };
-    if players.is_instance_of::<PyBool>() {
-        return Err(bad());
-    }
-    match players.extract::<i64>() {
-        Ok(v) if (2..=5).contains(&v) => Ok(v as u8),
-        _ => Err(bad()),
-    }
-}
-
-fn round_result_value(r: &RoundResult) -> Value {
-    serde_json::to_value(crate::climb::snapshot::round_snap(r)).expect("plain data")
+fn players_arg(players: i64) -> PyResult<u8> {
+    u8::try_from(players)
+        .ok()
+        .filter(|p| (2..=5).contains(p))
+        .ok_or_else(|| {
+            RulesError::new_err(format!(
+                "the climbing games are played by 2 to 5 players, got {players}"
+            ))
+        })
 }
 
 #[pymethods]
 impl PyClimbGame {
-    /// A new game: `players` 2–5, `seed` 0..2**64-1, `settings` defaults to
-    /// `ClimbSettings()`.
+    /// A new game: `players` 2–5, `seed` 0..2**64-1, `settings` default `ClimbSettings()`.
     #[new]
     #[pyo3(signature = (players, seed, settings = None))]
     fn new(
         py: Python<'_>,
-        players: &Bound<'_, PyAny>,
+        players: i64,
         seed: &Bound<'_, PyAny>,
         settings: Option<PyClimbSettings>,
     ) -> PyResult<Self> {
         let players = players_arg(players)?;
         let seed = seed_arg(seed)?;
-        let (settings, deck_path) = match settings {
-            Some(s) => (s.inner, s.deck_path),
-            None => (ClimbSettings::default(), None),
-        };
+        let settings = settings.map(|s| s.inner).unwrap_or_default();
         Ok(Self {
             game: ClimbGame::new(players, seed, settings).py_err(py)?,
-            deck_path,
         })
     }
 
-    /// A game from a snapshot dict (contract §7), checked strictly; `deck` is the path of the deck
-    /// the snapshot names (None: the shipped table).
+    /// A position from a §7 snapshot dict (docs/climb_interface.md), checked strictly.
     #[staticmethod]
     #[pyo3(signature = (snapshot, deck = None))]
-    fn from_snapshot(snapshot: &Bound<'_, PyAny>, deck: Option<&str>) -> PyResult<Self> {
-        let value = from_py(snapshot).map_err(|e| InvalidStateError::new_err(e.to_string()))?;
-        let snap = parse_snapshot(&value).map_err(|e| InvalidStateError::new_err(e.0))?;
-        let game = ClimbGame::from_snapshot(snap, deck_arg(deck)?)
-            .map_err(|e| InvalidStateError::new_err(e.0))?;
+    fn from_snapshot(snapshot: &Bound<'_, PyAny>, deck: Option<String>) -> PyResult<Self> {
+        let snap =
+            parse_snapshot(&from_py(snapshot)?).map_err(|e| InvalidStateError::new_err(e.0))?;
+        let deck = match deck {
+            None => Deck::reconstructed(),
+            Some(path) => {
+                Arc::new(Deck::from_path(&path).map_err(|e| InvalidStateError::new_err(e.0))?)
+            }
+        };
         Ok(Self {
-            game,
-            deck_path: deck.map(str::to_owned),
+            game: ClimbGame::from_snapshot(snap, deck)
+                .map_err(|e| InvalidStateError::new_err(e.0))?,
         })
     }
 
@@ -319,17 +233,16 @@ impl PyClimbGame {
     fn from_json(py: Python<'_>, text: &str) -> PyResult<Self> {
         Ok(Self {
             game: record::from_json(text).py_err(py)?,
-            deck_path: None,
         })
     }
-
-    /// The game record as JSON text: settings, start (seed or snapshot) and every move in
-    /// notation.
+    /// The game record as JSON: settings, start and every move.
     fn to_json(&self) -> String {
         record::to_json(&self.game)
     }
-
-    /// An independent copy.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let from_json = slf.get_type().getattr("from_json")?;
+        Ok((from_json, (record::to_json(&slf.borrow().game),)))
+    }
     fn clone(&self) -> Self {
         Clone::clone(self)
     }
@@ -344,18 +257,6 @@ impl PyClimbGame {
     fn players(&self) -> u8 {
         self.game.state().players()
     }
-    #[getter]
-    fn seed(&self) -> u64 {
-        self.game.state().seed()
-    }
-    #[getter]
-    fn settings(&self) -> PyClimbSettings {
-        PyClimbSettings {
-            inner: self.game.state().settings().clone(),
-            deck_path: self.deck_path.clone(),
-        }
-    }
-    /// The seat to move, `None` once the game is over.
     #[getter]
     fn current_player(&self) -> Option<u8> {
         self.game.state().current_player()
@@ -372,13 +273,13 @@ impl PyClimbGame {
     fn scores(&self) -> Vec<u32> {
         self.game.state().scores().to_vec()
     }
-    /// The round in progress (from 1).
+    /// The round in progress, from 1.
     #[getter]
     fn round(&self) -> u32 {
         self.game.state().round()
     }
 
-    /// The legal moves of the current player in canonical order (empty once the game is over).
+    /// The legal moves of the current player, in canonical order (contract §5.1).
     fn legal_moves(&self) -> Vec<PyClimbMove> {
         self.game
             .legal_moves()
@@ -387,34 +288,30 @@ impl PyClimbGame {
             .collect()
     }
 
-    /// Apply a move: a `ClimbMove`, a notation string or a move record dict. An illegal move
-    /// raises `IllegalMoveError` (with `.move`, `.reason`, `.legal`) and changes nothing.
+    /// Apply a move: a `ClimbMove`, its notation or its JSON dict. An illegal move raises
+    /// `IllegalMoveError` (with `.legal`) and changes nothing.
     fn apply(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
         if let Ok(m) = r#move.cast::<PyClimbMove>() {
-            return self.game.apply(&m.get().inner).py_err(py);
+            let mv = m.get().inner.clone();
+            return self.game.apply(&mv).py_err(py);
         }
-        if let Ok(s) = r#move.cast::<PyString>() {
-            return self.game.apply_notation(s.to_str()?).py_err(py);
+        if let Ok(text) = r#move.cast::<PyString>() {
+            return self.game.apply_notation(text.to_str()?).py_err(py);
         }
-        if r#move.is_instance_of::<PyDict>() {
-            let parsed = from_py(r#move)
-                .map_err(|e| e.to_string())
-                .and_then(|v| move_from_json(&v));
-            return match parsed {
-                Ok(m) => self.game.apply(&m).py_err(py),
-                Err(why) => {
-                    let shown = r#move.repr().map(|r| r.to_string()).unwrap_or_default();
-                    Err(self.game.unparsable(&shown, &why)).py_err(py)
-                }
+        if r#move.cast::<PyDict>().is_ok() {
+            let result = match move_from_json(&from_py(r#move)?) {
+                Ok(mv) => self.game.apply(&mv),
+                Err(why) => Err(self.game.unparsable(&r#move.to_string(), &why)),
             };
+            return result.py_err(py);
         }
-        let shown = r#move.repr().map(|r| r.to_string()).unwrap_or_default();
         Err(PyTypeError::new_err(format!(
-            "a move is a ClimbMove, a notation (str) or a move record (dict), got {shown}"
+            "a move is a ClimbMove, a notation (str) or a move dict, got {}",
+            r#move.get_type().name()?
         )))
     }
 
-    /// Every decision so far: a list of `(seat, notation)`.
+    /// Every decision so far: `(seat, notation)` pairs.
     #[getter]
     fn history(&self) -> Vec<(u8, String)> {
         self.game
@@ -424,75 +321,56 @@ impl PyClimbGame {
             .collect()
     }
 
-    /// One dict per finished round, plus one for the round in progress when the game ended.
+    /// One dict per finished round (and the round in progress when the game ended).
     #[getter]
-    fn round_results<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        self.game
-            .round_results()
-            .iter()
-            .map(|r| to_py(py, &round_result_value(r)))
-            .collect()
+    fn round_results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let rounds: Vec<_> = self.game.round_results().iter().map(round_snap).collect();
+        to_py(py, &serde_json::to_value(rounds).map_err(internal)?)
     }
 
-    /// What `player` may see (S-11): their own hand with faces and the public information; never
-    /// another hand or the draw-pile order.
+    /// What `player` may see (S-11): own hand with faces, public information only.
     fn view<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyAny>> {
-        let n = self.players() as i64;
+        let n = self.game.state().players() as i64;
         if !(0..n).contains(&player) {
-            return Err(PyValueError::new_err(format!(
-                "player must be a seat 0..={}, got {player}",
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "seat must be 0..={}, got {player}",
                 n - 1
             )));
         }
         to_py(py, &view::view(&self.game, player as u8))
     }
 
-    /// The complete state as plain data (contract §7): what the differential test compares.
+    /// The complete state (hidden information included) as the §7 dict.
     fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let v = serde_json::to_value(self.game.snapshot()).expect("a snapshot serializes");
-        to_py(py, &v)
+        to_py(
+            py,
+            &serde_json::to_value(self.game.snapshot()).map_err(internal)?,
+        )
     }
 
     fn __repr__(&self) -> String {
         let st = self.game.state();
-        let s = st.settings();
-        match st.winner() {
-            Some(w) => format!(
-                "<ClimbGame {} {} players, over, winner {w}, scores {:?}>",
-                s.preset.name(),
-                st.players(),
-                st.scores()
-            ),
-            None => format!(
-                "<ClimbGame {} {} players, round {}, seat {} to play, scores {:?}>",
-                s.preset.name(),
-                st.players(),
-                st.round(),
-                st.current_player().unwrap_or(0),
-                st.scores()
-            ),
-        }
+        format!(
+            "<ClimbGame {} {} players, round {}, scores {:?}{}>",
+            st.settings().preset.name(),
+            st.players(),
+            st.round(),
+            st.scores(),
+            match st.winner() {
+                Some(w) => format!(", over, winner {w}"),
+                None => format!(", seat {} to play", st.current_player().unwrap_or(0)),
+            }
+        )
     }
 }
 
-/// The contract's `Combo` as a dict.
-fn combo_value(c: &crate::climb::Combo) -> Value {
-    let s = &c.shape;
-    serde_json::json!({
-        "kind": s.kind.name(),
-        "rank": s.rank,
-        "units": s.units,
-        "length": s.length,
-        "copies": s.copies,
-        "cards": crate::climb::cards::ids(c.cards).collect::<Vec<_>>(),
-        "named": c.named.as_slice(),
-        "has_blue": c.has_blue,
-    })
+fn internal(e: serde_json::Error) -> PyErr {
+    super::errors::EngineInvariantError::new_err(format!("cannot describe the state: {e}"))
 }
 
-/// Classify a play (contract §6.1): `cards` animal ids, `faces` `"white"`/`"blue"` per card,
-/// `named` one rank index per wild unit in card-id order. A dict (kind, rank, units, length,
-/// copies, cards, named, has_blue) or None; malformed input raises `ValueError`.
+/// Classify a play (contract §6.1): card ids, their faces (`"white"`/`"blue"`), one named rank
+/// per wild unit in card-id order. A dict (kind, rank, units, length, copies, cards, named,
+/// has_blue), or `None` when the units form no combination; `ValueError` for malformed input.
 #[pyfunction]
 #[pyo3(signature = (cards, faces, named, leading = false, deck = None))]
 fn climb_classify<'py>(
@@ -501,72 +379,118 @@ fn climb_classify<'py>(
     faces: Vec<String>,
     named: Vec<i64>,
     leading: bool,
-    deck: Option<&str>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let deck = deck_arg(deck)?;
+    deck: Option<String>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let bad = pyo3::exceptions::PyValueError::new_err;
     let ids = cards
         .iter()
-        .map(|&c| {
-            u8::try_from(c)
-                .map_err(|_| PyValueError::new_err(format!("{c} is not a card id (0..69)")))
-        })
+        .map(|&c| u8::try_from(c).map_err(|_| bad(format!("{c} is not a card id (0..69)"))))
         .collect::<PyResult<Vec<u8>>>()?;
     let blue = faces
         .iter()
         .map(|f| match f.as_str() {
             "white" => Ok(false),
             "blue" => Ok(true),
-            other => Err(PyValueError::new_err(format!(
-                "a face is 'white' or 'blue', got {other:?}"
-            ))),
+            other => Err(bad(format!("a face is 'white' or 'blue', got {other:?}"))),
         })
         .collect::<PyResult<Vec<bool>>>()?;
-    let ranks = named
+    let named = named
         .iter()
-        .map(|&r| {
-            u8::try_from(r)
-                .map_err(|_| PyValueError::new_err(format!("{r} is not a rank index (0..12)")))
-        })
+        .map(|&r| u8::try_from(r).map_err(|_| bad(format!("{r} is not a rank index (0..12)"))))
         .collect::<PyResult<Vec<u8>>>()?;
-    match classify(&deck, &ids, &blue, &ranks, leading).map_err(PyValueError::new_err)? {
-        Some(c) => to_py(py, &combo_value(&c)),
-        None => Ok(py.None().into_bound(py)),
-    }
-}
-
-fn shape_arg(d: &Bound<'_, PyAny>) -> PyResult<Shape> {
-    let v = from_py(d)?;
-    let get = |k: &str| {
-        v.get(k)
-            .and_then(Value::as_u64)
-            .and_then(|x| u32::try_from(x).ok())
-            .ok_or_else(|| PyValueError::new_err(format!("a combo dict needs an integer {k:?}")))
+    let deck = match deck {
+        None => Deck::reconstructed(),
+        Some(path) => {
+            Arc::new(Deck::from_path(&path).map_err(|e| InvalidStateError::new_err(e.0))?)
+        }
     };
-    let kind = v
-        .get("kind")
-        .and_then(Value::as_str)
-        .and_then(Kind::parse)
-        .filter(|k| k.is_combination())
-        .ok_or_else(|| PyValueError::new_err("a combo dict needs a combination 'kind'"))?;
-    let rank = get("rank")?;
-    if rank > 12 {
-        return Err(PyValueError::new_err(format!(
-            "rank {rank} is not a rank index"
-        )));
-    }
-    Ok(Shape {
-        kind,
-        rank: rank as u8,
-        units: get("units")?,
-        length: get("length")?,
-        copies: get("copies")?,
-    })
+    let combo = crate::climb::classify(&deck, &ids, &blue, &named, leading).map_err(bad)?;
+    combo
+        .map(|c| {
+            let table = crate::climb::TableCombo {
+                player: 0,
+                combo: c,
+            };
+            let mut v = serde_json::to_value(to_beat_snap(&table)).map_err(internal)?;
+            if let Some(obj) = v.as_object_mut() {
+                obj.remove("player");
+            }
+            to_py(py, &v)
+        })
+        .transpose()
 }
 
-/// May combo `a` be played on combo `b` (contract §6.2)? Both are `climb_classify` dicts.
+/// Play `games` complete climbing games with built-in bots (one name per seat), GIL released.
+/// Returns numpy arrays: `winner` (int8), `rounds`, `decisions` (uint32), `scores`
+/// (uint32, games × players). Game `k` is dealt from the k-th output of SplitMix64(seed).
 #[pyfunction]
-fn climb_beats(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
-    Ok(beats(&shape_arg(a)?, &shape_arg(b)?))
+#[pyo3(signature = (games, players, bots, seed = None, settings = None, threads = None, first_game = 0))]
+#[allow(clippy::too_many_arguments)]
+fn simulate_climb_batch<'py>(
+    py: Python<'py>,
+    games: i64,
+    players: i64,
+    bots: Vec<String>,
+    seed: Option<&Bound<'py, PyAny>>,
+    settings: Option<PyClimbSettings>,
+    threads: Option<i64>,
+    first_game: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let games = usize::try_from(games)
+        .map_err(|_| RulesError::new_err(format!("games must be >= 0, got {games}")))?;
+    let players = players_arg(players)?;
+    let bots = bots
+        .iter()
+        .map(|b| BotKind::parse(b).map_err(|e| RulesError::new_err(e.0)))
+        .collect::<PyResult<Vec<_>>>()?;
+    let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
+    let threads = match threads {
+        None => None,
+        Some(t) if t >= 1 => Some(t as usize),
+        Some(t) => {
+            return Err(RulesError::new_err(format!(
+                "threads must be >= 1, got {t}"
+            )))
+        }
+    };
+    let settings = settings.map(|s| s.inner).unwrap_or_default();
+    let outcomes = py
+        .detach(|| sim::simulate_climb(first_game, games, players, &settings, &bots, seed, threads))
+        .py_err(py)?;
+    let n = players as usize;
+    let d = PyDict::new(py);
+    d.set_item(
+        "winner",
+        outcomes
+            .iter()
+            .map(|o| o.winner as i8)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
+    )?;
+    d.set_item(
+        "rounds",
+        outcomes
+            .iter()
+            .map(|o| o.rounds)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
+    )?;
+    d.set_item(
+        "decisions",
+        outcomes
+            .iter()
+            .map(|o| o.decisions)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
+    )?;
+    let scores: Vec<u32> = outcomes
+        .iter()
+        .flat_map(|o| o.scores[..n].iter().copied())
+        .collect();
+    let scores: Bound<'py, PyArray1<u32>> = scores.into_pyarray(py);
+    let scores: Bound<'py, PyArray2<u32>> = scores.reshape([games, n])?;
+    d.set_item("scores", scores)?;
+    Ok(d)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -574,6 +498,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyClimbMove>()?;
     m.add_class::<PyClimbGame>()?;
     m.add_function(wrap_pyfunction!(climb_classify, m)?)?;
-    m.add_function(wrap_pyfunction!(climb_beats, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_climb_batch, m)?)?;
     Ok(())
 }

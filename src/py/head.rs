@@ -8,6 +8,7 @@ use super::errors::{IntoPyResult, InvalidStateError, RulesError};
 use crate::error::{EngineError, IllegalMove};
 use crate::head::action::{mask_ids, BAMBOO_ALONE, BIG_PANDA};
 use crate::head::cards::{self, CardSet, BAMBOO_MASK, BIG_PANDA_MASK};
+use crate::head::observation::{observation, OBSERVATION_SIZE};
 use crate::head::{
     record, Action, ActionId, Deal, HandResult, HeadGame, HeadRules, HeadState, LastPileScoring,
     NUM_ACTIONS,
@@ -92,6 +93,15 @@ impl PyHeadRules {
     /// The rules as a plain dict (the same keys as the constructor).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         rules_dict(py, &self.inner)
+    }
+
+    /// Pickle support: rebuild through the keyword constructor.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>,))> {
+        let py = slf.py();
+        let builder = py.import("panda_core.head")?.getattr("_rules_from_dict")?;
+        Ok((builder, (rules_dict(py, &slf.get().inner)?.into_any(),)))
     }
 
     fn __repr__(&self) -> String {
@@ -343,6 +353,12 @@ impl PyHeadGame {
         record::to_json(&self.game)
     }
 
+    /// Pickle support (multiprocessing, saving a position): the JSON record, replayed on load.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let from_json = slf.get_type().getattr("from_json")?;
+        Ok((from_json, (record::to_json(&slf.borrow().game),)))
+    }
+
     /// An independent copy (cheap: the state is a fixed-size value plus the history).
     fn clone(&self) -> Self {
         Clone::clone(self)
@@ -532,6 +548,17 @@ impl PyHeadGame {
         Ok(d)
     }
 
+    /// A float32 numpy array of shape `(HEAD_OBSERVATION_SIZE,)`: what `player` may know, in
+    /// seats relative to them (layout in `panda_core.head` and `src/head/observation.rs`).
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        player: i64,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let seat = self.seat_arg(player)?;
+        Ok(PyArray1::from_slice(py, &observation(self.st(), seat)))
+    }
+
     /// The complete state as plain data (hidden information included), in the canonical format
     /// the differential tests compare with the oracle.
     fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -663,6 +690,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyHeadMove>()?;
     m.add_class::<PyHeadGame>()?;
     m.add("NUM_HEAD_ACTIONS", NUM_ACTIONS)?;
+    m.add("HEAD_OBSERVATION_SIZE", OBSERVATION_SIZE)?;
     m.add("HEAD_BIG_PANDA_ACTION", BIG_PANDA)?;
     m.add("HEAD_BAMBOO_ACTION", BAMBOO_ALONE)?;
     Ok(())

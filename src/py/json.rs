@@ -1,19 +1,14 @@
-//! Plain data between Python and the core: `serde_json::Value` <-> Python objects.
+//! Plain data between `serde_json::Value` and Python objects (dicts, lists, ints, str, None).
 //!
-//! The core describes snapshots, views and records as JSON values (with the key order of the
-//! contract); these two functions turn them into Python dicts, lists and ints (never bytes) and
-//! back. The reverse direction is strict so that a hostile document is refused with a message,
-//! never a crash: only dict (str keys), list, tuple, int, float, str, bool and None, bounded depth.
+//! The climbing engine describes snapshots, views and results as JSON values; converting them
+//! directly avoids a text round trip through `json.dumps`/`json.loads`.
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
-use serde_json::{Map, Number, Value};
+use serde_json::Value;
 
-/// Deepest nesting accepted from Python (snapshots are 4 levels deep).
-const MAX_DEPTH: usize = 32;
-
-/// A JSON value as a Python object.
+/// A JSON value as the equivalent Python object.
 pub fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
     Ok(match v {
         Value::Null => py.None().into_bound(py),
@@ -28,32 +23,25 @@ pub fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
             }
         }
         Value::String(s) => PyString::new(py, s).into_any(),
-        Value::Array(a) => {
-            let items = a
-                .iter()
-                .map(|x| to_py(py, x))
-                .collect::<PyResult<Vec<_>>>()?;
-            PyList::new(py, items)?.into_any()
-        }
-        Value::Object(o) => {
-            let d = PyDict::new(py);
-            for (k, x) in o {
-                d.set_item(k, to_py(py, x)?)?;
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(to_py(py, item)?)?;
             }
-            d.into_any()
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let dict = PyDict::new(py);
+            for (k, item) in map {
+                dict.set_item(k, to_py(py, item)?)?;
+            }
+            dict.into_any()
         }
     })
 }
 
-/// A Python object of plain data as a JSON value; anything else is a `ValueError`.
+/// A Python object made of dicts, lists/tuples, ints, bools, str and None as a JSON value.
 pub fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
-    from_py_at(obj, 0)
-}
-
-fn from_py_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
-    if depth > MAX_DEPTH {
-        return Err(PyValueError::new_err("the document is nested too deeply"));
-    }
     if obj.is_none() {
         return Ok(Value::Null);
     }
@@ -62,52 +50,40 @@ fn from_py_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
     }
     if obj.is_instance_of::<PyInt>() {
         if let Ok(u) = obj.extract::<u64>() {
-            return Ok(Value::Number(u.into()));
+            return Ok(Value::from(u));
         }
         if let Ok(i) = obj.extract::<i64>() {
-            return Ok(Value::Number(i.into()));
+            return Ok(Value::from(i));
         }
-        return Err(PyValueError::new_err(format!(
-            "integer {} is out of range",
-            obj.repr()?
-        )));
+        return Err(PyTypeError::new_err(format!("integer out of range: {obj}")));
     }
     if let Ok(f) = obj.cast::<PyFloat>() {
-        return Number::from_f64(f.value())
+        return Ok(serde_json::Number::from_f64(f.value())
             .map(Value::Number)
-            .ok_or_else(|| PyValueError::new_err("a float that is not finite"));
+            .unwrap_or(Value::Null));
     }
     if let Ok(s) = obj.cast::<PyString>() {
         return Ok(Value::String(s.to_str()?.to_owned()));
     }
-    if let Ok(l) = obj.cast::<PyList>() {
-        return l
-            .iter()
-            .map(|x| from_py_at(&x, depth + 1))
-            .collect::<PyResult<Vec<_>>>()
-            .map(Value::Array);
-    }
-    if let Ok(t) = obj.cast::<PyTuple>() {
-        return t
-            .iter()
-            .map(|x| from_py_at(&x, depth + 1))
-            .collect::<PyResult<Vec<_>>>()
-            .map(Value::Array);
-    }
     if let Ok(d) = obj.cast::<PyDict>() {
-        let mut m = Map::new();
-        for (k, x) in d.iter() {
+        let mut map = serde_json::Map::new();
+        for (k, v) in d.iter() {
             let key = k
                 .cast::<PyString>()
-                .map_err(|_| PyValueError::new_err("dict keys must be strings"))?
-                .to_str()?
-                .to_owned();
-            m.insert(key, from_py_at(&x, depth + 1)?);
+                .map_err(|_| PyTypeError::new_err(format!("dict keys must be str, got {k}")))?;
+            map.insert(key.to_str()?.to_owned(), from_py(&v)?);
         }
-        return Ok(Value::Object(m));
+        return Ok(Value::Object(map));
     }
-    Err(PyValueError::new_err(format!(
-        "unsupported value {} (plain data only: dict, list, int, str, bool, None)",
-        obj.repr()?
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        let mut items = Vec::new();
+        for item in obj.try_iter()? {
+            items.push(from_py(&item?)?);
+        }
+        return Ok(Value::Array(items));
+    }
+    Err(PyTypeError::new_err(format!(
+        "expected plain data (dict, list, int, str, bool, None), got {}",
+        obj.get_type().name()?
     )))
 }

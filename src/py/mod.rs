@@ -16,7 +16,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::register(m)?;
     head::register(m)?;
-    climb::register(m)?;
     sim::register(m)?;
+    climb::register(m)?;
     Ok(())
 }

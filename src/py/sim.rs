@@ -4,12 +4,9 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::climb::{players_arg, PyClimbSettings};
 use super::errors::{IntoPyResult, RulesError};
 use super::head::{seed_arg, PyHeadRules};
 use crate::bots::BotKind;
-use crate::climb::sim::simulate_climb;
-use crate::climb::ClimbSettings;
 use crate::sim::simulate_head;
 
 /// Play `games` complete Panda Head games with built-in bots (one name per seat) and return numpy
@@ -89,65 +86,7 @@ fn simulate_head_hands<'py>(
         .py_err(py)
 }
 
-/// Play `games` complete climbing games (`year` or `spin`, from `settings`) with built-in bots
-/// (one name per seat) and return numpy arrays: `winner` (int8, games), `rounds` (uint32, games),
-/// `decisions` (uint32, games), `scores` (uint32, games × players). Game `k` is dealt from the
-/// k-th output of SplitMix64(seed); `first_game` starts the batch at game `k = first_game`. The
-/// whole batch runs in Rust with the GIL released.
-#[pyfunction]
-#[pyo3(signature = (games, players, bots, seed = None, settings = None, threads = None, first_game = 0))]
-#[allow(clippy::too_many_arguments)]
-fn simulate_climb_batch<'py>(
-    py: Python<'py>,
-    games: i64,
-    players: &Bound<'py, PyAny>,
-    bots: Vec<String>,
-    seed: Option<&Bound<'py, PyAny>>,
-    settings: Option<PyClimbSettings>,
-    threads: Option<i64>,
-    first_game: u64,
-) -> PyResult<Bound<'py, PyDict>> {
-    let games = usize::try_from(games)
-        .map_err(|_| RulesError::new_err(format!("games must be >= 0, got {games}")))?;
-    let players = players_arg(players)?;
-    let bots = bots
-        .iter()
-        .map(|b| BotKind::parse(b).map_err(|e| RulesError::new_err(e.0)))
-        .collect::<PyResult<Vec<_>>>()?;
-    let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
-    let threads = match threads {
-        None => None,
-        Some(t) if t >= 1 => Some(t as usize),
-        Some(t) => {
-            return Err(RulesError::new_err(format!(
-                "threads must be >= 1, got {t}"
-            )))
-        }
-    };
-    let settings: ClimbSettings = settings.map(|s| s.inner).unwrap_or_default();
-    let outcomes = py
-        .detach(|| simulate_climb(first_game, games, players, &settings, &bots, seed, threads))
-        .py_err(py)?;
-    let n = players as usize;
-    let winner: Vec<i8> = outcomes.iter().map(|o| o.winner as i8).collect();
-    let rounds: Vec<u32> = outcomes.iter().map(|o| o.rounds).collect();
-    let decisions: Vec<u32> = outcomes.iter().map(|o| o.decisions).collect();
-    let scores: Vec<u32> = outcomes
-        .iter()
-        .flat_map(|o| o.scores[..n].iter().copied())
-        .collect();
-    let d = PyDict::new(py);
-    d.set_item("winner", winner.into_pyarray(py))?;
-    d.set_item("rounds", rounds.into_pyarray(py))?;
-    d.set_item("decisions", decisions.into_pyarray(py))?;
-    let scores: Bound<'py, PyArray1<u32>> = scores.into_pyarray(py);
-    let scores: Bound<'py, PyArray2<u32>> = scores.reshape([games, n])?;
-    d.set_item("scores", scores)?;
-    Ok(d)
-}
-
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(simulate_climb_batch, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_head_batch, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_head_hands, m)?)?;
     m.add("BOT_NAMES", BotKind::NAMES.to_vec())?;

@@ -26,8 +26,6 @@ from .climb_deck import (
     N_CARDS,
     RANK_INDEX,
     RANKS,
-    SUIT_INDEX,
-    SUITS,
     Deck,
     default_deck,
     is_element,
@@ -64,7 +62,6 @@ KINDS: tuple[str, ...] = (
     "bomb",
 )
 KIND_INDEX: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
-COMBO_KINDS = frozenset(("single", "set", "run", "formation", "bomb"))
 
 PRESETS = ("year", "spin")
 MOODS = ("hungry", "flip")
@@ -83,7 +80,7 @@ SUIT_CODE_INDEX = {c: i for i, c in enumerate(SUIT_CODES)}
 # ------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, order=False)
+@dataclass(frozen=True)
 class Move:
     """A move in canonical form (docs/climb_interface.md, "Move").
 
@@ -804,8 +801,3 @@ def _check_settings(players: object, seed: object, s: ClimbSettings) -> None:
     fp = s.first_player
     if not isinstance(fp, int) or isinstance(fp, bool) or not 0 <= fp < players:
         raise ValueError(f"first_player must be a seat 0..{players - 1}, got {fp!r}")
-
-
-# Re-exported names used in docs/tests.
-SUIT_NAMES = SUITS
-SUIT_NAME_INDEX = SUIT_INDEX

@@ -9,9 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from .climb_deck import RANKS, TWO, Deck, Face, card_label, is_element
+from .climb_deck import TWO, Deck, Face, card_label, is_element
 
-KINDS_COMBO: tuple[str, ...] = ("single", "set", "run", "formation", "bomb")
 MAX_RUN = 5  # S-4.3: runs have 2 to 5 distinct ranks
 
 
@@ -337,7 +336,3 @@ def enumerate_plays(hand: Sequence[HandCard], to_beat: Combo | None) -> list[Com
                 continue
             out.append(combo)
     return out
-
-
-def rank_name(r: int) -> str:
-    return RANKS[r]

@@ -7,24 +7,15 @@ of the independent oracle.
 from __future__ import annotations
 
 import json
-import sys
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
 
-    def _toml_loads(text: str) -> object:
-        return tomllib.loads(text)
+def _toml_loads(text: str) -> object:
+    return tomllib.loads(text)
 
-else:  # pragma: no cover - the project supports 3.10, whose stdlib has no TOML reader
-
-    def _toml_loads(text: str) -> object:
-        raise ValueError("reading a TOML deck file needs Python 3.11+ (tomllib); use JSON")
-
-
-import tomllib
 
 # S-1.1: five suits, in this order (suit index 0-4).
 SUITS: tuple[str, ...] = ("fire", "earth", "wood", "water", "metal")
