@@ -30,3 +30,6 @@ settings.load_profile(PROFILE if PROFILE in ("ci", "slow", "dev") else "ci")
 
 # Full seeded Panda Head games compared move by move with the oracle.
 HEAD_DIFFERENTIAL_GAMES = {"ci": 2_000, "slow": 20_000, "dev": 200}.get(PROFILE, 2_000)
+
+# Full seeded climbing games per edition (year/hungry, year/flip, spin) compared with the oracle.
+CLIMB_DIFFERENTIAL_GAMES = {"ci": 300, "slow": 3_400, "dev": 30}.get(PROFILE, 300)

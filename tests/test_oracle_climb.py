@@ -889,20 +889,25 @@ def test_s8_2_spin_wind_holds_trick_old_play_stands() -> None:
 
 
 def test_s8_2_spin_second_wind_on_same_play() -> None:
+    """Seat 0's run stands; seat 1 has played the Water wind (holder 1); seat 2 plays the Fire
+    wind on the same run (3 ranks): seat 2 holds, the run is still the play to beat."""
     g = position(
         preset="spin",
-        hands=["Fi9", "Wa! Wo3", "Ea! Me9"],
+        hands=["Fi9", "Wo3", "Fi! Me9"],
         played=["Fi3 Ea4 Wo5", "", ""],
         to_beat=(0, "Fi3 Ea4 Wo5"),
-        holder=2,
-        passed=[2],
-        current=1,
+        holder=1,
+        current=2,
         leader=0,
+        draw="Wa7 Wa8",
     )
-    assert "element Wa!" in notations(g)  # Water: 3 cards
-    g.apply(mv("element Wa!"))
+    assert "element Fi!" in notations(g)  # Fire (South wind): a run of 3 ranks
+    g.apply(mv("element Fi!"))
     snap = g.snapshot()
-    assert snap["trick"]["holder"] == 1 and snap["current_player"] == 0
+    assert snap["trick"]["holder"] == 2 and snap["current_player"] == 0
+    assert snap["trick"]["to_beat"]["player"] == 0
+    assert snap["trick"]["to_beat"]["cards"] == cs("Fi3 Ea4 Wo5")
+    assert hand(g, 2) == cs("Me9 Wa7 Wa8")  # drew 2
 
 
 # --- S-9 / S-10: show-outs and game end -----------------------------------------------------------

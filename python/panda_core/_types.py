@@ -88,3 +88,48 @@ class HeadBatch(TypedDict):
     hands: npt.NDArray[np.uint32]
     decisions: npt.NDArray[np.uint32]
     scores: npt.NDArray[np.uint32]
+
+
+ClimbPreset = Literal["year", "spin"]
+PandaMood = Literal["hungry", "flip"]
+ClimbMoveKind = Literal[
+    "pass", "discard_element", "element", "single", "set", "run", "formation", "bomb"
+]
+
+
+class ClimbMoveDict(TypedDict):
+    """A climbing move's JSON record (docs/climb_interface.md §5.1)."""
+
+    kind: ClimbMoveKind
+    cards: list[int]
+    named: list[int]
+    flip: list[int]
+    steal: list[int]
+
+
+class ClimbCombo(TypedDict):
+    """A classified play (docs/climb_interface.md §6.1)."""
+
+    kind: str
+    cards: list[int]
+    named: list[int]
+    rank: int
+    units: int
+    length: int
+    copies: int
+    has_blue: bool
+
+
+class ClimbRoundResult(TypedDict):
+    round: int
+    starter: int
+    shown_out: list[int]
+    hand_sizes: list[int]
+    scores: list[int]
+
+
+class ClimbBatch(TypedDict):
+    winner: npt.NDArray[np.int8]
+    rounds: npt.NDArray[np.uint32]
+    decisions: npt.NDArray[np.uint32]
+    scores: npt.NDArray[np.uint32]

@@ -9,7 +9,7 @@ import time
 from collections.abc import Sequence
 from typing import TextIO
 
-from panda_core._core import BOT_NAMES, HeadRules, PandaCoreError
+from panda_core._core import BOT_NAMES, ClimbSettings, HeadRules, PandaCoreError
 from panda_core.simulate import GAMES, SimulationResult, simulate
 
 
@@ -65,15 +65,16 @@ def format_table(result: SimulationResult) -> str:
         lines += ["", f"{'bot':<10} {'win rate per seat':>18}"]
         for bot, rate in result.win_rates_by_bot().items():
             lines.append(f"{bot:<10} {rate:>18.1%}")
-    mean_hands = float(result.hands.mean()) if games else 0.0
+    mean_rounds = float(result.rounds.mean()) if games else 0.0
+    unit = "hands" if result.game == "head" else "rounds"
     mean_decisions = float(result.decisions.mean()) if games else 0.0
     speed = games / result.seconds if result.seconds > 0 else float("inf")
     lines += [
         "",
-        f"mean hands per game:     {mean_hands:.2f}",
+        f"mean {unit} per game:{' ' * (10 - len(unit))}{mean_rounds:.2f}",
         f"mean decisions per game: {mean_decisions:.1f}",
         f"time: {result.seconds:.3f} s   {speed:,.0f} games/s   "
-        f"{result.hands.sum() / max(result.seconds, 1e-9):,.0f} hands/s",
+        f"{result.rounds.sum() / max(result.seconds, 1e-9):,.0f} {unit}/s",
     ]
     return "\n".join(lines)
 
@@ -87,6 +88,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         bust_threshold=args.bust_threshold,
         special_cards=not args.no_special_cards,
     )
+    settings = ClimbSettings(panda_mood=args.panda_mood) if args.game != "head" else None
     bar = ProgressBar(sys.stderr) if not args.quiet else None
     try:
         result = simulate(
@@ -96,6 +98,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             bots=bots,
             seed=args.seed,
             rules=rules,
+            settings=settings,
             threads=args.threads,
             progress=bar,
         )
@@ -113,7 +116,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                     "bots": list(result.bots),
                     "win_rate_by_seat": [float(r) for r in result.win_rates()],
                     "win_rate_by_bot": result.win_rates_by_bot(),
-                    "mean_hands": float(result.hands.mean()) if result.games else 0.0,
+                    "mean_rounds": float(result.rounds.mean()) if result.games else 0.0,
                     "seconds": result.seconds,
                 }
             )
@@ -129,7 +132,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="play many games with built-in bots and print results")
-    sim.add_argument("--game", choices=GAMES, default="head", help="which game (default head)")
+    sim.add_argument(
+        "--game",
+        choices=GAMES,
+        default="head",
+        help="head (Panda Head), year (Year of the Panda) or spin (Panda Spin); default head",
+    )
     sim.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
     sim.add_argument("--games", "-n", type=int, default=10_000, help="games to play")
     sim.add_argument(
@@ -147,6 +155,10 @@ def build_parser() -> argparse.ArgumentParser:
     head.add_argument("--lowest-only-when-cannot-follow", action="store_true")
     head.add_argument("--bust-threshold", type=int, default=21)
     head.add_argument("--no-special-cards", action="store_true")
+    climb = sim.add_argument_group("climbing games (RULES.md S-12)")
+    climb.add_argument(
+        "--panda-mood", choices=("hungry", "flip"), default="hungry", help="year: panda side"
+    )
     sim.set_defaults(func=_cmd_simulate)
     return parser
 

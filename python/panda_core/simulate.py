@@ -9,11 +9,21 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from panda_core._core import BOT_NAMES, HeadRules, RulesError, simulate_head_batch
-from panda_core._types import HeadBatch
+from panda_core._core import (
+    BOT_NAMES,
+    ClimbSettings,
+    HeadRules,
+    RulesError,
+    simulate_climb_batch,
+    simulate_head_batch,
+)
 
-GAMES = ("head",)
-"""Games the batch simulator plays."""
+_Columns = tuple[
+    npt.NDArray[np.int8], npt.NDArray[np.uint32], npt.NDArray[np.uint32], npt.NDArray[np.uint32]
+]
+
+GAMES = ("head", "year", "spin")
+"""Games the batch simulator plays: Panda Head and the two climbing presets."""
 
 
 @dataclass(frozen=True)
@@ -26,14 +36,19 @@ class SimulationResult:
     seed: int
     winner: npt.NDArray[np.int8]
     """Winning seat of each game."""
-    hands: npt.NDArray[np.uint32]
-    """Hands (rounds) each game lasted."""
+    rounds: npt.NDArray[np.uint32]
+    """Rounds each game lasted (hands, in Panda Head)."""
     decisions: npt.NDArray[np.uint32]
     """Moves made in each game."""
     scores: npt.NDArray[np.uint32]
     """Final scores, shape ``(games, players)``."""
     seconds: float
     """Wall-clock time of the simulation."""
+
+    @property
+    def hands(self) -> npt.NDArray[np.uint32]:
+        """Panda Head's name for :attr:`rounds`."""
+        return self.rounds
 
     @property
     def games(self) -> int:
@@ -62,12 +77,16 @@ def simulate(
     bots: Sequence[str] | None = None,
     seed: int = 0,
     rules: HeadRules | None = None,
+    settings: ClimbSettings | None = None,
     threads: int | None = None,
     chunk: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> SimulationResult:
-    """Play ``games`` complete games with built-in bots (names in ``BOT_NAMES``, one per seat;
-    default all ``"random"``).
+    """Play ``games`` complete games of ``game`` (``"head"``, ``"year"`` or ``"spin"``) with
+    built-in bots (names in ``BOT_NAMES``, one per seat; default all ``"random"``).
+
+    ``rules`` are Panda Head's variants; ``settings`` the climbing games' (its preset is set
+    from ``game``).
 
     Game ``k`` is dealt from the k-th output of SplitMix64(``seed``), so results are the same
     for any ``threads`` and any ``chunk``. With ``progress``, the batch runs in chunks and
@@ -82,14 +101,26 @@ def simulate(
     if games < 0:
         raise RulesError(f"games must be >= 0, got {games}")
     step = chunk or (max(1, games // 100) if progress else max(games, 1))
-    parts: list[HeadBatch] = []
+    climb = None
+    if game != "head":
+        base = settings or ClimbSettings()
+        climb = ClimbSettings(
+            preset=game,  # type: ignore[arg-type]  # checked against GAMES above
+            panda_mood=base.panda_mood,
+            first_player=base.first_player,
+            deck=base.deck,
+        )
+    parts: list[_Columns] = []
     start = time.perf_counter()
     done = 0
     while done < games or not parts:
         size = min(step, games - done)
-        parts.append(
-            simulate_head_batch(size, players, list(seats), seed, rules, threads, first_game=done)
-        )
+        if climb is None:
+            h = simulate_head_batch(size, players, list(seats), seed, rules, threads, done)
+            parts.append((h["winner"], h["hands"], h["decisions"], h["scores"]))
+        else:
+            c = simulate_climb_batch(size, players, list(seats), seed, climb, threads, done)
+            parts.append((c["winner"], c["rounds"], c["decisions"], c["scores"]))
         done += size
         if progress is not None:
             progress(done, games)
@@ -101,9 +132,9 @@ def simulate(
         players=players,
         bots=seats,
         seed=seed,
-        winner=np.concatenate([p["winner"] for p in parts]),
-        hands=np.concatenate([p["hands"] for p in parts]),
-        decisions=np.concatenate([p["decisions"] for p in parts]),
-        scores=np.concatenate([p["scores"] for p in parts]).reshape(games, players),
+        winner=np.concatenate([p[0] for p in parts]),
+        rounds=np.concatenate([p[1] for p in parts]),
+        decisions=np.concatenate([p[2] for p in parts]),
+        scores=np.concatenate([p[3] for p in parts]).reshape(games, players),
         seconds=seconds,
     )

@@ -476,8 +476,13 @@ impl Loader<'_> {
         let mut out: [Option<Element>; NUM_SUITS] = Default::default();
         for (i, e) in list.iter().enumerate() {
             let entry = Where::Entry("elements", i);
-            self.entry_fields(&entry, e, &["id", "suit", "number", "wind", "condition"])?;
             let id = self.int(&entry, e, "id")?;
+            let named = if (65..=69).contains(&id) {
+                Where::Card(id as u8)
+            } else {
+                entry.clone()
+            };
+            self.entry_fields(&named, e, &["id", "suit", "number", "wind", "condition"])?;
             if !(65..=69).contains(&id) {
                 return Err(self.err(
                     &entry,
@@ -552,8 +557,14 @@ impl Loader<'_> {
         let mut out: Vec<Option<[Face; 2]>> = vec![None; NUM_ANIMALS as usize];
         for (i, c) in list.iter().enumerate() {
             let entry = Where::Entry("cards", i);
-            self.entry_fields(&entry, c, &["id", "suit", "rank", "white", "blue"])?;
             let id = self.int(&entry, c, "id")?;
+            // Name the card, not its position in the list, as soon as its id is known.
+            let named = if (0..=64).contains(&id) {
+                Where::Card(id as u8)
+            } else {
+                entry.clone()
+            };
+            self.entry_fields(&named, c, &["id", "suit", "rank", "white", "blue"])?;
             if !(0..=64).contains(&id) {
                 return Err(self.err(
                     &entry,

@@ -405,9 +405,16 @@ pub fn from_snapshot(
         Preset::Year if n == 2 => 3,
         Preset::Year => n as u32,
     };
-    if suits.count_ones() != want {
+    // Hand-built positions (contract §9) may put more suits in play than a deal would, as long
+    // as later rounds can still be dealt; never fewer.
+    if suits.count_ones() < want || (preset == Preset::Spin && suits.count_ones() != want) {
         return Err(bad(format!(
-            "suits_in_play must list {want} suits for {} with {n} players",
+            "suits_in_play must list {}{want} suits for {} with {n} players",
+            if preset == Preset::Spin {
+                ""
+            } else {
+                "at least "
+            },
             preset.name()
         )));
     }

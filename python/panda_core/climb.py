@@ -1,0 +1,44 @@
+"""The climbing games (RULES.md Part S): Year of the Panda (preset ``year``, seed 004) and Panda
+Spin (preset ``spin``, seed 003), one engine with two presets.
+
+>>> from panda_core import climb
+>>> game = climb.new_game(players=4, seed=7, settings=climb.ClimbSettings(preset="year"))
+>>> while not game.is_over:
+...     game.apply(game.legal_moves()[-1])
+>>> game.winner in range(4)
+True
+
+Moves are objects with a readable notation that parses back (``parse_move``)::
+
+    pass
+    single Ea8
+    set Fi3+Ea10 as 10          # a wild (fire) unit named 10
+    single Ea8 flip Fi4+Wo5     # year, mood "flip": the panda turns two cards blue
+    single Ea8 steal 1+1        # spin: the panda steals two points from seat 1
+    element Fi!                 # an element (wind) card played on the table
+    discard_element Wa!         # an element card discarded (S-6.5)
+
+The card table is data (``data/decks/reconstructed.toml``, schema in docs/deck_schema.md); pass
+``ClimbSettings(deck="my_deck.toml")`` to play with another one.
+"""
+
+from __future__ import annotations
+
+from panda_core._core import ClimbGame, ClimbMove, ClimbSettings
+
+__all__ = ["ClimbGame", "ClimbMove", "ClimbSettings", "from_json", "new_game", "parse_move"]
+
+
+def new_game(players: int, seed: int, settings: ClimbSettings | None = None) -> ClimbGame:
+    """A new game for ``players`` (2–5) dealt from ``seed`` (0 … 2**64 − 1, RULES.md R-2)."""
+    return ClimbGame(players, seed, settings)
+
+
+def parse_move(text: str) -> ClimbMove:
+    """Parse a move's notation (``"set Fi3+Ea10 as 10"``); raises ``ValueError`` if malformed."""
+    return ClimbMove.parse(text)
+
+
+def from_json(text: str) -> ClimbGame:
+    """Rebuild a game from :meth:`ClimbGame.to_json`, replaying and checking every move."""
+    return ClimbGame.from_json(text)
