@@ -963,4 +963,297 @@ mod tests {
         };
         assert!(ClimbState::new(3, 0, s).is_err());
     }
+
+    // ---- rule scenarios on hand-built positions ---------------------------------------------
+    // Ids: Fire r = r, Earth 13 + r, Wood 26 + r, Water 39 + r, Metal 52 + r, elements 65 + suit.
+    // Rank indices: 3→0 … 10→7, J→8, Q→9, K→10, A→11, 2→12.
+
+    fn set_of(ids: &[u8]) -> CardSet {
+        ids.iter().fold(0, |a, &c| a | bit(c))
+    }
+
+    /// A position with all suits in play: the given hands, faces, pile and scores; every other
+    /// card discarded; `first` leads the first trick of round 1.
+    fn position(
+        settings: ClimbSettings,
+        hands: &[&[u8]],
+        blue: &[u8],
+        pile: &[u8],
+        scores: &[u32],
+        first: u8,
+    ) -> ClimbState {
+        let n = hands.len() as u8;
+        let mut st = ClimbState::new(n, 1, settings).unwrap();
+        st.suits = 0x1F;
+        st.out = 0;
+        st.hands = [0; MAX_PLAYERS];
+        for (s, h) in hands.iter().enumerate() {
+            st.hands[s] = set_of(h);
+        }
+        st.blue = set_of(blue);
+        st.pile[..pile.len()].copy_from_slice(pile);
+        st.pile_pos = 0;
+        st.pile_end = pile.len() as u8;
+        let held = st.hands.iter().fold(set_of(pile), |a, &h| a | h);
+        st.discard = ALL_CARDS & !held;
+        st.scores = [0; MAX_PLAYERS];
+        st.scores[..scores.len()].copy_from_slice(scores);
+        st.n_shown = 0;
+        st.round = 1;
+        st.starter = first;
+        st.begin_trick(first);
+        check_places(&st);
+        st
+    }
+
+    fn year() -> ClimbSettings {
+        ClimbSettings::preset(Preset::Year)
+    }
+
+    /// Apply a move given in notation, checking it is legal.
+    fn play(st: &mut ClimbState, text: &str) -> Option<RoundResult> {
+        let m = crate::climb::notation::parse_move(text).unwrap();
+        let r = st.apply(&m).unwrap_or_else(|e| panic!("{text}: {e}"));
+        check_places(st);
+        r
+    }
+
+    fn legal(st: &ClimbState) -> Vec<String> {
+        st.legal_moves().iter().map(Move::notation).collect()
+    }
+
+    #[test]
+    fn s6_3_white_cards_come_back_blue_and_s6_4_the_holder_wins() {
+        let mut st = position(
+            year(),
+            &[&[0, 2], &[14, 19], &[29, 33]],
+            &[],
+            &[],
+            &[0; 3],
+            0,
+        );
+        assert!(
+            !legal(&st).contains(&"pass".to_string()),
+            "the leader may not pass (S-6.1)"
+        );
+        play(&mut st, "single Fi3");
+        play(&mut st, "single Ea4");
+        play(&mut st, "pass");
+        assert_eq!(st.current, Some(0));
+        play(&mut st, "pass");
+        // Seat 0 passed with a white card on the table: it comes back blue (S-6.3). Seat 1 won:
+        // its card is discarded and it leads (S-6.4).
+        assert_eq!(st.hands[0], set_of(&[0, 2]));
+        assert_eq!(st.blue, bit(0));
+        assert!(st.discard >> 14 & 1 == 1);
+        assert_eq!(
+            (st.leader, st.current, st.to_beat.is_none()),
+            (Some(1), Some(1), true)
+        );
+        // Reading 19: seat 1 plays its last card; when the turn reaches it with an empty hand it
+        // passes automatically and the white card comes back blue, so it does not show out.
+        play(&mut st, "single Ea9");
+        play(&mut st, "single Wo10");
+        // Seat 0's blue Fire 3 is 10 + wild: two units, never a single (S-1.5).
+        assert_eq!(legal(&st), ["pass"]);
+        play(&mut st, "pass");
+        assert_eq!(st.hands[1], bit(19));
+        assert!(st.blue >> 19 & 1 == 1);
+        assert_eq!((st.leader, st.current), (Some(2), Some(2)));
+        assert!(st.shown_out().is_empty());
+    }
+
+    #[test]
+    fn s7_2_hungry_panda_takes_from_the_holder() {
+        // Blue Earth 9 is K + panda.
+        let mut st = position(
+            year(),
+            &[&[0, 5], &[19, 20], &[29]],
+            &[19],
+            &[],
+            &[2, 0, 5],
+            0,
+        );
+        play(&mut st, "single Fi3");
+        play(&mut st, "single Ea9");
+        assert_eq!(st.scores(), &[1, 1, 5]);
+        // Leading with a panda takes nothing.
+        let mut st = position(year(), &[&[19, 20], &[0], &[29]], &[19], &[], &[0, 3, 3], 0);
+        play(&mut st, "single Ea9");
+        assert_eq!(st.scores(), &[0, 3, 3]);
+    }
+
+    #[test]
+    fn s7_3_flip_panda_choices_are_moves() {
+        let settings = year().with_mood(Mood::Flip);
+        // Blue Earth 3 is 7 + panda; the white Fire 4 and Wood 4 may be flipped.
+        let mut st = position(
+            settings,
+            &[&[13, 1, 27], &[2], &[3]],
+            &[13],
+            &[],
+            &[0; 3],
+            0,
+        );
+        let l = legal(&st);
+        let singles: Vec<&String> = l.iter().filter(|m| m.starts_with("single Ea3")).collect();
+        assert_eq!(
+            singles,
+            ["single Ea3", "single Ea3 flip Fi4", "single Ea3 flip Wo4"]
+        );
+        play(&mut st, "single Ea3 flip Wo4");
+        assert_eq!(st.blue & set_of(&[1, 27]), bit(27));
+    }
+
+    #[test]
+    fn s7_4_spin_steals_and_the_19_point_cap() {
+        let spin = ClimbSettings::preset(Preset::Spin);
+        // Room for one point under 19; seat 2 has nothing to steal.
+        let st = position(
+            spin.clone(),
+            &[&[13, 35], &[1], &[2]],
+            &[13, 35],
+            &[],
+            &[18, 2, 0],
+            0,
+        );
+        let l = legal(&st);
+        assert!(l.contains(&"single Ea3 steal 1".to_string()));
+        assert!(
+            !l.contains(&"single Ea3".to_string()),
+            "steals are compulsory"
+        );
+        // Blue Earth 3 (7 + panda) and blue Wood Q (7 + bamboo): the bamboo fills the room first,
+        // so no steal is left (S-7.1, S-10.2).
+        assert!(l.contains(&"set Ea3+WoQ".to_string()));
+        let mut st2 = st.clone();
+        play(&mut st2, "set Ea3+WoQ");
+        assert_eq!(st2.scores(), &[19, 2, 0]);
+        // Two pandas (blue Earth 3 and 4 make the run 7 8): two victims, a multiset of seats,
+        // each at most as often as its points.
+        let st = position(
+            spin,
+            &[&[13, 14], &[1], &[2]],
+            &[13, 14],
+            &[],
+            &[0, 1, 2],
+            0,
+        );
+        let runs: Vec<String> = legal(&st)
+            .into_iter()
+            .filter(|m| m.starts_with("run Ea3+Ea4"))
+            .collect();
+        assert_eq!(runs, ["run Ea3+Ea4 steal 1+2", "run Ea3+Ea4 steal 2+2"]);
+    }
+
+    #[test]
+    fn s8_1_year_element_wins_the_trick() {
+        // Earth element: condition `single`.
+        let mut st = position(
+            year(),
+            &[&[0, 5], &[66, 20], &[30, 31]],
+            &[],
+            &[40, 41, 42],
+            &[0; 3],
+            0,
+        );
+        play(&mut st, "single Fi3");
+        let l = legal(&st);
+        assert!(
+            l.contains(&"element Ea!".to_string())
+                && l.contains(&"discard_element Ea!".to_string())
+        );
+        play(&mut st, "element Ea!");
+        // Drew two, won at once; the forced pass returned seat 0's white card blue.
+        assert_eq!(st.hands[1], set_of(&[20, 40, 41]));
+        assert_eq!(st.draw_pile(), &[42]);
+        assert!(st.discard >> 66 & 1 == 1);
+        assert_eq!(st.hands[0], set_of(&[0, 5]));
+        assert!(st.blue >> 0 & 1 == 1);
+        assert_eq!((st.leader, st.current), (Some(1), Some(1)));
+        assert_eq!(st.passed, 0);
+    }
+
+    #[test]
+    fn s8_2_spin_wind_holds_the_trick_and_the_play_stays() {
+        let spin = ClimbSettings::preset(Preset::Spin);
+        let mut st = position(
+            spin,
+            &[&[0, 5], &[66, 20], &[30, 31]],
+            &[],
+            &[40, 41],
+            &[0; 3],
+            0,
+        );
+        play(&mut st, "single Fi3");
+        play(&mut st, "element Ea!");
+        assert_eq!(st.holder, Some(1));
+        assert_eq!(st.to_beat.as_ref().unwrap().player, 0);
+        assert_eq!(st.hands[1], set_of(&[20, 40, 41]));
+        assert_eq!(st.current, Some(2));
+        play(&mut st, "pass");
+        // The maker of the play is a follower like any other.
+        assert_eq!(st.current, Some(0));
+        assert!(legal(&st).contains(&"single Fi8".to_string()));
+        play(&mut st, "pass");
+        // Back to the holder: the trick ends, the wind player leads.
+        assert_eq!((st.leader, st.current), (Some(1), Some(1)));
+        assert!(st.blue & 1 == 1, "seat 0's white Fire 3 came back blue");
+    }
+
+    #[test]
+    fn s9_show_out_and_s3_5_next_round() {
+        // Seat 0 wins its last card: it shows out at the trick end and scores the largest hand.
+        let mut st = position(year(), &[&[5], &[26, 27]], &[], &[], &[0, 0], 0);
+        play(&mut st, "single Fi8");
+        let result = play(&mut st, "pass").expect("the round ends: one seat holds cards");
+        assert_eq!(result.shown_out(), &[0]);
+        assert_eq!(result.scores(), &[2, 0]);
+        assert_eq!(result.hand_sizes(), &[0, 2]);
+        // Round 2 is dealt; the fewest points start it.
+        assert_eq!((st.round, st.starter, st.current), (2, 1, Some(1)));
+        assert_eq!(st.hand_size(0), 12);
+    }
+
+    #[test]
+    fn s10_1_year_ends_at_15_with_the_show_out_tie_break() {
+        let mut st = position(year(), &[&[5], &[26, 27], &[28]], &[], &[], &[14, 15, 0], 0);
+        play(&mut st, "single Fi8");
+        play(&mut st, "pass");
+        let result = play(&mut st, "pass").expect("the game ends");
+        assert!(st.is_over());
+        // Seat 0 reached 15 (largest hand 2? no: min(2, 7) = 2 → 16): the highest score wins.
+        assert_eq!(st.scores(), &[16, 15, 0]);
+        assert_eq!(st.winner, Some(0));
+        assert_eq!(result.round, 1);
+        assert_eq!((st.current, st.leader), (None, None));
+        assert!(st.legal_moves().is_empty());
+        // A tie at the top goes to the seat that showed out first.
+        let mut st = position(year(), &[&[5], &[26, 27]], &[], &[], &[13, 15], 0);
+        play(&mut st, "single Fi8");
+        play(&mut st, "pass");
+        assert_eq!((st.scores(), st.winner), (&[15, 15][..], Some(0)));
+    }
+
+    #[test]
+    fn s6_6_a_leader_with_only_element_cards_discards_them() {
+        let mut st = position(year(), &[&[65], &[1], &[2, 3]], &[], &[], &[0; 3], 0);
+        assert_eq!(legal(&st), ["discard_element Fi!"]);
+        play(&mut st, "discard_element Fi!");
+        // The next seat with cards leads the same trick; the first leader is kept.
+        assert_eq!((st.current, st.leader, st.passed), (Some(1), Some(0), 1));
+        play(&mut st, "single Fi4");
+        let result = play(&mut st, "pass").expect("one seat holds cards");
+        // Show-outs clockwise from the winner: seat 1 (played out), then seat 0.
+        assert_eq!(result.shown_out(), &[1, 0]);
+        assert_eq!(result.scores(), &[2, 2, 0]);
+    }
+
+    #[test]
+    fn s6_5_discarding_does_not_end_the_turn() {
+        let mut st = position(year(), &[&[65, 67, 4], &[1], &[2]], &[], &[], &[0; 3], 0);
+        play(&mut st, "discard_element Fi!");
+        assert_eq!(st.current, Some(0));
+        assert_eq!(legal(&st), ["discard_element Wo!", "single Fi7"]);
+    }
 }
