@@ -1169,7 +1169,7 @@ mod tests {
         assert_eq!(st.draw_pile(), &[42]);
         assert!(st.discard >> 66 & 1 == 1);
         assert_eq!(st.hands[0], set_of(&[0, 5]));
-        assert!(st.blue >> 0 & 1 == 1);
+        assert!(st.blue & 1 == 1);
         assert_eq!((st.leader, st.current), (Some(1), Some(1)));
         assert_eq!(st.passed, 0);
     }
