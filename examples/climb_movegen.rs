@@ -6,7 +6,8 @@
 //! taken at random from the leads of another random hand. Each position is timed over a batch of
 //! repetitions into a reused buffer; the median over positions is printed in nanoseconds. The
 //! second part times `ClimbState::legal_moves_into` (flip/steal expansion included) on the
-//! positions met in random games.
+//! positions met in random games (all of them, and those where the player to move holds 12
+//! animal cards), and the time of whole random games.
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -91,7 +92,8 @@ fn main() {
         "following 12-card hands: median {med:.0} ns, mean {mean:.0} ns, {n:.1} moves on average"
     );
 
-    // Whole legal-move lists on positions met in random games.
+    // Whole legal-move lists on positions met in random games: all positions, and those where
+    // the player to move holds exactly 12 cards, leading or following.
     for (name, settings) in [
         ("year/hungry", ClimbSettings::preset(Preset::Year)),
         (
@@ -114,19 +116,35 @@ fn main() {
             }
         }
         let mut out = Vec::with_capacity(256);
-        let mut per = Vec::with_capacity(states.len());
+        let mut all = Vec::new();
+        let mut lead12 = Vec::new();
+        let mut follow12 = Vec::new();
         for st in &states {
             let t = Instant::now();
             for _ in 0..REPS {
                 black_box(st).legal_moves_into(&mut out);
                 black_box(&out);
             }
-            per.push(t.elapsed().as_nanos() as f64 / REPS as f64);
+            let ns = t.elapsed().as_nanos() as f64 / REPS as f64;
+            all.push(ns);
+            let p = st.current_player().unwrap();
+            if (st.hand(p) & cards::ANIMALS).count_ones() == 12 {
+                if st.to_beat().is_none() {
+                    lead12.push(ns);
+                } else {
+                    follow12.push(ns);
+                }
+            }
         }
         println!(
-            "{name:<12} game positions ({} from {seed} random 4-player games): median {:.0} ns",
+            "{name:<12} game positions ({} from {seed} random 4-player games): median {:.0} ns; \
+             12 animal cards leading ({}): {:.0} ns, following ({}): {:.0} ns",
             states.len(),
-            median(per)
+            median(all),
+            lead12.len(),
+            median(lead12),
+            follow12.len(),
+            median(follow12)
         );
     }
 

@@ -95,7 +95,10 @@ impl Ranks {
     pub fn from_slice(s: &[u8]) -> Self {
         if s.len() <= Self::INLINE {
             let mut r = [0; Self::INLINE];
-            r[..s.len()].copy_from_slice(s);
+            // A plain loop: the lists are a few bytes, a `memcpy` call costs more.
+            for (d, &x) in r.iter_mut().zip(s) {
+                *d = x;
+            }
             Ranks(Repr::Inline {
                 len: s.len() as u8,
                 r,
