@@ -134,3 +134,145 @@ pub fn from_json(text: &str) -> Result<ClimbGame, EngineError> {
     }
     Ok(game)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::climb::rules::{Mood, Preset};
+    use crate::climb::snapshot::from_snapshot;
+    use crate::rng::SplitMix64;
+
+    /// A random game of `moves` decisions.
+    fn game(settings: ClimbSettings, seed: u64, moves: usize) -> ClimbGame {
+        let mut g = ClimbGame::new(3, seed, settings).unwrap();
+        let mut rng = SplitMix64::new(seed);
+        for _ in 0..moves {
+            let legal = g.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let m = legal[(rng.next() % legal.len() as u64) as usize].clone();
+            g.apply(&m).unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn records_round_trip_exactly() {
+        for settings in [
+            ClimbSettings::preset(Preset::Year).with_mood(Mood::Flip),
+            ClimbSettings::preset(Preset::Spin),
+        ] {
+            let g = game(settings, 5, 120);
+            let text = to_json(&g);
+            let again = from_json(&text).unwrap();
+            assert_eq!(again.snapshot(), g.snapshot());
+            assert_eq!(to_json(&again), text);
+        }
+        // A record started from a snapshot.
+        let g = game(ClimbSettings::default(), 8, 40);
+        let snap = g.snapshot();
+        let mut from = ClimbGame::from_snapshot(snap.clone(), Deck::reconstructed()).unwrap();
+        let m = from.legal_moves()[0].clone();
+        from.apply(&m).unwrap();
+        let again = from_json(&to_json(&from)).unwrap();
+        assert_eq!(again.snapshot(), from.snapshot());
+    }
+
+    #[test]
+    fn corrupted_records_are_refused_never_a_panic() {
+        let text = to_json(&game(ClimbSettings::default(), 3, 60));
+        let bytes = text.as_bytes();
+        let mut rng = SplitMix64::new(77);
+        let rounds = if cfg!(debug_assertions) { 300 } else { 3000 };
+        for _ in 0..rounds {
+            let mut b = bytes.to_vec();
+            for _ in 0..1 + rng.next() % 3 {
+                let i = (rng.next() % b.len() as u64) as usize;
+                b[i] = b"0123456789,:[]{}\"aeinoprstx -"[(rng.next() % 29) as usize];
+            }
+            if let Ok(s) = std::str::from_utf8(&b) {
+                let _ = from_json(s);
+            }
+        }
+        for bad in [
+            "",
+            "{}",
+            "[]",
+            r#"{"format":"panda-core/climb","version":1,"players":9,"settings":{"preset":"year","panda_mood":"hungry","first_player":0,"deck":null},"seed":1,"moves":[]}"#,
+            r#"{"format":"panda-core/climb","version":1,"players":3,"settings":{"preset":"year","panda_mood":"hungry","first_player":0,"deck":null},"moves":[]}"#,
+            r#"{"format":"panda-core/climb","version":1,"players":3,"settings":{"preset":"year","panda_mood":"hungry","first_player":0,"deck":{"format":"x"}},"seed":1,"moves":[]}"#,
+            r#"{"format":"panda-core/climb","version":1,"players":3,"settings":{"preset":"year","panda_mood":"hungry","first_player":0,"deck":null},"seed":1,"moves":["pass"]}"#,
+        ] {
+            assert!(
+                matches!(from_json(bad), Err(EngineError::State(_))),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn mutated_snapshots_are_refused_or_playable() {
+        let snap = serde_json::to_value(game(ClimbSettings::default(), 4, 30).snapshot()).unwrap();
+        let mut rng = SplitMix64::new(9);
+        let rounds = if cfg!(debug_assertions) { 200 } else { 2000 };
+        let mut accepted = 0;
+        for _ in 0..rounds {
+            let mut v = snap.clone();
+            // Replace one number somewhere with another small or huge number.
+            let mut numbers = Vec::new();
+            fn walk(v: &serde_json::Value, path: Vec<String>, out: &mut Vec<Vec<String>>) {
+                match v {
+                    serde_json::Value::Number(_) => out.push(path),
+                    serde_json::Value::Array(a) => {
+                        for (i, x) in a.iter().enumerate() {
+                            let mut p = path.clone();
+                            p.push(i.to_string());
+                            walk(x, p, out);
+                        }
+                    }
+                    serde_json::Value::Object(o) => {
+                        for (k, x) in o {
+                            let mut p = path.clone();
+                            p.push(k.clone());
+                            walk(x, p, out);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            walk(&v, Vec::new(), &mut numbers);
+            let path = &numbers[(rng.next() % numbers.len() as u64) as usize];
+            let mut at = &mut v;
+            for k in path {
+                at = match at {
+                    serde_json::Value::Array(a) => &mut a[k.parse::<usize>().unwrap()],
+                    serde_json::Value::Object(o) => o.get_mut(k).unwrap(),
+                    _ => unreachable!(),
+                };
+            }
+            *at = serde_json::json!(match rng.next() % 3 {
+                0 => rng.next() % 80,
+                1 => u32::MAX as u64,
+                _ => rng.next(),
+            });
+            let Ok(parsed) = parse_snapshot(&v) else {
+                continue;
+            };
+            let Ok((mut st, _)) = from_snapshot(&parsed, Deck::reconstructed()) else {
+                continue;
+            };
+            accepted += 1;
+            // An accepted position plays on without panicking.
+            for _ in 0..200 {
+                let legal = st.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let m = legal[(rng.next() % legal.len() as u64) as usize].clone();
+                st.apply(&m).unwrap();
+            }
+        }
+        assert!(accepted > 0);
+    }
+}

@@ -389,11 +389,11 @@ impl ClimbState {
         let s = self.scores[p as usize];
         let after = s + bamboo.min(SPIN_SYMBOL_CAP.saturating_sub(s));
         let room = SPIN_SYMBOL_CAP.saturating_sub(after);
-        let opp: u32 = (0..self.players)
+        let opp: u64 = (0..self.players)
             .filter(|&v| v != p)
-            .map(|v| self.scores[v as usize])
+            .map(|v| self.scores[v as usize] as u64)
             .sum();
-        pandas.min(room).min(opp)
+        pandas.min(room).min(opp.min(u32::MAX as u64) as u32)
     }
 
     /// Every multiset of `left` more victims from seats `from..`, in canonical order.
@@ -591,10 +591,10 @@ impl ClimbState {
                 self.played[pi] |= mv.cards;
                 // S-7.1: bamboo first.
                 match self.settings.preset {
-                    Preset::Year => self.scores[pi] += bamboo,
+                    Preset::Year => self.gain(p, bamboo),
                     Preset::Spin => {
                         let s = self.scores[pi];
-                        self.scores[pi] += bamboo.min(SPIN_SYMBOL_CAP.saturating_sub(s));
+                        self.gain(p, bamboo.min(SPIN_SYMBOL_CAP.saturating_sub(s)));
                     }
                 }
                 if self.settings.hungry() {
@@ -602,7 +602,7 @@ impl ClimbState {
                     if let Some(b) = beaten {
                         let t = pandas.min(self.scores[b as usize]);
                         self.scores[b as usize] -= t;
-                        self.scores[pi] += t;
+                        self.gain(p, t);
                     }
                 } else if self.settings.flips() {
                     // S-7.3: the chosen white cards of the hand turn blue.
@@ -611,7 +611,7 @@ impl ClimbState {
                     // S-7.4: one point from each victim.
                     for v in mv.steal.seats() {
                         self.scores[v as usize] -= 1;
-                        self.scores[pi] += 1;
+                        self.gain(p, 1);
                     }
                 }
                 self.to_beat = Some(TableCombo { player: p, combo });
@@ -619,6 +619,14 @@ impl ClimbState {
                 self.advance(p)
             }
         }
+    }
+
+    /// Add points to a score. Saturating: a hand-built position may start near `u32::MAX`, and
+    /// arithmetic on it must not wrap or panic.
+    #[inline]
+    fn gain(&mut self, seat: u8, points: u32) {
+        let s = &mut self.scores[seat as usize];
+        *s = s.saturating_add(points);
     }
 
     /// Draw up to `k` cards from the top of the pile into `p`'s hand (S-8.1, S-8.2).
@@ -702,7 +710,7 @@ impl ClimbState {
             if self.hands[q as usize] == 0 && !self.shown_out().contains(&q) {
                 self.shown_out[self.n_shown as usize] = q;
                 self.n_shown += 1;
-                self.scores[q as usize] += gain;
+                self.gain(q, gain);
                 // S-10.2: the first to reach 20 by showing out wins; later seats do not show out.
                 if self.settings.preset == Preset::Spin && self.scores[q as usize] >= SPIN_WIN {
                     return Some(self.finish(q));
