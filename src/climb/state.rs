@@ -728,7 +728,7 @@ impl ClimbState {
         if holding <= 1 {
             let result = self.round_result();
             let next = self.next_starter();
-            self.start_round(next, self.round + 1);
+            self.start_round(next, self.round.saturating_add(1));
             return Some(result);
         }
         self.begin_trick(first);
