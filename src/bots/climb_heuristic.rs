@@ -18,6 +18,10 @@ use crate::climb::{ClimbState, Condition, Kind, Move};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ClimbHeuristicBot;
 
+/// How a play ranks for the bot (lower is better): preference class, rank, more cards first,
+/// fewer wild units, the panda choice.
+type PlayKey = (i64, i64, i64, i64, i64);
+
 impl ClimbHeuristicBot {
     /// The panda-choice preference among variants of one play (lower is better).
     fn choice_key(state: &ClimbState, m: &Move) -> i64 {
@@ -56,7 +60,7 @@ impl ClimbBot for ClimbHeuristicBot {
 
         let blue = state.blue();
         let shape = |m: &Move| classify_play(deck, m.cards, blue, &m.named, leading);
-        let mut best: Option<(usize, (i64, i64, i64, i64, i64))> = None;
+        let mut best: Option<(usize, PlayKey)> = None;
         for (i, m) in legal.iter().enumerate() {
             if !m.kind.is_combination() || m.kind == Kind::Bomb {
                 continue;
@@ -79,7 +83,7 @@ impl ClimbBot for ClimbHeuristicBot {
                 m.named.len() as i64,
                 Self::choice_key(state, m),
             );
-            if best.as_ref().is_none_or(|(_, k)| key < *k) {
+            if best.as_ref().map_or(true, |(_, k)| key < *k) {
                 best = Some((i, key));
             }
         }
@@ -99,7 +103,7 @@ impl ClimbBot for ClimbHeuristicBot {
             let empties = hand & !ELEMENTS & !m.cards == 0;
             if threat || empties {
                 let key = (m.cards.count_ones(), Self::choice_key(state, m));
-                if bomb.as_ref().is_none_or(|(_, k)| key < *k) {
+                if bomb.as_ref().map_or(true, |(_, k)| key < *k) {
                     bomb = Some((i, key));
                 }
             }

@@ -182,7 +182,7 @@ impl Steal {
         self.0
             .iter()
             .enumerate()
-            .flat_map(|(s, &n)| std::iter::repeat_n(s as u8, n as usize))
+            .flat_map(|(s, &n)| std::iter::repeat(s as u8).take(n as usize))
     }
 
     pub fn is_empty(&self) -> bool {
