@@ -63,11 +63,42 @@ def main(path: str) -> None:
         "test_head_python_driven",
         "decisions",
     )
+    for mode in ("lead", "follow"):
+        ratio(
+            f"climb legal moves ({mode}): oracle / rust (Python call)",
+            f"test_climb_movegen_oracle[{mode}]",
+            f"test_climb_movegen_rust[{mode}]",
+            "x",
+        )
+    ratio(
+        "climb one 4-player year round: oracle / rust (Python-driven)",
+        "test_climb_round_oracle",
+        "test_climb_round_rust_python_driven",
+        "x",
+    )
+    for preset in ("year", "spin"):
+        ratio(
+            f"decisions/s: {preset} batch (Rust) / dou_dizhu evaluate_bots (C++)",
+            "test_dou_dizhu_evaluate_bots_cpp",
+            f"test_climb_batch_one_thread[{preset}]",
+            "decisions",
+        )
+    ratio(
+        "decisions/s: year Python-driven / dou_dizhu Python-driven",
+        "test_dou_dizhu_python_driven",
+        "test_year_python_driven",
+        "decisions",
+    )
     for name in (
         "test_hearts_evaluate_bots_cpp",
         "test_head_batch_rust_one_thread",
         "test_hearts_python_driven",
         "test_head_python_driven",
+        "test_dou_dizhu_evaluate_bots_cpp",
+        "test_climb_batch_one_thread[year]",
+        "test_climb_batch_one_thread[spin]",
+        "test_dou_dizhu_python_driven",
+        "test_year_python_driven",
     ):
         if name in benches:
             print(f"  {name:<56} {1 / per_unit(benches[name], 'decisions'):>12,.0f} decisions/s")

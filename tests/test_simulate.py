@@ -104,3 +104,33 @@ def test_console_script_entry_point() -> None:
         check=True,
     ).stdout
     assert "seat" in out
+
+
+@pytest.mark.parametrize("game", ["year", "spin"])
+def test_climb_batch_deterministic_and_ends(game: str) -> None:
+    one = simulate(300, game=game, players=3, seed=4, threads=1)
+    two = simulate(300, game=game, players=3, seed=4, threads=2, chunk=50)
+    assert (one.winner == two.winner).all() and (one.scores == two.scores).all()
+    assert (one.rounds >= 1).all() and (one.decisions > 0).all()
+    rows = np.arange(300)
+    # S-10: the winner has the highest score (year: ties broken by the rules; spin: 20+).
+    assert (one.scores[rows, one.winner] == one.scores.max(axis=1)).all()
+    if game == "spin":
+        assert (one.scores[rows, one.winner] >= 20).all()
+    else:
+        assert (one.scores.max(axis=1) >= 15).all()
+
+
+@pytest.mark.parametrize("game", ["year", "spin"])
+def test_climb_heuristic_beats_random(game: str) -> None:
+    result = simulate(600, game=game, players=4, bots=["heuristic", "random"] * 2, seed=3)
+    rates = result.win_rates_by_bot()
+    assert rates["heuristic"] > rates["random"]
+
+
+def test_cli_simulate_climbing_games(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--game", "year", "-n", "100", "--panda-mood", "flip", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "game=year" in out and "mean rounds per game" in out
+    assert main(["simulate", "--game", "spin", "-n", "50", "--players", "5", "-q"]) == 0
+    assert "game=spin" in capsys.readouterr().out
