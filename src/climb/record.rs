@@ -275,4 +275,29 @@ mod tests {
         }
         assert!(accepted > 0);
     }
+
+    #[test]
+    fn a_to_beat_of_impossible_size_is_refused() {
+        // Find a position with a play on the table, then blow up its shape.
+        let mut g = ClimbGame::new(3, 2, ClimbSettings::default()).unwrap();
+        while g.state().to_beat().is_none() {
+            let m = g.legal_moves()[0].clone();
+            g.apply(&m).unwrap();
+        }
+        let snap = serde_json::to_value(g.snapshot()).unwrap();
+        for (key, value) in [
+            ("copies", u32::MAX as u64),
+            ("units", u32::MAX as u64),
+            ("length", 1 << 20),
+            ("rank", 13),
+        ] {
+            let mut v = snap.clone();
+            v["trick"]["to_beat"][key] = serde_json::json!(value);
+            let parsed = parse_snapshot(&v).unwrap();
+            assert!(
+                from_snapshot(&parsed, Deck::reconstructed()).is_err(),
+                "{key}"
+            );
+        }
+    }
 }

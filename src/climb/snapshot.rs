@@ -320,8 +320,11 @@ fn to_beat_of(
         u32_of(t.length, "trick.to_beat.length")?,
         u32_of(t.copies, "trick.to_beat.copies")?,
     );
+    // No play has more units than every animal card's face could show (65 cards, 5 units).
+    const MAX_UNITS: u32 = 65 * 5;
     let consistent = rank < NUM_RANKS as u32
-        && units == length * copies
+        && units <= MAX_UNITS
+        && units as u64 == length as u64 * copies as u64
         && match kind {
             Kind::Single => units == 1 && length == 1,
             Kind::Set => length == 1 && units >= 2,
