@@ -14,7 +14,7 @@ import pytest
 
 from openspiel_peers import mean_decisions, python_driven_game
 from panda_core import ClimbGame, ClimbSettings
-from panda_core._core import simulate_climb_batch
+from panda_core._core import climb_classify, simulate_climb_batch
 from panda_core.oracle.climb import ClimbSettings as OracleSettings
 from panda_core.oracle.climb import OracleClimbGame
 
@@ -152,3 +152,39 @@ def test_year_python_driven(benchmark: Any) -> None:
     )
     seeds = itertools.count()
     benchmark(lambda: rust_year_python_driven(next(seeds) % 10))
+
+
+def random_plays(count: int) -> list[tuple[list[int], list[str], list[int]]]:
+    """Random card sets (1–6 cards) with random faces and named wild ranks."""
+    from panda_core.oracle.climb_deck import default_deck
+
+    deck = default_deck()
+    rng = random.Random(5)
+    out = []
+    for _ in range(count):
+        cards = sorted(rng.sample(range(65), rng.randint(1, 6)))
+        faces = [rng.choice(["white", "blue"]) for _ in cards]
+        named = [
+            rng.randrange(13)
+            for c, f in zip(cards, faces, strict=True)
+            if f == "blue"
+            for _ in range(deck.animals[c].blue.wilds)
+        ]
+        out.append((cards, faces, named))
+    return out
+
+
+def test_climb_classify_rust(benchmark: Any) -> None:
+    plays = random_plays(500)
+    benchmark.group = "climb classification x500"
+    benchmark(lambda: [climb_classify(c, f, n) for c, f, n in plays])  # type: ignore[arg-type]
+
+
+def test_climb_classify_oracle(benchmark: Any) -> None:
+    from panda_core.oracle.climb import classify
+    from panda_core.oracle.climb_deck import default_deck
+
+    deck = default_deck()
+    plays = random_plays(500)
+    benchmark.group = "climb classification x500"
+    benchmark(lambda: [classify(c, f, n, deck) for c, f, n in plays])

@@ -71,6 +71,12 @@ def main(path: str) -> None:
             "x",
         )
     ratio(
+        "climb classification: oracle / rust (Python call)",
+        "test_climb_classify_oracle",
+        "test_climb_classify_rust",
+        "x",
+    )
+    ratio(
         "climb one 4-player year round: oracle / rust (Python-driven)",
         "test_climb_round_oracle",
         "test_climb_round_rust_python_driven",

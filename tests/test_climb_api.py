@@ -160,7 +160,7 @@ def test_from_snapshot_round_trip_and_refusal() -> None:
         ClimbGame.from_snapshot({**snap, "surprise": 1})
 
 
-def test_s11_view_hides_other_hands_and_the_draw_pile() -> None:
+def test_s11_1_s11_2_view_hides_other_hands_and_the_draw_pile() -> None:
     game = ClimbGame(3, 12, ClimbSettings(preset="spin"))
     play_random(game, 25)
     snap = game.snapshot()

@@ -100,3 +100,32 @@ def test_s2_4_malformed_deck_refused_naming_card_and_field_rust(
         ClimbSettings(deck=str(path))
     assert needle.split(": ")[0] in str(info.value)
     assert needle.split("field ")[-1] in str(info.value)
+
+
+def test_s1_1_s1_2_s1_6_s7_5_card_ids_ranks_faces_and_symbols() -> None:
+    """Suits Fire..Metal and ranks 3..2 fix the ids (S-1.1, S-1.2, S-1.3); a blue face's
+    symbols change its units (S-1.6): fire is a wild unit, drop doubles the unit (S-7.5)."""
+    from panda_core import ClimbMove
+
+    assert ClimbMove.parse("single Fi3").cards == [0]
+    assert ClimbMove.parse("single Ea3").cards == [13]
+    assert ClimbMove.parse("single Me2").cards == [64]
+    assert ClimbMove.parse("element Wa!").cards == [68]
+    # S-1.2: the 2 is the highest rank: a single 2 outranks a single A.
+    two = climb_classify([12], ["white"], [])
+    ace = climb_classify([11], ["white"], [])
+    assert two is not None and ace is not None and two["rank"] == 12 > ace["rank"] == 11
+    # S-1.6/S-7.5 drop: blue Water 4 shows two Qs, a set of two from one card.
+    water = climb_classify([40], ["blue"], [])
+    assert water is not None and (water["kind"], water["units"], water["rank"]) == ("set", 2, 9)
+    # fire: blue Fire 3 is a 10 plus a wild unit, named here as J: a run 10-J.
+    fire = climb_classify([0], ["blue"], [8])
+    assert fire is not None and (fire["kind"], fire["rank"], fire["length"]) == ("run", 8, 2)
+    assert fire["named"] == [8]
+    # The white face of the same card is a plain single 3.
+    assert climb_classify([0], ["white"], []) == {
+        **(climb_classify([0], ["white"], []) or {}),
+        "kind": "single",
+        "rank": 0,
+        "units": 1,
+    }

@@ -592,7 +592,7 @@ def test_s3_5_starter_fewest_points() -> None:
 
 
 @pytest.mark.parametrize(("prev_starter", "expected"), [(0, 0), (1, 1), (2, 2)])
-def test_s3_5_starter_ties_clockwise_from_previous_starter(
+def test_s3_5_s3_6_starter_ties_clockwise_from_previous_starter(
     prev_starter: int, expected: int
 ) -> None:
     g = _round_ending_position([1, 3, 3], starter=prev_starter)
@@ -932,7 +932,7 @@ def _double_show_out(preset: str, scores: list[int]) -> OracleClimbGame:
     return g
 
 
-def test_s9_1_s9_2_show_out_order_and_scoring() -> None:
+def test_s9_1_s9_2_s9_4_show_out_order_and_scoring() -> None:
     g = _double_show_out("year", [0, 0, 0])
     snap = g.snapshot()
     # Only seat 2 holds cards: the round ended (S-9.3) and round 2 was dealt.

@@ -133,3 +133,10 @@ class ClimbBatch(TypedDict):
     rounds: npt.NDArray[np.uint32]
     decisions: npt.NDArray[np.uint32]
     scores: npt.NDArray[np.uint32]
+
+
+class ClimbMoveInfo(TypedDict):
+    """:meth:`ClimbGame.move_info`: the faces a move's cards show and its classification."""
+
+    faces: list[Literal["white", "blue", "element"]]
+    combo: ClimbCombo | None

@@ -311,6 +311,56 @@ impl PyClimbGame {
         )))
     }
 
+    /// What a move of the current player plays: the face each of its cards shows (`"white"`,
+    /// `"blue"`, or `"element"`) and, for a combination, its classification and comparison key
+    /// (kind, rank, units, length, copies, has_blue; contract §6.1). `combo` is `None` for a
+    /// pass or an element card, and for cards that form no combination.
+    fn move_info<'py>(
+        &self,
+        py: Python<'py>,
+        r#move: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mv = match r#move.cast::<PyClimbMove>() {
+            Ok(m) => m.get().inner.clone(),
+            Err(_) => PyClimbMove::from_json(r#move)?.inner,
+        };
+        let st = self.game.state();
+        let blue = st.blue();
+        let faces: Vec<&str> = mv
+            .card_ids()
+            .into_iter()
+            .map(|id| {
+                if crate::climb::cards::is_element(id) {
+                    "element"
+                } else if blue >> id & 1 == 1 {
+                    "blue"
+                } else {
+                    "white"
+                }
+            })
+            .collect();
+        let combo = if mv.kind.is_combination() {
+            let leading = st.to_beat().is_none();
+            crate::climb::combo::classify_play(st.deck(), mv.cards, blue, &mv.named, leading)
+        } else {
+            None
+        };
+        let combo = combo
+            .map(|c| {
+                let table = crate::climb::TableCombo {
+                    player: 0,
+                    combo: c,
+                };
+                let mut v = serde_json::to_value(to_beat_snap(&table)).map_err(internal)?;
+                if let Some(obj) = v.as_object_mut() {
+                    obj.remove("player");
+                }
+                Ok::<_, PyErr>(v)
+            })
+            .transpose()?;
+        to_py(py, &serde_json::json!({"faces": faces, "combo": combo}))
+    }
+
     /// Every decision so far: `(seat, notation)` pairs.
     #[getter]
     fn history(&self) -> Vec<(u8, String)> {
