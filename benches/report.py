@@ -82,6 +82,12 @@ def main(path: str) -> None:
         "test_climb_round_rust_python_driven",
         "x",
     )
+    ratio(
+        "climb one 4-player year round: oracle / rust (batch, per round)",
+        "test_climb_round_oracle",
+        "test_climb_batch_one_thread[year]",
+        "rounds",
+    )
     for preset in ("year", "spin"):
         ratio(
             f"decisions/s: {preset} batch (Rust) / dou_dizhu evaluate_bots (C++)",
