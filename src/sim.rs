@@ -145,11 +145,31 @@ pub fn simulate_head(
 ) -> Result<Vec<GameOutcome>, EngineError> {
     rules.validate_for(players)?;
     check_bots(players, bots)?;
+    run_batch(first_game, games, seed, threads, 64, |game_seed| {
+        play_head_game(players, game_seed, rules, bots)
+    })
+}
+
+/// Run `play(game_seed(seed, k))` for `k` in `first_game .. first_game + games` over `threads`
+/// threads (all cores when `None`), results in game order. Shared by every game's batch
+/// simulator; `min_len` is the smallest chunk worth a task (games are cheap or not).
+pub fn run_batch<T, F>(
+    first_game: u64,
+    games: usize,
+    seed: u64,
+    threads: Option<usize>,
+    min_len: usize,
+    play: F,
+) -> Result<Vec<T>, EngineError>
+where
+    T: Send,
+    F: Fn(u64) -> Result<T, EngineError> + Sync,
+{
     let run = || {
         (0..games)
             .into_par_iter()
-            .with_min_len(64)
-            .map(|k| play_head_game(players, game_seed(seed, first_game + k as u64), rules, bots))
+            .with_min_len(min_len)
+            .map(|k| play(game_seed(seed, first_game + k as u64)))
             .collect::<Result<Vec<_>, _>>()
     };
     match threads {

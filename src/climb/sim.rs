@@ -4,17 +4,15 @@
 //! `SplitMix64::nth_output(s, k)` and the bot at seat `p` draws from its own stream derived from
 //! that game seed, so results depend only on `(s, k)`, never on threads or chunking.
 
-use rayon::prelude::*;
-
 use super::moves::{Move, MAX_PLAYERS};
 use super::rules::ClimbSettings;
 use super::state::ClimbState;
 use crate::bots::climb_heuristic::ClimbHeuristicBot;
 use crate::bots::climb_random::ClimbRandomBot;
 use crate::bots::{BotKind, ClimbBot};
-use crate::error::{EngineError, RulesError, StateError};
+use crate::error::{EngineError, StateError};
 use crate::rng::SplitMix64;
-use crate::sim::{check_bots, game_seed};
+use crate::sim::{check_bots, run_batch};
 
 /// Separates the bots' random streams from the deal's.
 const BOT_STREAM: u64 = 0xC11B_C11B_C11B_C11B;
@@ -103,28 +101,9 @@ pub fn simulate_climb(
 ) -> Result<Vec<ClimbOutcome>, EngineError> {
     settings.validate_for(players)?;
     check_bots(players, bots)?;
-    let run = || {
-        (0..games)
-            .into_par_iter()
-            .with_min_len(16)
-            .map(|k| {
-                play_climb_game(
-                    players,
-                    game_seed(seed, first_game + k as u64),
-                    settings,
-                    bots,
-                )
-            })
-            .collect::<Result<Vec<_>, _>>()
-    };
-    match threads {
-        None => run(),
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
-            .build()
-            .map_err(|e| EngineError::Rules(RulesError(format!("cannot start {n} threads: {e}"))))?
-            .install(run),
-    }
+    run_batch(first_game, games, seed, threads, 16, |game_seed| {
+        play_climb_game(players, game_seed, settings, bots)
+    })
 }
 
 #[cfg(test)]
