@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
@@ -11,7 +10,7 @@ use pyo3::types::{PyDict, PyString};
 use super::errors::{IntoPyResult, InvalidStateError, RulesError};
 use super::head::seed_arg;
 use super::json::{from_py, to_py};
-use crate::bots::BotKind;
+use super::sim::{batch_dict, BatchArgs};
 use crate::climb::notation::{move_from_json, move_json, parse_move};
 use crate::climb::snapshot::{parse_snapshot, round_snap, to_beat_snap};
 use crate::climb::{record, sim, view, Deck, Mood, Move, Preset};
@@ -486,61 +485,25 @@ fn simulate_climb_batch<'py>(
     threads: Option<i64>,
     first_game: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let games = usize::try_from(games)
-        .map_err(|_| RulesError::new_err(format!("games must be >= 0, got {games}")))?;
     let players = players_arg(players)?;
-    let bots = bots
-        .iter()
-        .map(|b| BotKind::parse(b).map_err(|e| RulesError::new_err(e.0)))
-        .collect::<PyResult<Vec<_>>>()?;
-    let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
-    let threads = match threads {
-        None => None,
-        Some(t) if t >= 1 => Some(t as usize),
-        Some(t) => {
-            return Err(RulesError::new_err(format!(
-                "threads must be >= 1, got {t}"
-            )))
-        }
-    };
+    let BatchArgs {
+        games,
+        bots,
+        seed,
+        threads,
+    } = BatchArgs::parse(games, &bots, seed, threads)?;
     let settings = settings.map(|s| s.inner).unwrap_or_default();
     let outcomes = py
         .detach(|| sim::simulate_climb(first_game, games, players, &settings, &bots, seed, threads))
         .py_err(py)?;
-    let n = players as usize;
-    let d = PyDict::new(py);
-    d.set_item(
-        "winner",
+    batch_dict(
+        py,
+        players,
         outcomes
             .iter()
-            .map(|o| o.winner as i8)
-            .collect::<Vec<_>>()
-            .into_pyarray(py),
-    )?;
-    d.set_item(
+            .map(|o| (o.winner, o.rounds, o.decisions, &o.scores[..])),
         "rounds",
-        outcomes
-            .iter()
-            .map(|o| o.rounds)
-            .collect::<Vec<_>>()
-            .into_pyarray(py),
-    )?;
-    d.set_item(
-        "decisions",
-        outcomes
-            .iter()
-            .map(|o| o.decisions)
-            .collect::<Vec<_>>()
-            .into_pyarray(py),
-    )?;
-    let scores: Vec<u32> = outcomes
-        .iter()
-        .flat_map(|o| o.scores[..n].iter().copied())
-        .collect();
-    let scores: Bound<'py, PyArray1<u32>> = scores.into_pyarray(py);
-    let scores: Bound<'py, PyArray2<u32>> = scores.reshape([games, n])?;
-    d.set_item("scores", scores)?;
-    Ok(d)
+    )
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

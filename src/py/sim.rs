@@ -26,47 +26,29 @@ fn simulate_head_batch<'py>(
     threads: Option<i64>,
     first_game: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let games = usize::try_from(games)
-        .map_err(|_| RulesError::new_err(format!("games must be >= 0, got {games}")))?;
     let players = u8::try_from(players).map_err(|_| {
         RulesError::new_err(format!(
             "Panda Head is played by 2 to 5 players, got {players}"
         ))
     })?;
-    let bots = bots
-        .iter()
-        .map(|b| BotKind::parse(b).map_err(|e| RulesError::new_err(e.0)))
-        .collect::<PyResult<Vec<_>>>()?;
-    let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
-    let threads = match threads {
-        None => None,
-        Some(t) if t >= 1 => Some(t as usize),
-        Some(t) => {
-            return Err(RulesError::new_err(format!(
-                "threads must be >= 1, got {t}"
-            )))
-        }
-    };
+    let BatchArgs {
+        games,
+        bots,
+        seed,
+        threads,
+    } = BatchArgs::parse(games, &bots, seed, threads)?;
     let rules = rules.map(|r| r.inner).unwrap_or_default();
     let outcomes = py
         .detach(|| simulate_head(first_game, games, players, rules, &bots, seed, threads))
         .py_err(py)?;
-    let n = players as usize;
-    let winner: Vec<i8> = outcomes.iter().map(|o| o.winner as i8).collect();
-    let hands: Vec<u32> = outcomes.iter().map(|o| o.hands).collect();
-    let decisions: Vec<u32> = outcomes.iter().map(|o| o.decisions).collect();
-    let scores: Vec<u32> = outcomes
-        .iter()
-        .flat_map(|o| o.scores[..n].iter().copied())
-        .collect();
-    let d = PyDict::new(py);
-    d.set_item("winner", winner.into_pyarray(py))?;
-    d.set_item("hands", hands.into_pyarray(py))?;
-    d.set_item("decisions", decisions.into_pyarray(py))?;
-    let scores: Bound<'py, PyArray1<u32>> = scores.into_pyarray(py);
-    let scores: Bound<'py, PyArray2<u32>> = scores.reshape([games, n])?;
-    d.set_item("scores", scores)?;
-    Ok(d)
+    batch_dict(
+        py,
+        players,
+        outcomes
+            .iter()
+            .map(|o| (o.winner, o.hands, o.decisions, &o.scores[..])),
+        "hands",
+    )
 }
 
 /// Play `hands` independent random Panda Head hands (7 piles each) on one thread, GIL released;
@@ -84,6 +66,78 @@ fn simulate_head_hands<'py>(
     let rules = rules.map(|r| r.inner).unwrap_or_default();
     py.detach(|| crate::sim::simulate_head_hands(hands, players, rules, seed))
         .py_err(py)
+}
+
+/// The arguments every batch simulator shares, checked.
+pub struct BatchArgs {
+    pub games: usize,
+    pub bots: Vec<BotKind>,
+    pub seed: u64,
+    pub threads: Option<usize>,
+}
+
+impl BatchArgs {
+    pub fn parse(
+        games: i64,
+        bots: &[String],
+        seed: Option<&Bound<'_, PyAny>>,
+        threads: Option<i64>,
+    ) -> PyResult<Self> {
+        let games = usize::try_from(games)
+            .map_err(|_| RulesError::new_err(format!("games must be >= 0, got {games}")))?;
+        let bots = bots
+            .iter()
+            .map(|b| BotKind::parse(b).map_err(|e| RulesError::new_err(e.0)))
+            .collect::<PyResult<Vec<_>>>()?;
+        let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
+        let threads = match threads {
+            None => None,
+            Some(t) if t >= 1 => Some(t as usize),
+            Some(t) => {
+                return Err(RulesError::new_err(format!(
+                    "threads must be >= 1, got {t}"
+                )))
+            }
+        };
+        Ok(Self {
+            games,
+            bots,
+            seed,
+            threads,
+        })
+    }
+}
+
+/// The numpy result dict of a batch: `winner` (int8), `<rounds_key>` and `decisions` (uint32),
+/// `scores` (uint32, games × players), from `(winner, rounds, decisions, scores)` per game.
+pub fn batch_dict<'py, 'a>(
+    py: Python<'py>,
+    players: u8,
+    outcomes: impl ExactSizeIterator<Item = (u8, u32, u32, &'a [u32])>,
+    rounds_key: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    let n = players as usize;
+    let games = outcomes.len();
+    let (mut winner, mut rounds, mut decisions) = (
+        Vec::with_capacity(games),
+        Vec::with_capacity(games),
+        Vec::with_capacity(games),
+    );
+    let mut scores = Vec::with_capacity(games * n);
+    for (w, r, d, s) in outcomes {
+        winner.push(w as i8);
+        rounds.push(r);
+        decisions.push(d);
+        scores.extend_from_slice(&s[..n]);
+    }
+    let d = PyDict::new(py);
+    d.set_item("winner", winner.into_pyarray(py))?;
+    d.set_item(rounds_key, rounds.into_pyarray(py))?;
+    d.set_item("decisions", decisions.into_pyarray(py))?;
+    let scores: Bound<'py, PyArray1<u32>> = scores.into_pyarray(py);
+    let scores: Bound<'py, PyArray2<u32>> = scores.reshape([games, n])?;
+    d.set_item("scores", scores)?;
+    Ok(d)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
