@@ -12,6 +12,7 @@ pub mod bots;
 pub mod climb;
 pub mod error;
 pub mod head;
+pub mod record;
 pub mod rng;
 pub mod sim;
 

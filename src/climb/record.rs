@@ -80,18 +80,7 @@ pub fn from_json(text: &str) -> Result<ClimbGame, EngineError> {
     let bad = |msg: String| EngineError::State(StateError(msg));
     let doc: GameDoc = serde_json::from_str(text)
         .map_err(|e| bad(format!("not a panda-core climbing game record: {e}")))?;
-    if doc.format != FORMAT {
-        return Err(bad(format!(
-            "format must be {FORMAT:?}, got {:?}",
-            doc.format
-        )));
-    }
-    if doc.version != VERSION {
-        return Err(bad(format!(
-            "unsupported record version {} (this build reads {VERSION})",
-            doc.version
-        )));
-    }
+    crate::record::check_header(&doc.format, doc.version, FORMAT, VERSION)?;
     let deck = match &doc.settings.deck {
         None => Deck::reconstructed(),
         Some(v) => Arc::new(

@@ -60,18 +60,7 @@ pub fn from_json(text: &str) -> Result<HeadGame, EngineError> {
     let bad = |msg: String| EngineError::State(StateError(msg));
     let doc: GameDoc = serde_json::from_str(text)
         .map_err(|e| bad(format!("not a panda-core game record: {e}")))?;
-    if doc.format != FORMAT {
-        return Err(bad(format!(
-            "format must be {FORMAT:?}, got {:?}",
-            doc.format
-        )));
-    }
-    if doc.version != VERSION {
-        return Err(bad(format!(
-            "unsupported record version {} (this build reads {VERSION})",
-            doc.version
-        )));
-    }
+    crate::record::check_header(&doc.format, doc.version, FORMAT, VERSION)?;
     let mut game = match doc.start {
         StartDoc::Seed(seed) => HeadGame::new(doc.players, seed, doc.rules),
         StartDoc::Deal(deal) => HeadGame::from_deal(doc.players, deal, doc.rules),

@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 use super::errors::{IntoPyResult, InvalidStateError, RulesError};
-use super::head::seed_arg;
+use super::head::{players_arg, seed_arg};
 use super::json::{from_py, to_py};
 use super::sim::{batch_dict, BatchArgs};
 use crate::climb::notation::{move_from_json, move_json, parse_move};
@@ -179,16 +179,8 @@ pub struct PyClimbGame {
     game: ClimbGame,
 }
 
-fn players_arg(players: i64) -> PyResult<u8> {
-    u8::try_from(players)
-        .ok()
-        .filter(|p| (2..=5).contains(p))
-        .ok_or_else(|| {
-            RulesError::new_err(format!(
-                "the climbing games are played by 2 to 5 players, got {players}"
-            ))
-        })
-}
+/// How errors name the climbing games.
+const CLIMB: &str = "the climbing games are";
 
 #[pymethods]
 impl PyClimbGame {
@@ -201,7 +193,7 @@ impl PyClimbGame {
         seed: &Bound<'_, PyAny>,
         settings: Option<PyClimbSettings>,
     ) -> PyResult<Self> {
-        let players = players_arg(players)?;
+        let players = players_arg(players, CLIMB)?;
         let seed = seed_arg(seed)?;
         let settings = settings.map(|s| s.inner).unwrap_or_default();
         Ok(Self {
@@ -485,7 +477,7 @@ fn simulate_climb_batch<'py>(
     threads: Option<i64>,
     first_game: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let players = players_arg(players)?;
+    let players = players_arg(players, CLIMB)?;
     let BatchArgs {
         games,
         bots,

@@ -14,6 +14,9 @@ use crate::head::{
     NUM_ACTIONS,
 };
 
+/// How errors name Panda Head.
+pub const HEAD: &str = "Panda Head is";
+
 /// The H-7 variants and the first dealer (immutable, hashable).
 #[pyclass(name = "HeadRules", module = "panda_core._core", frozen, eq, hash)]
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -234,14 +237,13 @@ pub struct PyHeadGame {
     game: HeadGame,
 }
 
-fn players_arg(players: i64) -> PyResult<u8> {
+/// 2 to 5 players (H-2.1, S-12), refused with a message naming the game otherwise.
+pub fn players_arg(players: i64, game: &str) -> PyResult<u8> {
     u8::try_from(players)
         .ok()
         .filter(|p| (2..=5).contains(p))
         .ok_or_else(|| {
-            RulesError::new_err(format!(
-                "Panda Head is played by 2 to 5 players, got {players}"
-            ))
+            RulesError::new_err(format!("{game} played by 2 to 5 players, got {players}"))
         })
 }
 
@@ -274,7 +276,7 @@ impl PyHeadGame {
         seed: &Bound<'_, PyAny>,
         rules: Option<PyHeadRules>,
     ) -> PyResult<Self> {
-        let players = players_arg(players)?;
+        let players = players_arg(players, HEAD)?;
         let seed = seed_arg(seed)?;
         let rules = rules.map(|r| r.inner).unwrap_or_default();
         Ok(Self {
@@ -300,7 +302,7 @@ impl PyHeadGame {
         hand_number: i64,
         rules: Option<PyHeadRules>,
     ) -> PyResult<Self> {
-        let players = players_arg(hands.len() as i64)?;
+        let players = players_arg(hands.len() as i64, HEAD)?;
         let n = players as usize;
         let card = |c: i64| {
             u8::try_from(c)

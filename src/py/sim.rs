@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::errors::{IntoPyResult, RulesError};
-use super::head::{seed_arg, PyHeadRules};
+use super::head::{players_arg, seed_arg, PyHeadRules, HEAD};
 use crate::bots::BotKind;
 use crate::sim::simulate_head;
 
@@ -26,11 +26,7 @@ fn simulate_head_batch<'py>(
     threads: Option<i64>,
     first_game: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let players = u8::try_from(players).map_err(|_| {
-        RulesError::new_err(format!(
-            "Panda Head is played by 2 to 5 players, got {players}"
-        ))
-    })?;
+    let players = players_arg(players, HEAD)?;
     let BatchArgs {
         games,
         bots,

@@ -577,6 +577,22 @@ mod tests {
                 serde_json::json!({"units": ["J", "Q"], "symbols": ["bamboo"]}),
             ),
         ];
+        let deck = with_blue_faces(&mut doc, faces);
+        let mut g = SplitMix64::new(11);
+        for _ in 0..scaled(150) {
+            let mut hand = random_hand(&mut g, 5);
+            hand |= 0b11111 << 13;
+            let blue = hand & ((g.next() as u128) | (0b11111 << 13));
+            assert_eq!(gen(&deck, hand, blue, None), brute(&deck, hand, blue, None));
+        }
+        check_against_brute(&deck, 3, scaled(100), 8);
+    }
+
+    /// The shipped deck with the blue faces of some cards replaced.
+    fn with_blue_faces(
+        doc: &mut serde_json::Value,
+        faces: impl IntoIterator<Item = (u8, serde_json::Value)>,
+    ) -> Arc<Deck> {
         for (id, face) in faces {
             let entry = doc["cards"]
                 .as_array_mut()
@@ -586,15 +602,7 @@ mod tests {
                 .unwrap();
             entry["blue"] = face;
         }
-        let deck = Arc::new(Deck::from_json_value(&doc, "custom.json").unwrap());
-        let mut g = SplitMix64::new(11);
-        for _ in 0..scaled(150) {
-            let mut hand = random_hand(&mut g, 5);
-            hand |= 0b11111 << 13;
-            let blue = hand & ((g.next() as u128) | (0b11111 << 13));
-            assert_eq!(gen(&deck, hand, blue, None), brute(&deck, hand, blue, None));
-        }
-        check_against_brute(&deck, 3, scaled(100), 8);
+        Arc::new(Deck::from_json_value(doc, "custom.json").unwrap())
     }
 
     #[test]
@@ -615,16 +623,7 @@ mod tests {
                 serde_json::json!({"units": ["9", "9"], "symbols": ["drop", "panda"]}),
             ),
         ];
-        for (id, face) in faces {
-            let entry = doc["cards"]
-                .as_array_mut()
-                .unwrap()
-                .iter_mut()
-                .find(|c| c["id"] == id)
-                .unwrap();
-            entry["blue"] = face;
-        }
-        let deck = Arc::new(Deck::from_json_value(&doc, "custom.json").unwrap());
+        let deck = with_blue_faces(&mut doc, faces);
         let mut g = SplitMix64::new(12);
         for _ in 0..scaled(300) {
             let hand = random_hand(&mut g, 5) | (0b111 << 13) | cards::bit(0);
