@@ -1,0 +1,501 @@
+"""Bots written in Python, the built-in bots as Python objects, single games and tournaments.
+
+A **bot** is anything callable as ``bot(game, player) -> move`` (the :class:`Bot` protocol): a
+plain function or an object with ``__call__``. It is asked for a move only when ``player`` is the
+seat to move, and answers with
+
+* Panda Head: an action id (``int``), a :class:`HeadMove` or a notation (``"7+B"``);
+* ``year`` / ``spin``: a :class:`ClimbMove` (one of ``game.legal_moves()``), a notation or a move
+  dict.
+
+An object bot may also define ``reset(seed: int) -> None``; :func:`play_game` calls it at the
+start of every game with a seed derived from the game's seed, so a randomised bot can be
+reproducible.
+
+Fair play: a bot receives a **clone** of the game (cloning is a copy of a small fixed-size state,
+about a tenth of a microsecond), so nothing it does to that object reaches the real game. The clone
+still holds the hidden information (other hands, the draw pile); a bot must use only what the
+seat may know: ``game.view(player)``, ``game.observation(player)``, the legal moves and the public
+history. The built-in bots and ``game.determinize(player, seed)`` follow that rule.
+
+>>> from panda_core.bots import play_game, tournament
+>>> def lowest(game, player):                # a Panda Head bot: the lowest legal action id
+...     return game.legal_action_ids()[0]
+>>> result = play_game("head", [lowest, "heuristic", "random"], seed=7)
+>>> result.winner in range(3)
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, TypeAlias, TypeVar, cast, runtime_checkable
+
+import numpy as np
+
+from panda_core._core import (
+    BOT_NAMES,
+    ClimbGame,
+    ClimbMove,
+    ClimbSettings,
+    HeadGame,
+    HeadMove,
+    HeadRules,
+    IllegalMoveError,
+    RulesError,
+)
+from panda_core._types import ClimbMoveDict
+
+__all__ = [
+    "GAMES",
+    "Bot",
+    "BotStanding",
+    "BuiltinBot",
+    "Game",
+    "GameName",
+    "GameResult",
+    "IllegalBotMoveError",
+    "Move",
+    "TournamentResult",
+    "bot_name",
+    "climb_settings",
+    "is_builtin_bot",
+    "new_game",
+    "nth_output",
+    "play_game",
+    "tournament",
+]
+
+GameName: TypeAlias = Literal["head", "year", "spin"]
+GAMES: tuple[GameName, ...] = ("head", "year", "spin")
+"""The games: Panda Head and the two climbing presets."""
+
+Game: TypeAlias = HeadGame | ClimbGame
+"""A game object a bot is shown."""
+Move: TypeAlias = HeadMove | ClimbMove | ClimbMoveDict | int | str
+"""What a bot may answer: an action id, a move object, a notation or a climbing move dict."""
+
+G_contra = TypeVar("G_contra", bound=HeadGame | ClimbGame, contravariant=True)
+
+
+@runtime_checkable
+class Bot(Protocol[G_contra]):
+    """A player: ``bot(game, player)`` returns the move of ``player``, the seat to move.
+
+    Parametrised by the game it plays: ``Bot[HeadGame]``, ``Bot[ClimbGame]``, or ``Bot[Game]``
+    for a bot that plays every game (``Bot[Any]`` where any bot will do). An implementation may
+    also define ``reset(self, seed: int) -> None``, called at the start of each game (the protocol
+    does not require it, so plain functions are bots too).
+    """
+
+    def __call__(self, game: G_contra, player: int, /) -> Move: ...
+
+
+# ---- seeds ------------------------------------------------------------------------------------
+
+_MASK64 = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+_BOT_STREAM = 0xB0B5_B0B5_B0B5_B0B5
+"""Separates the bots' seeds from the deals' (Python-driven games only)."""
+
+
+def _mix64(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+def nth_output(seed: int, k: int) -> int:
+    """The k-th output (from 0) of SplitMix64 started at ``seed`` (RULES.md R-1); the batch
+    simulator deals game ``k`` from ``nth_output(seed, k)``."""
+    return _mix64((seed + _GAMMA * (k + 1)) & _MASK64)
+
+
+def _check_seed(seed: object, what: str = "seed") -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+        raise RulesError(f"{what} must be an int in 0 .. 2**64 - 1, got {seed!r}")
+    value = int(seed)
+    if not 0 <= value <= _MASK64:
+        raise RulesError(f"{what} must be an int in 0 .. 2**64 - 1, got {value}")
+    return value
+
+
+# ---- games ------------------------------------------------------------------------------------
+
+
+def _check_game_name(name: str) -> GameName:
+    if name in GAMES:
+        return cast(GameName, name)
+    raise RulesError(f"unknown game {name!r}; the games are {list(GAMES)}")
+
+
+def climb_settings(game: str, settings: ClimbSettings | None) -> ClimbSettings:
+    """``settings`` (default ``ClimbSettings()``) with the preset of ``game`` (year or spin)."""
+    preset = _check_game_name(game)
+    if preset == "head":
+        raise RulesError("Panda Head takes HeadRules, not ClimbSettings")
+    base = settings or ClimbSettings()
+    return ClimbSettings(
+        preset=preset,
+        panda_mood=base.panda_mood,
+        first_player=base.first_player,
+        deck=base.deck,
+    )
+
+
+def new_game(
+    game: str,
+    players: int,
+    seed: int,
+    *,
+    rules: HeadRules | None = None,
+    settings: ClimbSettings | None = None,
+) -> Game:
+    """A new game of ``game`` (``"head"``, ``"year"`` or ``"spin"``) dealt from ``seed``.
+
+    ``rules`` are Panda Head's variants, ``settings`` the climbing games' (the preset is set from
+    ``game``); passing the other game's kind is an error.
+    """
+    name = _check_game_name(game)
+    if name == "head":
+        if settings is not None:
+            raise RulesError("Panda Head takes rules=HeadRules(...), not settings")
+        return HeadGame(players, seed, rules)
+    if rules is not None:
+        raise RulesError(f"{name} takes settings=ClimbSettings(...), not rules")
+    return ClimbGame(players, seed, climb_settings(name, settings))
+
+
+# ---- built-in bots ----------------------------------------------------------------------------
+
+_ISMCTS = re.compile(r"ismcts:([1-9][0-9]*)")
+
+
+def is_builtin_bot(name: object) -> bool:
+    """True for the name of a built-in bot: one of ``BOT_NAMES``, or ``"ismcts:N"`` (N ≥ 1
+    iterations) when ``"ismcts"`` is one of them."""
+    if not isinstance(name, str):
+        return False
+    if name in BOT_NAMES:
+        return True
+    return "ismcts" in BOT_NAMES and _ISMCTS.fullmatch(name) is not None
+
+
+def _check_builtin(name: str) -> str:
+    if not is_builtin_bot(name):
+        raise RulesError(f"unknown bot {name!r}; built-in bots are {BOT_NAMES}")
+    return name
+
+
+class BuiltinBot:
+    """A built-in bot (``"random"``, ``"heuristic"``, ``"ismcts"``, ``"ismcts:N"``) as a
+    :class:`Bot`, for either game.
+
+    Each call asks the engine (``HeadGame.bot_action`` / ``ClimbGame.bot_move``) with a fresh seed
+    from the bot's own stream; :meth:`reset` restarts that stream from ``(seed, reset seed)``, so a
+    game is reproducible. The engine bots see only what the seat to move may know.
+    """
+
+    def __init__(self, name: str = "heuristic", seed: int = 0) -> None:
+        self.name: str = _check_builtin(name)
+        self.seed: int = _check_seed(seed)
+        self._stream = self.seed
+        self._calls = 0
+
+    def reset(self, seed: int) -> None:
+        """Restart the bot's random stream for a new game."""
+        self._stream = _mix64(self.seed ^ _check_seed(seed))
+        self._calls = 0
+
+    def next_seed(self) -> int:
+        """The seed of the next decision (and advance the stream)."""
+        value = nth_output(self._stream, self._calls)
+        self._calls += 1
+        return value
+
+    def __call__(self, game: Game, player: int, /) -> HeadMove | ClimbMove | int:
+        if game.current_player != player:
+            raise ValueError(
+                f"{self.name} was asked to move for seat {player}, but seat "
+                f"{game.current_player} is to move"
+            )
+        if isinstance(game, HeadGame):
+            return game.bot_action(self.name, self.next_seed())
+        return game.bot_move(self.name, self.next_seed())
+
+    def __repr__(self) -> str:
+        return f"BuiltinBot({self.name!r}, seed={self.seed})"
+
+
+def bot_name(bot: object) -> str:
+    """A readable name for a bot: a built-in name, a ``name`` attribute, a function's name, or the
+    class name."""
+    if isinstance(bot, str):
+        return bot
+    name = getattr(bot, "name", None)
+    if isinstance(name, str):
+        return name
+    name = getattr(bot, "__name__", None)
+    if isinstance(name, str):
+        return name
+    return type(bot).__name__
+
+
+def _as_bot(bot: Bot[Any] | str) -> Bot[Any]:
+    if isinstance(bot, str):
+        return BuiltinBot(bot)
+    if not callable(bot):
+        raise TypeError(
+            f"a bot is a built-in bot name or a callable bot(game, player), got {bot!r}"
+        )
+    return bot
+
+
+# ---- one game ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The outcome of one game played by :func:`play_game`."""
+
+    game: GameName
+    players: int
+    bots: tuple[str, ...]
+    """Bot name per seat."""
+    seed: int
+    """The deal's seed."""
+    winner: int
+    scores: tuple[int, ...]
+    rounds: int
+    """Rounds played (hands, in Panda Head)."""
+    decisions: int
+    """Moves made."""
+    state: Game = field(repr=False, compare=False)
+    """The finished game (``state.to_json()`` records it)."""
+
+
+def _normalise(move: object) -> object:
+    """numpy integers are action ids too."""
+    if isinstance(move, np.integer):
+        return int(move)
+    return move
+
+
+class IllegalBotMoveError(IllegalMoveError):
+    """A bot answered with an illegal move (or something that is not a move); an
+    :class:`IllegalMoveError` that also names the seat and the bot. The game is unchanged."""
+
+    seat: int
+    """The seat the bot played."""
+    bot: str
+    """The bot's name."""
+
+
+def _illegal(seat: int, name: str, move: object, err: Exception) -> IllegalBotMoveError:
+    exc = IllegalBotMoveError(f"seat {seat} ({name}) played an illegal move {move!r}: {err}")
+    exc.seat = seat
+    exc.bot = name
+    exc.move = str(getattr(err, "move", None) or move)
+    exc.reason = str(getattr(err, "reason", None) or err)
+    exc.legal = list(getattr(err, "legal", None) or [])
+    return exc
+
+
+def play_game(
+    game: str,
+    bots: Sequence[Bot[Any] | str],
+    players: int | None = None,
+    seed: int = 0,
+    rules: HeadRules | None = None,
+    settings: ClimbSettings | None = None,
+) -> GameResult:
+    """Play one game of ``game`` (``"head"``, ``"year"``, ``"spin"``) dealt from ``seed``, one bot
+    per seat (a :class:`Bot` or a built-in bot name), in a Python loop.
+
+    ``players`` defaults to ``len(bots)``. At the start, each bot with a ``reset`` method is reset
+    with a seed derived from ``(seed, seat)``. Each bot is shown a clone of the game; a built-in
+    seat is asked on the game itself (it reads nothing hidden). A move is checked by the engine: an
+    illegal move, or an answer that is not a move, raises :class:`IllegalBotMoveError` (an
+    :class:`IllegalMoveError`) naming the seat and the bot (``seat``, ``bot``, ``move``, ``reason``,
+    ``legal``); the game is left
+    as it was before that move.
+    """
+    name = _check_game_name(game)
+    n = len(bots) if players is None else players
+    if len(bots) != n:
+        raise RulesError(f"need one bot per player: {n} players, {len(bots)} bots")
+    seed = _check_seed(seed)
+    state = new_game(name, n, seed, rules=rules, settings=settings)
+    seats = [_as_bot(b) for b in bots]
+    names = tuple(bot_name(b) for b in bots)
+    for seat, bot in enumerate(seats):
+        reset = getattr(bot, "reset", None)
+        if callable(reset):
+            reset(nth_output(seed ^ _BOT_STREAM, seat))
+    decisions = 0
+    while True:
+        seat_or_none = state.current_player
+        if seat_or_none is None:
+            break
+        seat = seat_or_none
+        bot = seats[seat]
+        shown = state if isinstance(bot, BuiltinBot) else state.clone()
+        move = _normalise(bot(shown, seat))
+        try:
+            state.apply(move)  # type: ignore[arg-type]  # checked by the engine
+        except (TypeError, ValueError) as err:
+            raise _illegal(seat, names[seat], move, err) from err
+        decisions += 1
+    winner = state.winner
+    assert winner is not None, "the loop ends only when the game is over"
+    rounds = len(state.hand_results) if isinstance(state, HeadGame) else state.round
+    return GameResult(
+        game=name,
+        players=n,
+        bots=names,
+        seed=seed,
+        winner=winner,
+        scores=tuple(state.scores),
+        rounds=rounds,
+        decisions=decisions,
+        state=state,
+    )
+
+
+# ---- tournaments ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BotStanding:
+    """One bot's record in a tournament."""
+
+    name: str
+    games: int
+    """Games it took part in."""
+    seats: int
+    """Seat-games it played (a bot filling two seats of a game counts twice)."""
+    wins: int
+    """Seat-games it won."""
+    seat_counts: tuple[int, ...]
+    """Games played at each seat."""
+
+    @property
+    def win_rate(self) -> float:
+        """Fraction of its seat-games won (a fair share is ``1 / players``)."""
+        return self.wins / self.seats if self.seats else 0.0
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """The result of :func:`tournament`: per-bot standings and every game."""
+
+    game: GameName
+    players: int
+    seed: int
+    standings: dict[str, BotStanding]
+    results: tuple[GameResult, ...] = field(repr=False)
+
+    @property
+    def games(self) -> int:
+        return len(self.results)
+
+    def win_rates(self) -> dict[str, float]:
+        """Win rate per bot (see :attr:`BotStanding.win_rate`)."""
+        return {name: s.win_rate for name, s in self.standings.items()}
+
+    def table(self) -> str:
+        """A results table, best win rate first."""
+        width = max([len("bot"), *(len(n) for n in self.standings)])
+        lines = [
+            f"{self.game}, {self.players} players, {self.games} games, seed {self.seed}",
+            f"{'bot':<{width}}  {'games':>6}  {'seats':>6}  {'wins':>6}  {'win rate':>8}",
+        ]
+        ranked = sorted(self.standings.values(), key=lambda s: (-s.win_rate, s.name))
+        for s in ranked:
+            lines.append(
+                f"{s.name:<{width}}  {s.games:>6}  {s.seats:>6}  {s.wins:>6}  {s.win_rate:>8.3f}"
+            )
+        return "\n".join(lines)
+
+
+def tournament(
+    game: str,
+    bots: Mapping[str, Bot[Any] | str],
+    games: int,
+    players: int | None = None,
+    seed: int = 0,
+    *,
+    rules: HeadRules | None = None,
+    settings: ClimbSettings | None = None,
+    rotate: bool = True,
+) -> TournamentResult:
+    """Play ``games`` games of ``game`` between named ``bots`` (a :class:`Bot` or a built-in name
+    each); ``players`` defaults to the number of bots.
+
+    Seats rotate: with ``k`` bots in order, rotation ``r`` puts bot ``(s + r) % k`` at seat ``s``.
+    Over ``k`` consecutive games every bot sits at every seat equally often (with more seats than
+    bots a bot fills several seats of a game; with more bots than seats each game has ``players``
+    of them). The ``k`` games of one rotation share one deal (duplicate format: luck of the deal
+    cancels out), dealt from the ``b``-th output of SplitMix64(``seed``) for the ``b``-th rotation.
+    With ``rotate=True``, ``games`` must be a multiple of ``k``; ``rotate=False`` keeps the order
+    given and deals every game afresh.
+    """
+    name = _check_game_name(game)
+    if not bots:
+        raise RulesError("a tournament needs at least one bot")
+    labels = list(bots)
+    entries = [_as_bot(bots[label]) for label in labels]
+    k = len(labels)
+    n = k if players is None else players
+    seed = _check_seed(seed)
+    if games < 0:
+        raise RulesError(f"games must be >= 0, got {games}")
+    if rotate and games % k:
+        raise RulesError(
+            f"with seat rotation, games must be a multiple of the number of bots ({k}) so that "
+            f"every bot sits at every seat equally; got {games} (try {games - games % k} or "
+            f"{games + k - games % k})"
+        )
+    if not rotate and k != n:
+        raise RulesError(f"without rotation, need one bot per player: {n} players, {k} bots")
+    results: list[GameResult] = []
+    for g in range(games):
+        block, r = divmod(g, k) if rotate else (g, 0)
+        order = [(s + r) % k for s in range(n)]
+        deal = nth_output(seed, block)
+        result = play_game(
+            name,
+            [entries[i] for i in order],
+            players=n,
+            seed=deal,
+            rules=rules,
+            settings=settings,
+        )
+        results.append(
+            GameResult(
+                game=result.game,
+                players=n,
+                bots=tuple(labels[i] for i in order),
+                seed=deal,
+                winner=result.winner,
+                scores=result.scores,
+                rounds=result.rounds,
+                decisions=result.decisions,
+                state=result.state,
+            )
+        )
+    standings = {}
+    for label in labels:
+        seat_counts = [sum(1 for res in results if res.bots[s] == label) for s in range(n)]
+        standings[label] = BotStanding(
+            name=label,
+            games=sum(1 for res in results if label in res.bots),
+            seats=sum(seat_counts),
+            wins=sum(1 for res in results if res.bots[res.winner] == label),
+            seat_counts=tuple(seat_counts),
+        )
+    return TournamentResult(
+        game=name, players=n, seed=seed, standings=standings, results=tuple(results)
+    )
