@@ -2,14 +2,16 @@
 
 * :mod:`panda_core.head` — Panda Head (RULES.md Part H)
 * :mod:`panda_core.climb` — Year of the Panda and Panda Spin (RULES.md Part S)
-* :func:`panda_core.simulate` — batch simulation with built-in bots, in Rust
+* :func:`panda_core.simulate` — batch simulation with built-in bots, in Rust (Python bots too)
+* :mod:`panda_core.bots` — the :class:`Bot` protocol, :func:`play_game`, :func:`tournament`
+* :mod:`panda_core.rl` — PettingZoo and Gymnasium environments (extra ``[rl]``)
 * :mod:`panda_core.oracle` — an independent pure-Python reading of the rules (the test reference)
 
 Every error is a :class:`PandaCoreError` (a ``ValueError``); illegal moves raise
 :class:`IllegalMoveError`, whose ``legal`` attribute lists the legal moves.
 """
 
-from panda_core import climb, head
+from panda_core import bots, climb, head
 from panda_core._core import (
     BOT_NAMES,
     ClimbGame,
@@ -26,25 +28,42 @@ from panda_core._core import (
     RulesError,
     __version__,
 )
+from panda_core.bots import (
+    Bot,
+    BuiltinBot,
+    GameResult,
+    IllegalBotMoveError,
+    TournamentResult,
+    play_game,
+    tournament,
+)
 from panda_core.simulate import SimulationResult, simulate
 
 __all__ = [
     "BOT_NAMES",
+    "Bot",
+    "BuiltinBot",
     "ClimbGame",
     "ClimbMove",
     "ClimbSettings",
     "EngineInvariantError",
     "GameOverError",
+    "GameResult",
     "HeadGame",
     "HeadMove",
     "HeadRules",
+    "IllegalBotMoveError",
     "IllegalMoveError",
     "InvalidStateError",
     "PandaCoreError",
     "RulesError",
     "SimulationResult",
+    "TournamentResult",
     "__version__",
+    "bots",
     "climb",
     "head",
+    "play_game",
     "simulate",
+    "tournament",
 ]
