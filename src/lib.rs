@@ -7,6 +7,7 @@
 //! - [`head`]: Panda Head (Part H)
 //! - [`bots`]: built-in players
 //! - [`sim`]: batch simulation over many games, in parallel, deterministic per seed
+//! - [`vecenv`]: batched RL environments: N games stepped in one call
 
 pub mod bots;
 pub mod climb;
@@ -15,6 +16,7 @@ pub mod head;
 pub mod record;
 pub mod rng;
 pub mod sim;
+pub mod vecenv;
 
 #[cfg(feature = "python")]
 mod py;

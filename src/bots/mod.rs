@@ -3,6 +3,7 @@
 
 pub mod climb_heuristic;
 pub mod climb_random;
+pub mod decide;
 pub mod head_heuristic;
 pub mod random;
 

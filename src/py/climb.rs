@@ -11,6 +11,8 @@ use super::errors::{IntoPyResult, InvalidStateError, RulesError};
 use super::head::{players_arg, seed_arg};
 use super::json::{from_py, to_py};
 use super::sim::{batch_dict, BatchArgs};
+use crate::bots::decide::climb_decision;
+use crate::bots::BotKind;
 use crate::climb::notation::{move_from_json, move_json, parse_move};
 use crate::climb::snapshot::{parse_snapshot, round_snap, to_beat_snap};
 use crate::climb::{record, sim, view, Deck, Mood, Move, Preset};
@@ -277,6 +279,28 @@ impl PyClimbGame {
             .into_iter()
             .map(|inner| PyClimbMove { inner })
             .collect()
+    }
+
+    /// The move a built-in bot (`"random"`, `"heuristic"`, …, see `BOT_NAMES`) picks for the
+    /// player to move; `seed` drives its randomness. The bot uses only what that player may know.
+    /// Raises `GameOverError` once the game is over.
+    #[pyo3(signature = (bot = "heuristic", seed = None))]
+    fn bot_move(
+        &self,
+        py: Python<'_>,
+        bot: &str,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyClimbMove> {
+        let kind = BotKind::parse(bot).map_err(|e| RulesError::new_err(e.0))?;
+        let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
+        let state = self.game.state();
+        let mut legal = self.game.legal_moves();
+        let i = py
+            .detach(|| climb_decision(state, &legal, kind, seed))
+            .py_err(py)?;
+        Ok(PyClimbMove {
+            inner: legal.swap_remove(i),
+        })
     }
 
     /// Apply a move: a `ClimbMove`, its notation or its JSON dict. An illegal move raises

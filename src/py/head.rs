@@ -5,6 +5,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use super::errors::{IntoPyResult, InvalidStateError, RulesError};
+use crate::bots::decide::head_decision;
+use crate::bots::BotKind;
 use crate::error::{EngineError, IllegalMove};
 use crate::head::action::{mask_ids, BAMBOO_ALONE, BIG_PANDA};
 use crate::head::cards::{self, CardSet, BAMBOO_MASK, BIG_PANDA_MASK};
@@ -548,6 +550,22 @@ impl PyHeadGame {
             },
         )?;
         Ok(d)
+    }
+
+    /// The action id a built-in bot (`"random"`, `"heuristic"`, …, see `BOT_NAMES`) picks for
+    /// the player to move; `seed` drives its randomness. The bot uses only what that player may
+    /// know. Raises `GameOverError` once the game is over.
+    #[pyo3(signature = (bot = "heuristic", seed = None))]
+    fn bot_action(
+        &self,
+        py: Python<'_>,
+        bot: &str,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<ActionId> {
+        let kind = BotKind::parse(bot).map_err(|e| RulesError::new_err(e.0))?;
+        let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
+        let game = &self.game;
+        py.detach(|| head_decision(game, kind, seed)).py_err(py)
     }
 
     /// A float32 numpy array of shape `(HEAD_OBSERVATION_SIZE,)`: what `player` may know, in

@@ -8,6 +8,7 @@ mod errors;
 mod head;
 mod json;
 mod sim;
+mod vecenv;
 
 use pyo3::prelude::*;
 
@@ -18,5 +19,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     head::register(m)?;
     sim::register(m)?;
     climb::register(m)?;
+    vecenv::register(m)?;
     Ok(())
 }

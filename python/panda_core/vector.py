@@ -1,0 +1,35 @@
+"""Batched environments: N games stepped in one call, in Rust, with the GIL released.
+
+>>> import numpy as np
+>>> from panda_core.vector import HeadVectorEnv
+>>> env = HeadVectorEnv(num_envs=64, players=4, threads=2)
+>>> obs, mask, player = env.reset(seed=1)
+>>> obs.shape, mask.shape
+((64, 96), (64, 24))
+>>> rng = np.random.default_rng(0)
+>>> for _ in range(100):
+...     actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+...     obs, mask, rewards, terminated, player = env.step(actions)
+
+Every call returns fresh numpy arrays, one row per env:
+
+* ``reset(seed) -> (observations, masks, current_player)``
+* ``step(actions) -> (observations, masks, rewards, terminated, current_player)``
+
+``observations[i]`` (float32) and ``masks[i]`` (bool) are for ``current_player[i]``, the seat to
+move in env ``i``, in seats relative to that player (one network serves every seat).
+``rewards`` has one column per seat (absolute seats): zero, except on the step that ends a game,
+where the winner gets +1 and every other seat −1. A finished game restarts in the same step
+(``terminated[i]`` is true and ``observations[i]`` is already the first position of the next game).
+
+Env ``i`` draws the seeds of its episodes from its own SplitMix64 stream started at the ``i``-th
+output of ``SplitMix64(seed)``, so a run is the same for any ``threads``. A refused action (not
+legal for its env, or out of range) raises :class:`~panda_core.IllegalMoveError` naming the env
+(``.env``) and leaves every env unchanged.
+"""
+
+from __future__ import annotations
+
+from panda_core._core import HeadVectorEnv
+
+__all__ = ["HeadVectorEnv"]

@@ -1,0 +1,208 @@
+//! Batched environments from Python: `HeadVectorEnv` (and `ClimbVectorEnv`), stepped with the
+//! GIL released; outputs are fresh numpy arrays (rows per env), so a caller may keep them.
+
+use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray1};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use super::errors::{to_py, IllegalMoveError, RulesError};
+use super::head::{players_arg, seed_arg, PyHeadRules, HEAD};
+use crate::head::HeadState;
+use crate::vecenv::head::HeadConfig;
+use crate::vecenv::{Batch, EnvGame, StepErrorOr, VecEnv};
+
+/// Actions as int64: a numpy int64 array is read in place, anything else converted.
+pub fn actions_arg(actions: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+    if let Ok(a) = actions.extract::<PyReadonlyArray1<'_, i64>>() {
+        return Ok(a
+            .as_slice()
+            .map(<[i64]>::to_vec)
+            .unwrap_or_else(|_| a.to_vec().unwrap_or_default()));
+    }
+    let np = actions.py().import("numpy")?;
+    let arr = np.call_method1("asarray", (actions, "int64"))?;
+    let arr = arr.extract::<PyReadonlyArray1<'_, i64>>().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err("actions must be a 1-D sequence of ints")
+    })?;
+    Ok(arr.to_vec()?)
+}
+
+pub fn threads_arg(threads: Option<i64>) -> PyResult<Option<usize>> {
+    match threads {
+        None => Ok(None),
+        Some(t) if t >= 1 => Ok(Some(t as usize)),
+        Some(t) => Err(RulesError::new_err(format!(
+            "threads must be at least 1, got {t}"
+        ))),
+    }
+}
+
+pub fn num_envs_arg(n: i64) -> PyResult<usize> {
+    if n >= 1 {
+        Ok(n as usize)
+    } else {
+        Err(RulesError::new_err(format!(
+            "num_envs must be at least 1, got {n}"
+        )))
+    }
+}
+
+/// `(obs, mask, current_player)` after a reset.
+pub fn reset_tuple<'py, G: EnvGame>(
+    py: Python<'py>,
+    env: &VecEnv<G>,
+    b: Batch,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let n = env.num_envs();
+    (
+        b.observations
+            .into_pyarray(py)
+            .reshape([n, env.observation_size()])?,
+        b.masks.into_pyarray(py).reshape([n, env.num_actions()])?,
+        b.current_player.into_pyarray(py),
+    )
+        .into_pyobject(py)
+}
+
+/// `(obs, mask, rewards, terminated, current_player)` after a step.
+pub fn step_tuple<'py, G: EnvGame>(
+    py: Python<'py>,
+    env: &VecEnv<G>,
+    b: Batch,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let n = env.num_envs();
+    (
+        b.observations
+            .into_pyarray(py)
+            .reshape([n, env.observation_size()])?,
+        b.masks.into_pyarray(py).reshape([n, env.num_actions()])?,
+        b.rewards
+            .into_pyarray(py)
+            .reshape([n, env.players() as usize])?,
+        b.terminated.into_pyarray(py),
+        b.current_player.into_pyarray(py),
+    )
+        .into_pyobject(py)
+}
+
+pub fn step_error(py: Python<'_>, e: StepErrorOr) -> PyErr {
+    match e {
+        StepErrorOr::Engine(e) => to_py(py, e),
+        StepErrorOr::Step(e) => {
+            let exc = IllegalMoveError::new_err(format!("env {}: {}", e.env, e.reason));
+            let value = exc.value(py);
+            let _ = value.setattr("env", e.env);
+            let _ = value.setattr("move", e.action);
+            let _ = value.setattr("reason", &e.reason);
+            exc
+        }
+    }
+}
+
+/// N Panda Head games stepped in one call (see `panda_core.vector`).
+#[pyclass(name = "HeadVectorEnv", module = "panda_core._core")]
+pub struct PyHeadVectorEnv {
+    env: VecEnv<HeadState>,
+}
+
+#[pymethods]
+impl PyHeadVectorEnv {
+    #[new]
+    #[pyo3(signature = (num_envs, players = 4, rules = None, threads = None))]
+    fn new(
+        py: Python<'_>,
+        num_envs: i64,
+        players: i64,
+        rules: Option<PyHeadRules>,
+        threads: Option<i64>,
+    ) -> PyResult<Self> {
+        let config = HeadConfig {
+            players: players_arg(players, HEAD)?,
+            rules: rules.map(|r| r.inner).unwrap_or_default(),
+        };
+        config
+            .rules
+            .validate_for(config.players)
+            .map_err(|e| to_py(py, e.into()))?;
+        let env = VecEnv::new(config, num_envs_arg(num_envs)?, threads_arg(threads)?)
+            .map_err(|e| to_py(py, e))?;
+        Ok(Self { env })
+    }
+
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.env.num_envs()
+    }
+    #[getter]
+    fn players(&self) -> u8 {
+        self.env.players()
+    }
+    #[getter]
+    fn threads(&self) -> usize {
+        self.env.threads()
+    }
+    #[getter]
+    fn observation_size(&self) -> usize {
+        self.env.observation_size()
+    }
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.env.num_actions()
+    }
+    #[getter]
+    fn rules(&self) -> PyHeadRules {
+        PyHeadRules {
+            inner: self.env.config().rules,
+        }
+    }
+
+    /// Deal a new game in every env; env `i`'s games are seeded from `nth_output(seed, i)`.
+    /// Returns `(observations, masks, current_player)`.
+    #[pyo3(signature = (seed = None))]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
+        let env = &mut self.env;
+        let batch = py.detach(|| env.reset(seed)).map_err(|e| to_py(py, e))?;
+        reset_tuple(py, &self.env, batch)
+    }
+
+    /// Apply one action id per env. Returns `(observations, masks, rewards, terminated,
+    /// current_player)`; finished games restart at once (same-step auto-reset).
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let actions = actions_arg(actions)?;
+        let env = &mut self.env;
+        let batch = py
+            .detach(|| env.step(&actions))
+            .map_err(|e| step_error(py, e))?;
+        step_tuple(py, &self.env, batch)
+    }
+
+    /// The number of episodes env `i` has started since the last reset.
+    fn episodes(&self, i: usize) -> PyResult<u64> {
+        self.env
+            .episodes(i)
+            .ok_or_else(|| pyo3::exceptions::PyIndexError::new_err(format!("no env {i}")))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<HeadVectorEnv {} envs, {} players, {} threads>",
+            self.env.num_envs(),
+            self.env.players(),
+            self.env.threads()
+        )
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyHeadVectorEnv>()?;
+    Ok(())
+}

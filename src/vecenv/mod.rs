@@ -1,0 +1,383 @@
+//! Batched environments for RL: N games stepped in one call, in parallel, deterministic per seed.
+//!
+//! [`VecEnv`] is generic over an [`EnvGame`] (one game as an RL environment: observation, action
+//! mask, an action step); [`head`] and [`climb`] implement it. One call to [`VecEnv::step`] runs
+//! the whole batch in Rust: it checks every action first (so a bad action leaves *every* game
+//! unchanged), then applies them, resets finished games (same-step auto-reset) and writes the
+//! observations and masks of the players to move — spread over a rayon pool in contiguous chunks.
+//!
+//! Determinism: env `i` draws the seed of each new episode from its own SplitMix64 stream,
+//! started at `nth_output(seed, i)` by [`VecEnv::reset`]. No state is shared between envs, so the
+//! results are the same for any thread count or chunking.
+//!
+//! Rewards are zero except on the step that ends a game: +1 for the winner, −1 for every other
+//! seat (one column per seat, absolute seats).
+
+// pub mod climb;
+pub mod head;
+
+use rayon::prelude::*;
+
+use crate::error::{EngineError, RulesError};
+use crate::rng::SplitMix64;
+
+/// One game as an environment.
+pub trait EnvGame: Sized + Send + Sync {
+    /// What every episode of one env is created from (players and rules).
+    type Config: Sync;
+    /// An action checked against the current position, ready to apply.
+    type Checked: Send + Sync + Copy + Default;
+
+    fn new_episode(config: &Self::Config, seed: u64) -> Result<Self, EngineError>;
+    fn observation_size(config: &Self::Config) -> usize;
+    fn num_actions(config: &Self::Config) -> usize;
+    fn players(config: &Self::Config) -> u8;
+
+    /// The seat to move; `None` once the game is over.
+    fn current_player(&self) -> Option<u8>;
+    fn winner(&self) -> Option<u8>;
+    fn write_observation(&self, player: u8, out: &mut [f32]);
+    /// The legal-action mask of the player to move.
+    fn write_mask(&self, out: &mut [bool]);
+    /// Check `action` for the player to move; the error says why it is refused.
+    fn check(&self, action: i64) -> Result<Self::Checked, String>;
+    /// Apply a checked action.
+    fn apply(&mut self, action: Self::Checked) -> Result<(), EngineError>;
+}
+
+/// The output of a reset or a step, one row per env (row-major, `N × size`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Batch {
+    pub observations: Vec<f32>,
+    pub masks: Vec<bool>,
+    pub rewards: Vec<f32>,
+    pub terminated: Vec<bool>,
+    pub current_player: Vec<i64>,
+}
+
+/// A refused step: which env, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepError {
+    pub env: usize,
+    pub action: i64,
+    pub reason: String,
+}
+
+struct Slot<G> {
+    game: G,
+    /// Seeds of this env's next episodes.
+    seeder: SplitMix64,
+    episodes: u64,
+}
+
+/// Envs per rayon task: below this a batch runs on the calling thread (a task costs about a
+/// microsecond, one step of one game a few hundred nanoseconds).
+const MIN_CHUNK: usize = 32;
+
+/// N games of one configuration.
+pub struct VecEnv<G: EnvGame> {
+    config: G::Config,
+    slots: Vec<Slot<G>>,
+    pool: Option<rayon::ThreadPool>,
+    threads: usize,
+    checked: Vec<G::Checked>,
+}
+
+impl<G: EnvGame> VecEnv<G> {
+    /// `threads`: the size of a private pool (`None`: rayon's global pool, all cores).
+    pub fn new(
+        config: G::Config,
+        num_envs: usize,
+        threads: Option<usize>,
+    ) -> Result<Self, EngineError> {
+        if num_envs == 0 {
+            return Err(RulesError("num_envs must be at least 1".into()).into());
+        }
+        let pool = match threads {
+            None => None,
+            Some(0) => return Err(RulesError("threads must be at least 1".into()).into()),
+            Some(n) => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .map_err(|e| RulesError(format!("cannot start {n} threads: {e}")))?,
+            ),
+        };
+        let threads = threads.unwrap_or_else(rayon::current_num_threads);
+        // Episodes are dealt at `reset`; until then every env holds game 0 of seed 0.
+        let slots = (0..num_envs)
+            .map(|_| {
+                Ok(Slot {
+                    game: G::new_episode(&config, 0)?,
+                    seeder: SplitMix64::new(0),
+                    episodes: 0,
+                })
+            })
+            .collect::<Result<Vec<_>, EngineError>>()?;
+        Ok(Self {
+            config,
+            slots,
+            pool,
+            threads,
+            checked: vec![G::Checked::default(); num_envs],
+        })
+    }
+
+    pub fn num_envs(&self) -> usize {
+        self.slots.len()
+    }
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+    pub fn config(&self) -> &G::Config {
+        &self.config
+    }
+    pub fn observation_size(&self) -> usize {
+        G::observation_size(&self.config)
+    }
+    pub fn num_actions(&self) -> usize {
+        G::num_actions(&self.config)
+    }
+    pub fn players(&self) -> u8 {
+        G::players(&self.config)
+    }
+    /// The game in env `i`.
+    pub fn game(&self, i: usize) -> Option<&G> {
+        self.slots.get(i).map(|s| &s.game)
+    }
+    /// Episodes started in env `i` since the last reset (the one in progress included).
+    pub fn episodes(&self, i: usize) -> Option<u64> {
+        self.slots.get(i).map(|s| s.episodes)
+    }
+
+    fn empty_batch(&self) -> Batch {
+        let n = self.num_envs();
+        Batch {
+            observations: vec![0.0; n * self.observation_size()],
+            masks: vec![false; n * self.num_actions()],
+            rewards: vec![0.0; n * self.players() as usize],
+            terminated: vec![false; n],
+            current_player: vec![0; n],
+        }
+    }
+
+    /// Envs per chunk of work: everything on the calling thread for small batches or one
+    /// thread, else a few chunks per thread.
+    fn chunk(&self) -> usize {
+        let n = self.num_envs();
+        if self.threads <= 1 || n <= MIN_CHUNK {
+            n
+        } else {
+            n.div_ceil(self.threads * 4).max(MIN_CHUNK)
+        }
+    }
+
+    /// Start a new episode in every env: env `i`'s seeds come from `nth_output(seed, i)`.
+    pub fn reset(&mut self, seed: u64) -> Result<Batch, EngineError> {
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            slot.seeder = SplitMix64::new(SplitMix64::nth_output(seed, i as u64));
+            slot.episodes = 0;
+        }
+        match self.run(None) {
+            Ok(b) => Ok(b),
+            Err(StepErrorOr::Engine(e)) => Err(e),
+            Err(StepErrorOr::Step(e)) => Err(RulesError(e.reason).into()),
+        }
+    }
+
+    /// Step every env with one action each (see the module doc). On a refused action no env has
+    /// moved.
+    pub fn step(&mut self, actions: &[i64]) -> Result<Batch, StepErrorOr> {
+        let n = self.num_envs();
+        if actions.len() != n {
+            return Err(StepErrorOr::Engine(
+                RulesError(format!(
+                    "step needs one action per env: {n} envs, {} actions",
+                    actions.len()
+                ))
+                .into(),
+            ));
+        }
+        self.run(Some(actions))
+    }
+
+    /// Check (when stepping), then step or deal every env, chunk by chunk.
+    fn run(&mut self, actions: Option<&[i64]>) -> Result<Batch, StepErrorOr> {
+        let chunk = self.chunk();
+        let mut out = self.empty_batch();
+        let mut checked = std::mem::take(&mut self.checked);
+        let result = self.run_with(actions, chunk, &mut out, &mut checked);
+        self.checked = checked;
+        result.map(|()| out)
+    }
+
+    fn run_with(
+        &mut self,
+        actions: Option<&[i64]>,
+        chunk: usize,
+        out: &mut Batch,
+        checked: &mut [G::Checked],
+    ) -> Result<(), StepErrorOr> {
+        let (obs_size, n_actions, players) = (
+            self.observation_size(),
+            self.num_actions(),
+            self.players() as usize,
+        );
+        let config = &self.config;
+        let pool = &self.pool;
+        let slots = &mut self.slots;
+        let n = slots.len();
+        // Check first, apply after: a refused action must leave every game as it was.
+        if let Some(actions) = actions {
+            let checks = slots
+                .chunks(chunk)
+                .zip(actions.chunks(chunk).zip(checked.chunks_mut(chunk)))
+                .enumerate()
+                .map(|(k, (slots, (actions, checked)))| Checks {
+                    first: k * chunk,
+                    slots,
+                    actions,
+                    checked,
+                });
+            let check = Checks::check;
+            if chunk >= n {
+                checks.into_iter().try_for_each(check)?;
+            } else {
+                let checks: Vec<_> = checks.collect();
+                in_pool(pool, || checks.into_par_iter().try_for_each(check))?;
+            }
+        }
+        let rows = slots
+            .chunks_mut(chunk)
+            .zip(out.observations.chunks_mut(chunk * obs_size))
+            .zip(out.masks.chunks_mut(chunk * n_actions))
+            .zip(out.rewards.chunks_mut(chunk * players))
+            .zip(out.terminated.chunks_mut(chunk))
+            .zip(out.current_player.chunks_mut(chunk))
+            .zip(checked.chunks(chunk))
+            .map(
+                |((((((slots, obs), mask), rewards), terminated), current), checked)| Rows {
+                    slots,
+                    checked: actions.map(|_| checked),
+                    obs,
+                    mask,
+                    rewards,
+                    terminated,
+                    current,
+                },
+            );
+        let step = |rows: Rows<'_, G>| rows.step(config).map_err(StepErrorOr::Engine);
+        if chunk >= n {
+            rows.into_iter().try_for_each(step)
+        } else {
+            let rows: Vec<_> = rows.collect();
+            in_pool(pool, || rows.into_par_iter().try_for_each(step))
+        }
+    }
+}
+
+/// One chunk of envs with its output rows.
+struct Rows<'a, G: EnvGame> {
+    slots: &'a mut [Slot<G>],
+    /// `None` when dealing new episodes (reset).
+    checked: Option<&'a [G::Checked]>,
+    obs: &'a mut [f32],
+    mask: &'a mut [bool],
+    rewards: &'a mut [f32],
+    terminated: &'a mut [bool],
+    current: &'a mut [i64],
+}
+
+impl<G: EnvGame> Rows<'_, G> {
+    fn step(self, config: &G::Config) -> Result<(), EngineError> {
+        let n = self.slots.len();
+        let obs_size = self.obs.len() / n;
+        let n_actions = self.mask.len() / n;
+        let players = self.rewards.len() / n;
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            match self.checked {
+                None => new_episode(config, slot)?,
+                Some(checked) => {
+                    slot.game.apply(checked[i])?;
+                    if slot.game.current_player().is_none() {
+                        let winner = slot.game.winner();
+                        let row = &mut self.rewards[i * players..(i + 1) * players];
+                        for (seat, r) in row.iter_mut().enumerate() {
+                            *r = if winner == Some(seat as u8) {
+                                1.0
+                            } else {
+                                -1.0
+                            };
+                        }
+                        self.terminated[i] = true;
+                        new_episode(config, slot)?;
+                    }
+                }
+            }
+            write_position(
+                &slot.game,
+                &mut self.obs[i * obs_size..(i + 1) * obs_size],
+                &mut self.mask[i * n_actions..(i + 1) * n_actions],
+                &mut self.current[i],
+            );
+        }
+        Ok(())
+    }
+}
+
+/// One chunk of actions to check; `first` is the index of the chunk's first env.
+struct Checks<'a, G: EnvGame> {
+    first: usize,
+    slots: &'a [Slot<G>],
+    actions: &'a [i64],
+    checked: &'a mut [G::Checked],
+}
+
+impl<G: EnvGame> Checks<'_, G> {
+    fn check(self) -> Result<(), StepErrorOr> {
+        let it = self.slots.iter().zip(self.actions).zip(self.checked);
+        for (i, ((slot, &action), c)) in it.enumerate() {
+            *c = slot.game.check(action).map_err(|reason| {
+                StepErrorOr::Step(StepError {
+                    env: self.first + i,
+                    action,
+                    reason,
+                })
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// Run `f` in the private pool, or in rayon's global pool.
+fn in_pool<R: Send>(pool: &Option<rayon::ThreadPool>, f: impl FnOnce() -> R + Send) -> R {
+    match pool {
+        Some(pool) => pool.install(f),
+        None => f(),
+    }
+}
+
+/// A step refused for one env's action, or an engine error.
+#[derive(Debug)]
+pub enum StepErrorOr {
+    Step(StepError),
+    Engine(EngineError),
+}
+
+fn new_episode<G: EnvGame>(config: &G::Config, slot: &mut Slot<G>) -> Result<(), EngineError> {
+    slot.game = G::new_episode(config, slot.seeder.next())?;
+    slot.episodes += 1;
+    Ok(())
+}
+
+fn write_position<G: EnvGame>(game: &G, obs: &mut [f32], mask: &mut [bool], current: &mut i64) {
+    // A fresh episode always has a player to move; `-1` would flag an engine bug.
+    match game.current_player() {
+        Some(p) => {
+            game.write_observation(p, obs);
+            game.write_mask(mask);
+            *current = p as i64;
+        }
+        None => *current = -1,
+    }
+}
