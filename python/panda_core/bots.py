@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeAlias, TypeVar, cast, runtime_checkable
+from typing import Any, Literal, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -127,7 +127,7 @@ def _check_seed(seed: object, what: str = "seed") -> int:
 
 def _check_game_name(name: str) -> GameName:
     if name in GAMES:
-        return cast(GameName, name)
+        return name
     raise RulesError(f"unknown game {name!r}; the games are {list(GAMES)}")
 
 

@@ -1,0 +1,36 @@
+"""Reinforcement-learning environments (install the extra: ``pip install 'panda-core[rl]'``).
+
+* PettingZoo AEC environments, every seat an agent: :func:`head_env`, :func:`year_env`,
+  :func:`spin_env` (one class, :class:`PandaAECEnv`).
+* A Gymnasium single-agent environment against built-in bots: :class:`PandaEnv`, registered as
+  ``panda_core/Head-v0``, ``panda_core/Year-v0`` and ``panda_core/Spin-v0``
+  (``gymnasium.make("panda_core/Head-v0", players=4, opponents="heuristic")``).
+
+Rewards everywhere: 0 until the game ends, then +1 for the winner and -1 for every other seat
+(the same convention as the vector environments, ``panda_core.vector``). The user guide is
+``docs/agents.md``.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from panda_core.rl.gymnasium_env import PandaEnv
+from panda_core.rl.pettingzoo_env import PandaAECEnv, head_env, spin_env, year_env
+
+__all__ = ["ENV_IDS", "PandaAECEnv", "PandaEnv", "head_env", "spin_env", "year_env"]
+
+ENV_IDS: dict[str, str] = {
+    "head": "panda_core/Head-v0",
+    "year": "panda_core/Year-v0",
+    "spin": "panda_core/Spin-v0",
+}
+"""The Gymnasium ids of :class:`PandaEnv`, per game."""
+
+for _game, _id in ENV_IDS.items():
+    if _id not in gymnasium.registry:
+        gymnasium.register(
+            id=_id,
+            entry_point="panda_core.rl.gymnasium_env:PandaEnv",
+            kwargs={"game": _game},
+        )

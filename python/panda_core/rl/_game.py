@@ -1,0 +1,158 @@
+"""One game behind the interface the environments need: sizes, observations, masks, actions.
+
+Panda Head steps its 24 fixed action ids; the climbing games step abstract actions
+(``ClimbGame.apply_action``, docs/rl_interface.md §2), so both have a fixed ``Discrete`` space.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from panda_core import _core
+from panda_core._core import ClimbGame, ClimbSettings, HeadGame, HeadRules
+from panda_core.bots import Game, GameName, new_game, nth_output
+
+_BIG = float(np.finfo(np.float32).max)
+"""Observation bounds: the encodings are small normalised numbers, but the contract does not
+bound them (scores over a threshold, for one), so the boxes are the finite float32 range."""
+
+
+def observation_size(game: GameName) -> int:
+    return _core.HEAD_OBSERVATION_SIZE if game == "head" else _core.CLIMB_OBSERVATION_SIZE
+
+
+def num_actions(game: GameName) -> int:
+    return _core.NUM_HEAD_ACTIONS if game == "head" else _core.NUM_CLIMB_ACTIONS
+
+
+def observation_bounds(game: GameName) -> tuple[float, float, int]:
+    """``(low, high, size)`` of the observation box of ``game``."""
+    return -_BIG, _BIG, observation_size(game)
+
+
+def agent_name(seat: int) -> str:
+    return f"player_{seat}"
+
+
+class Table:
+    """A game of ``game`` for ``players`` that can be re-dealt, observed and stepped by action."""
+
+    def __init__(
+        self,
+        game: GameName,
+        players: int,
+        rules: HeadRules | None = None,
+        settings: ClimbSettings | None = None,
+    ) -> None:
+        self.name: GameName = game
+        self.players = players
+        self.rules = rules
+        self.settings = settings
+        self.observation_size = observation_size(game)
+        self.num_actions = num_actions(game)
+        self.seed = 0
+        self.game: Game = new_game(game, players, 0, rules=rules, settings=settings)
+
+    def deal(self, seed: int) -> None:
+        """Start a new game dealt from ``seed``."""
+        self.seed = seed
+        self.game = new_game(
+            self.name, self.players, seed, rules=self.rules, settings=self.settings
+        )
+
+    @property
+    def current_player(self) -> int | None:
+        return self.game.current_player
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over
+
+    @property
+    def winner(self) -> int | None:
+        return self.game.winner
+
+    def observation(self, seat: int) -> npt.NDArray[np.float32]:
+        return np.asarray(self.game.observation(seat), dtype=np.float32)
+
+    def legal_mask(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of the seat to move (all false once the game is over)."""
+        if self.game.is_over:
+            return np.zeros(self.num_actions, dtype=np.bool_)
+        if isinstance(self.game, HeadGame):
+            return np.asarray(self.game.legal_action_mask(), dtype=np.bool_)
+        return np.asarray(self.game.action_mask(), dtype=np.bool_)
+
+    def apply_action(self, action: int) -> None:
+        """Play ``action`` for the seat to move; :class:`IllegalMoveError` (state unchanged) when
+        it is not legal."""
+        if isinstance(self.game, HeadGame):
+            self.game.apply(action)
+        else:
+            self.game.apply_action(action)
+
+    def play_builtin(self, bot: str, seed: int) -> None:
+        """Let built-in ``bot`` move for the seat to move, with ``seed``."""
+        if isinstance(self.game, HeadGame):
+            self.game.apply(self.game.bot_action(bot, seed))
+        else:
+            self.game.apply(self.game.bot_move(bot, seed))
+
+    def bot_seed(self, stream: int, seat: int, decision: int) -> int:
+        """The seed of a built-in opponent's ``decision``-th move at ``seat`` in this deal."""
+        return nth_output(nth_output(self.seed ^ stream, seat), decision)
+
+    def render(self) -> str:
+        """A few lines of text: scores, the seat to move and what it holds, the table."""
+        return render_text(self.game)
+
+
+def render_text(game: Game) -> str:
+    """A short text picture of ``game`` from the point of view of the seat to move."""
+    seat = game.current_player
+    lines: list[str] = []
+    if isinstance(game, HeadGame):
+        from panda_core.head import action_notation, card_name
+
+        lines.append(
+            f"Panda Head, hand {game.hand_number}, pile {game.pile_number}; scores {game.scores}"
+        )
+        view = game.view(seat if seat is not None else 0)
+        plays = ", ".join(f"seat {p[0]}: {action_notation(p[1])}" for p in view["pile_plays"])
+        lines.append(f"pile: {plays or '(empty)'}")
+        if seat is not None:
+            hand = " ".join(card_name(c) for c in view["hand"])
+            lines.append(f"seat {seat} to move, holds {hand}")
+    else:
+        assert isinstance(game, ClimbGame)
+        climb_view = game.view(seat if seat is not None else 0)
+        lines.append(
+            f"{climb_view['preset']}, round {game.round}; scores {game.scores}; "
+            f"hand sizes {climb_view['hand_sizes']}"
+        )
+        trick = climb_view["trick"]
+        lines.append(f"to beat: {trick.get('to_beat') or '(lead)'}")
+        if seat is not None:
+            lines.append(f"seat {seat} to move, {len(climb_view['legal_moves'])} legal moves")
+    if game.is_over:
+        lines.append(f"game over: seat {game.winner} wins")
+    return "\n".join(lines)
+
+
+def final_rewards(winner: int | None, players: int) -> list[float]:
+    """+1 for the winner, -1 for every other seat (all zero while the game goes on)."""
+    if winner is None:
+        return [0.0] * players
+    return [1.0 if seat == winner else -1.0 for seat in range(players)]
+
+
+__all__ = [
+    "Table",
+    "agent_name",
+    "final_rewards",
+    "num_actions",
+    "observation_bounds",
+    "observation_size",
+    "render_text",
+]
