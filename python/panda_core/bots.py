@@ -291,12 +291,17 @@ class IllegalBotMoveError(IllegalMoveError):
     """The seat the bot played."""
     bot: str
     """The bot's name."""
+    game: Game
+    """The game as it stands, unchanged by the refused move (for a post-mortem)."""
 
 
-def _illegal(seat: int, name: str, move: object, err: Exception) -> IllegalBotMoveError:
+def _illegal(
+    seat: int, name: str, move: object, err: Exception, game: Game
+) -> IllegalBotMoveError:
     exc = IllegalBotMoveError(f"seat {seat} ({name}) played an illegal move {move!r}: {err}")
     exc.seat = seat
     exc.bot = name
+    exc.game = game
     exc.move = str(getattr(err, "move", None) or move)
     exc.reason = str(getattr(err, "reason", None) or err)
     exc.legal = list(getattr(err, "legal", None) or [])
@@ -319,8 +324,7 @@ def play_game(
     seat is asked on the game itself (it reads nothing hidden). A move is checked by the engine: an
     illegal move, or an answer that is not a move, raises :class:`IllegalBotMoveError` (an
     :class:`IllegalMoveError`) naming the seat and the bot (``seat``, ``bot``, ``move``, ``reason``,
-    ``legal``); the game is left
-    as it was before that move.
+    ``legal``, and ``game``: the game as it was before that move, unchanged).
     """
     name = _check_game_name(game)
     n = len(bots) if players is None else players
@@ -346,7 +350,7 @@ def play_game(
         try:
             state.apply(move)  # type: ignore[arg-type]  # checked by the engine
         except (TypeError, ValueError) as err:
-            raise _illegal(seat, names[seat], move, err) from err
+            raise _illegal(seat, names[seat], move, err, state) from err
         decisions += 1
     winner = state.winner
     assert winner is not None, "the loop ends only when the game is over"
