@@ -93,7 +93,6 @@ class PandaEnv(gym.Env[Obs, np.int64]):
         low, high, size = observation_bounds(name)
         self.observation_space = spaces.Box(low, high, (size,), dtype=np.float32)
         self.action_space = spaces.Discrete(self.table.num_actions)
-        self._bots: dict[int, str] = {}
         self._decisions: dict[int, int] = {}
         self._done = True
 
