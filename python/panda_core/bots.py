@@ -295,9 +295,7 @@ class IllegalBotMoveError(IllegalMoveError):
     """The game as it stands, unchanged by the refused move (for a post-mortem)."""
 
 
-def _illegal(
-    seat: int, name: str, move: object, err: Exception, game: Game
-) -> IllegalBotMoveError:
+def _illegal(seat: int, name: str, move: object, err: Exception, game: Game) -> IllegalBotMoveError:
     exc = IllegalBotMoveError(f"seat {seat} ({name}) played an illegal move {move!r}: {err}")
     exc.seat = seat
     exc.bot = name
