@@ -25,31 +25,53 @@
 //! | 95      | 1  | 1 when it is the observer's turn |
 
 use super::action::Action;
-use super::cards::{kind, CardKind, CardSet};
-use super::state::HeadState;
+use super::cards::{value_mask, CardSet, BAMBOO_MASK, BIG_PANDA_MASK};
+use super::state::{HeadState, MAX_PLAYERS};
 
 /// Length of [`observation`].
 pub const OBSERVATION_SIZE: usize = 96;
 
+/// The 13 card kinds of the encoding: values 1..=11, Big Panda, Bamboo (masks and scales).
+const KIND_MASKS: [CardSet; 13] = {
+    let mut m = [0; 13];
+    let mut v = 1;
+    while v <= 11 {
+        m[v as usize - 1] = value_mask(v);
+        v += 1;
+    }
+    m[11] = BIG_PANDA_MASK;
+    m[12] = BAMBOO_MASK;
+    m
+};
+const KIND_SCALES: [f32; 13] = [
+    0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.25, 0.25,
+];
+
+/// Copies per kind, scaled: one popcount per kind rather than a loop over up to 63 cards (this
+/// runs for every env of every vector-env step).
 fn encode_cards(out: &mut [f32], cards: CardSet) {
-    let mut rest = cards;
-    while rest != 0 {
-        let id = rest.trailing_zeros() as u8;
-        rest &= rest - 1;
-        match kind(id) {
-            CardKind::Regular(v) => out[v as usize - 1] += 1.0 / 5.0,
-            CardKind::BigPanda => out[11] += 1.0 / 4.0,
-            CardKind::Bamboo => out[12] += 1.0 / 4.0,
-        }
+    for ((o, mask), scale) in out.iter_mut().zip(KIND_MASKS).zip(KIND_SCALES) {
+        *o = (cards & mask).count_ones() as f32 * scale;
     }
 }
 
 /// Write the observation of `state` for `player` into `out` (length [`OBSERVATION_SIZE`]).
+///
+/// This runs for every env of every vector-env step, so it avoids divisions and bounds checks:
+/// a fixed-size array view, seats walked in relative order, reciprocals instead of `/`.
 pub fn observation_into(state: &HeadState, player: u8, out: &mut [f32]) {
-    debug_assert_eq!(out.len(), OBSERVATION_SIZE);
+    let out: &mut [f32; OBSERVATION_SIZE] = out
+        .try_into()
+        .expect("observation buffer of OBSERVATION_SIZE floats");
     out.fill(0.0);
-    let n = state.players();
-    let rel = |seat: u8| ((seat + n - player) % n) as usize;
+    let n = state.players() as usize;
+    // rel_of[seat] = places to the observer's left.
+    let mut rel_of = [0usize; MAX_PLAYERS];
+    let mut seat = player as usize;
+    for r in 0..n {
+        rel_of[seat] = r;
+        seat = if seat + 1 == n { 0 } else { seat + 1 };
+    }
     encode_cards(&mut out[0..13], state.hand(player));
     let gone = state
         .pile_plays()
@@ -57,9 +79,9 @@ pub fn observation_into(state: &HeadState, player: u8, out: &mut [f32]) {
         .fold(state.discard(), |acc, p| acc | p.cards);
     encode_cards(&mut out[13..26], gone);
     for play in state.pile_plays() {
-        let base = 26 + 5 * rel(play.seat);
+        let base = 26 + 5 * rel_of[play.seat as usize % MAX_PLAYERS];
         out[base] = 1.0;
-        out[base + 1] = play.value as f32 / 20.0;
+        out[base + 1] = play.value as f32 * (1.0 / 20.0);
         match Action::from_id(play.action) {
             Some(Action::PandaWithBamboo(_)) => out[base + 2] = 1.0,
             Some(Action::BigPanda) => out[base + 3] = 1.0,
@@ -67,20 +89,20 @@ pub fn observation_into(state: &HeadState, player: u8, out: &mut [f32]) {
             _ => {}
         }
     }
-    out[51] = state.highest().map_or(0.0, |h| h as f32 / 20.0);
-    out[52 + state.pile_number() as usize] = 1.0;
-    out[59 + rel(state.leader())] = 1.0;
-    out[64 + rel(state.dealer())] = 1.0;
-    let threshold = state.rules().bust_threshold as f32;
-    for seat in 0..n {
-        let r = rel(seat);
-        out[69 + r] = state.scores()[seat as usize] as f32 / threshold;
-        out[74 + r] = state.is_drowsy(seat) as u8 as f32;
-        out[79 + r] = state.is_pooped(seat) as u8 as f32;
+    out[51] = state.highest().map_or(0.0, |h| h as f32 * (1.0 / 20.0));
+    out[52 + (state.pile_number() as usize).min(6)] = 1.0;
+    out[59 + rel_of[state.leader() as usize % MAX_PLAYERS]] = 1.0;
+    out[64 + rel_of[state.dealer() as usize % MAX_PLAYERS]] = 1.0;
+    let per_point = 1.0 / state.rules().bust_threshold as f32;
+    for (seat, &score) in state.scores().iter().enumerate().take(MAX_PLAYERS) {
+        let r = rel_of[seat];
+        out[69 + r] = score as f32 * per_point;
+        out[74 + r] = state.is_drowsy(seat as u8) as u8 as f32;
+        out[79 + r] = state.is_pooped(seat as u8) as u8 as f32;
         out[84 + r] = 1.0;
-        out[89 + r] = state.hand(seat).count_ones() as f32 / 7.0;
+        out[89 + r] = state.hand(seat as u8).count_ones() as f32 * (1.0 / 7.0);
     }
-    out[94] = state.draw_pile().len() as f32 / 63.0;
+    out[94] = state.draw_pile().len() as f32 * (1.0 / 63.0);
     out[95] = (state.current_player() == Some(player)) as u8 as f32;
 }
 
