@@ -72,11 +72,14 @@
 //!
 //! **Tie-break.** Several legal moves can share a class. [`resolve`] picks, among the legal moves
 //! of the class: the fewest cards, then the fewest cards showing the blue face, then the first in
-//! the canonical legal order (contract §5.1, the order of `legal_moves()`). The reasons: fewer
-//! cards keep more in hand for later (in these shedding games a card spent is never wasted only
-//! when it is needed), and blue cards are the stronger faces, so a white card of the same rank is
-//! spent first; the canonical order makes the choice deterministic (it prefers, among equals, the
-//! lowest card ids, then the lowest named ranks, the smallest flip set and the lowest victims).
+//! the canonical legal order (contract §5.1, the order of `legal_moves()`). Why: a class fixes
+//! the units played, so the cheapest realisation spends the fewest cards and keeps the rest for
+//! later tricks; among as many cards, blue faces are the stronger ones (and a white card that
+//! goes back to the hand on a pass comes back blue, S-6.3), so white cards are spent first; the
+//! canonical order makes the choice deterministic (among equals: the lowest card ids, then the
+//! lowest named ranks, then no flip at all, then the lowest-numbered victims). So through this
+//! index a `flip` panda never flips and `spin` steals always take from the lowest seats that have
+//! points: agents that want those choices use the move features.
 //!
 //! **Bound.** [`MAX_UNITS`] bounds the units of every play possible with the shipped deck under
 //! Part S: see [`max_play_units`] for the proof, and [`supports_deck`] for custom decks. A play
@@ -390,9 +393,10 @@ impl ActionClass {
                 units: s.units,
                 rank: s.rank,
             },
-            Kind::Pass => ActionClass::Pass,
-            // Not combination kinds: shapes never have them.
-            Kind::DiscardElement | Kind::Element => unreachable!("a shape is a combination"),
+            // Shapes are combinations only (contract §6.1).
+            Kind::Pass | Kind::DiscardElement | Kind::Element => {
+                unreachable!("a shape is a combination")
+            }
         }
     }
 }
@@ -592,6 +596,25 @@ mod tests {
             }
             .index(),
             None
+        );
+    }
+
+    #[test]
+    fn feature_offsets_match_the_documented_table() {
+        assert_eq!(
+            [
+                MF_BLUE,
+                MF_UNITS,
+                MF_KIND,
+                MF_SHAPE,
+                MF_RANK,
+                MF_NAMED,
+                MF_NAMED_BY_CARD,
+                MF_FLIP,
+                MF_STEAL,
+                MF_DERIVED
+            ],
+            [70, 135, 148, 156, 160, 173, 186, 251, 316, 320]
         );
     }
 

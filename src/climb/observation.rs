@@ -398,6 +398,45 @@ mod tests {
     }
 
     #[test]
+    fn offsets_match_the_documented_table() {
+        let got = [
+            HAND_BLUE,
+            KNOWN,
+            DISCARD,
+            TABLE,
+            TABLE_BLUE,
+            NO_TO_BEAT,
+            TB_KIND,
+            TB_RANK,
+            TB_SCALARS,
+            TB_MAKER,
+            HOLDER,
+            PASSED,
+            SHOWN,
+            SHOWN_ORDER,
+            SCORES,
+            HAND_SIZES,
+            PRESENT,
+            LEADER,
+            CURRENT,
+            STARTER,
+            DRAW_PILE,
+            SUITS,
+            PRESET,
+            MOOD,
+            PLAYERS,
+            ROUND,
+            GAME_OVER,
+            OWN_TURN,
+        ];
+        let doc = [
+            70, 135, 395, 465, 790, 855, 856, 861, 874, 880, 885, 890, 895, 900, 905, 910, 915,
+            920, 925, 930, 935, 936, 941, 943, 945, 949, 950, 951,
+        ];
+        assert_eq!(got, doc);
+    }
+
+    #[test]
     fn layout_spot_checks() {
         let st = ClimbState::new(4, 3, ClimbSettings::preset(Preset::Year)).unwrap();
         let lead = st.current_player().unwrap();
