@@ -12,15 +12,19 @@
 //! - [`game`]: a state with its start, history and round results
 //! - [`record`]: the JSON game record (settings, start, moves)
 //! - [`view`]: what one player may see (S-11)
+//! - [`observation`]: the fixed-size numeric observation of one player, for agents (S-11)
+//! - [`encoding`]: move feature rows and the abstract action index, for agents
 //! - [`sim`]: batch simulation with the built-in bots
 
 pub mod cards;
 pub mod combo;
 pub mod deck;
+pub mod encoding;
 pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
+pub mod observation;
 pub mod record;
 pub mod rules;
 pub mod sim;
