@@ -27,10 +27,15 @@ ENV_IDS: dict[str, str] = {
 }
 """The Gymnasium ids of :class:`PandaEnv`, per game."""
 
-for _game, _id in ENV_IDS.items():
-    if _id not in gymnasium.registry:
-        gymnasium.register(
-            id=_id,
-            entry_point="panda_core.rl.gymnasium_env:PandaEnv",
-            kwargs={"game": _game},
-        )
+
+def _register() -> None:
+    for game, env_id in ENV_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id,
+                entry_point="panda_core.rl.gymnasium_env:PandaEnv",
+                kwargs={"game": game},
+            )
+
+
+_register()
