@@ -14,8 +14,9 @@ from panda_core._core import ClimbGame, ClimbSettings, HeadGame, HeadRules
 from panda_core.bots import Game, GameName, new_game, nth_output
 
 _BIG = float(np.finfo(np.float32).max)
-"""Observation bounds: the encodings are small normalised numbers, but the contract does not
-bound them (scores over a threshold, for one), so the boxes are the finite float32 range."""
+"""Observation upper bound: every entry is a 0/1 flag or a non-negative count or fraction scaled
+to about 0–1, but not clipped (a score over the threshold, a hand over its usual size), so the
+boxes are [0, the largest finite float32]."""
 
 
 def observation_size(game: GameName) -> int:
@@ -28,7 +29,7 @@ def num_actions(game: GameName) -> int:
 
 def observation_bounds(game: GameName) -> tuple[float, float, int]:
     """``(low, high, size)`` of the observation box of ``game``."""
-    return -_BIG, _BIG, observation_size(game)
+    return 0.0, _BIG, observation_size(game)
 
 
 def agent_name(seat: int) -> str:
