@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -15,7 +16,7 @@ from panda_core.rl import ENV_IDS, PandaEnv
 GAMES = ["head", "year", "spin"]
 
 
-def play_episode(env: gym.Env[np.ndarray, np.int64], seed: int) -> tuple[list[int], float, int]:
+def play_episode(env: gym.Env[Any, Any], seed: int) -> tuple[list[int], float, int]:
     """Random legal actions until the end: (actions, final reward, steps)."""
     obs, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)

@@ -6,8 +6,10 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
-from pettingzoo.utils.wrappers import TerminateIllegalWrapper
+from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped, unused-ignore]
+from pettingzoo.utils.wrappers import (  # type: ignore[import-untyped, unused-ignore]
+    TerminateIllegalWrapper,
+)
 
 from panda_core import ClimbGame, ClimbSettings, HeadGame, HeadRules, IllegalMoveError
 from panda_core.rl import PandaAECEnv, head_env, spin_env, year_env
@@ -50,7 +52,7 @@ def test_spaces_masks_and_a_full_game(game: str) -> None:
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
     space = env.observation_space("player_0")
     size = space["observation"].shape
-    actions = env.action_space("player_1").n
+    actions = int(env.action_space("player_1").n)
     assert space["action_mask"].shape == (actions,)
     assert actions == (24 if game == "head" else env.table.num_actions)
     twin = real_game(game, 3, 8)  # the env deals what the engine deals from that seed
