@@ -22,6 +22,13 @@ move in env ``i``, in seats relative to that player (one network serves every se
 where the winner gets +1 and every other seat −1. A finished game restarts in the same step
 (``terminated[i]`` is true and ``observations[i]`` is already the first position of the next game).
 
+:class:`ClimbVectorEnv` (``year`` or ``spin``, from ``settings``) steps the abstract actions of
+``docs/climb_encodings.md`` §3 (``NUM_CLIMB_ACTIONS``; each unmasked one stands for exactly one
+legal move). Agents that score every legal move instead (DouZero-style) call
+``legal_move_features() -> (rows, offsets)`` — env ``i``'s moves are ``rows[offsets[i]:offsets[i +
+1]]``, ``CLIMB_MOVE_FEATURES`` floats each — and step with ``step_moves(indices)``, one index into
+each env's legal-move list.
+
 Env ``i`` draws the seeds of its episodes from its own SplitMix64 stream started at the ``i``-th
 output of ``SplitMix64(seed)``, so a run is the same for any ``threads``. A refused action (not
 legal for its env, or out of range) raises :class:`~panda_core.IllegalMoveError` naming the env
@@ -30,6 +37,6 @@ legal for its env, or out of range) raises :class:`~panda_core.IllegalMoveError`
 
 from __future__ import annotations
 
-from panda_core._core import HeadVectorEnv
+from panda_core._core import ClimbVectorEnv, HeadVectorEnv
 
-__all__ = ["HeadVectorEnv"]
+__all__ = ["ClimbVectorEnv", "HeadVectorEnv"]

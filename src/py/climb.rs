@@ -11,7 +11,13 @@ use super::errors::{IntoPyResult, InvalidStateError, RulesError};
 use super::head::{players_arg, seed_arg};
 use super::json::{from_py, to_py};
 use super::sim::{batch_dict, BatchArgs};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
+
+use super::errors::to_py as to_py_err;
 use crate::bots::decide::climb_decision;
+use crate::climb::encoding::{self, move_features, MOVE_FEATURES, NUM_ACTIONS};
+use crate::climb::observation::{observation, OBSERVATION_SIZE};
+use crate::error::{EngineError, IllegalMove};
 use crate::bots::BotKind;
 use crate::climb::notation::{move_from_json, move_json, parse_move};
 use crate::climb::snapshot::{parse_snapshot, round_snap, to_beat_snap};
@@ -182,7 +188,7 @@ pub struct PyClimbGame {
 }
 
 /// How errors name the climbing games.
-const CLIMB: &str = "the climbing games are";
+pub const CLIMB: &str = "the climbing games are";
 
 #[pymethods]
 impl PyClimbGame {
@@ -301,6 +307,66 @@ impl PyClimbGame {
         Ok(PyClimbMove {
             inner: legal.swap_remove(i),
         })
+    }
+
+    /// A float32 numpy array of shape `(CLIMB_OBSERVATION_SIZE,)`: what `player` may know (S-11),
+    /// in seats relative to them (layout in docs/climb_encodings.md §1).
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        player: i64,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let seat = self.seat_arg(player)?;
+        Ok(observation(self.game.state(), seat).into_pyarray(py))
+    }
+
+    /// A float32 array of shape `(len(legal_moves()), CLIMB_MOVE_FEATURES)`: one feature row per
+    /// legal move, in the order of `legal_moves()` (layout in docs/climb_encodings.md §2).
+    fn legal_move_features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let legal = self.game.legal_moves();
+        move_features(self.game.state(), &legal)
+            .into_pyarray(py)
+            .reshape([legal.len(), MOVE_FEATURES])
+    }
+
+    /// A bool array of shape `(NUM_CLIMB_ACTIONS,)`: the abstract actions that name a legal move
+    /// now (docs/climb_encodings.md §3).
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let mut mask = vec![false; NUM_ACTIONS];
+        if !self.game.state().is_over() {
+            encoding::action_mask(self.game.state(), &self.game.legal_moves(), &mut mask);
+        }
+        mask.into_pyarray(py)
+    }
+
+    /// The abstract action of a legal move (`ClimbMove` or notation); several moves can share
+    /// one. Raises `IllegalMoveError` for a move that is not legal now.
+    fn action_index(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let mv = self.legal_move_arg(py, r#move)?;
+        encoding::action_index(self.game.state(), &mv).ok_or_else(|| {
+            pyo3::exceptions::PyValueError::new_err(format!(
+                "move {} has no abstract action (a play of more than {} units)",
+                mv.notation(),
+                encoding::MAX_UNITS
+            ))
+        })
+    }
+
+    /// The one legal move an abstract action stands for (tie-break: fewest cards, then fewest
+    /// blue faces, then canonical order). Raises `IllegalMoveError` when the action is masked out.
+    fn move_for_action(&self, py: Python<'_>, action: i64) -> PyResult<PyClimbMove> {
+        let legal = self.game.legal_moves();
+        let i = self.resolve_arg(py, &legal, action)?;
+        Ok(PyClimbMove {
+            inner: legal[i].clone(),
+        })
+    }
+
+    /// Apply the move an abstract action stands for (see `move_for_action`).
+    fn apply_action(&mut self, py: Python<'_>, action: i64) -> PyResult<()> {
+        let legal = self.game.legal_moves();
+        let i = self.resolve_arg(py, &legal, action)?;
+        self.game.apply(&legal[i]).py_err(py)
     }
 
     /// Apply a move: a `ClimbMove`, its notation or its JSON dict. An illegal move raises
@@ -429,6 +495,76 @@ impl PyClimbGame {
     }
 }
 
+impl PyClimbGame {
+    fn seat_arg(&self, seat: i64) -> PyResult<u8> {
+        let n = self.game.state().players() as i64;
+        if (0..n).contains(&seat) {
+            Ok(seat as u8)
+        } else {
+            Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "seat must be 0..={}, got {seat}",
+                n - 1
+            )))
+        }
+    }
+
+    /// A legal move of the current player from a `ClimbMove` or a notation.
+    fn legal_move_arg(&self, py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Move> {
+        let mv = if let Ok(m) = obj.cast::<PyClimbMove>() {
+            m.get().inner.clone()
+        } else if let Ok(text) = obj.cast::<PyString>() {
+            let text = text.to_str()?;
+            parse_move(text).map_err(|why| to_py_err(py, self.game.unparsable(text, &why)))?
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "a move is a ClimbMove or a notation (str), got {}",
+                obj.get_type().name()?
+            )));
+        };
+        let state = self.game.state();
+        if state.is_over() {
+            return Err(to_py_err(py, EngineError::GameOver));
+        }
+        let legal = self.game.legal_moves();
+        if legal.contains(&mv) {
+            Ok(mv)
+        } else {
+            Err(to_py_err(py, EngineError::Illegal(state.illegal(&mv, &legal))))
+        }
+    }
+
+    /// The index in `legal` of the move abstract `action` stands for.
+    fn resolve_arg(&self, py: Python<'_>, legal: &[Move], action: i64) -> PyResult<usize> {
+        let state = self.game.state();
+        if state.is_over() {
+            return Err(to_py_err(py, EngineError::GameOver));
+        }
+        let found = usize::try_from(action)
+            .ok()
+            .filter(|&a| a < NUM_ACTIONS)
+            .and_then(|a| encoding::resolve(state, legal, a));
+        found.ok_or_else(|| {
+            let mut mask = vec![false; NUM_ACTIONS];
+            encoding::action_mask(state, legal, &mut mask);
+            let allowed: Vec<String> = (0..NUM_ACTIONS)
+                .filter(|&a| mask[a])
+                .map(|a| a.to_string())
+                .collect();
+            to_py_err(
+                py,
+                EngineError::Illegal(IllegalMove {
+                    requested: action.to_string(),
+                    reason: format!(
+                        "abstract action {action} names no legal move of seat {}",
+                        state.current_player().unwrap_or(0)
+                    ),
+                    legal: allowed,
+                }),
+            )
+        })
+    }
+}
+
 fn internal(e: serde_json::Error) -> PyErr {
     super::errors::EngineInvariantError::new_err(format!("cannot describe the state: {e}"))
 }
@@ -528,5 +664,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyClimbGame>()?;
     m.add_function(wrap_pyfunction!(climb_classify, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_climb_batch, m)?)?;
+    m.add("CLIMB_OBSERVATION_SIZE", OBSERVATION_SIZE)?;
+    m.add("CLIMB_MOVE_FEATURES", MOVE_FEATURES)?;
+    m.add("NUM_CLIMB_ACTIONS", NUM_ACTIONS)?;
     Ok(())
 }

@@ -7,9 +7,12 @@ use pyo3::types::PyTuple;
 
 use super::errors::{to_py, IllegalMoveError, RulesError};
 use super::head::{players_arg, seed_arg, PyHeadRules, HEAD};
+use super::climb::{PyClimbMove, PyClimbSettings, CLIMB};
+use crate::climb::encoding::MOVE_FEATURES;
 use crate::head::HeadState;
+use crate::vecenv::climb::{ClimbConfig, ClimbEnvGame};
 use crate::vecenv::head::HeadConfig;
-use crate::vecenv::{Batch, EnvGame, StepErrorOr, VecEnv};
+use crate::vecenv::{ActionKind, Batch, EnvGame, StepErrorOr, VecEnv};
 
 /// Actions as int64: a numpy int64 array is read in place, anything else converted.
 pub fn actions_arg(actions: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
@@ -202,7 +205,155 @@ impl PyHeadVectorEnv {
     }
 }
 
+/// N climbing games (`year` or `spin`) stepped in one call (see `panda_core.vector`).
+#[pyclass(name = "ClimbVectorEnv", module = "panda_core._core")]
+pub struct PyClimbVectorEnv {
+    env: VecEnv<ClimbEnvGame>,
+}
+
+#[pymethods]
+impl PyClimbVectorEnv {
+    #[new]
+    #[pyo3(signature = (num_envs, players = 4, settings = None, threads = None))]
+    fn new(
+        py: Python<'_>,
+        num_envs: i64,
+        players: i64,
+        settings: Option<PyRef<'_, PyClimbSettings>>,
+        threads: Option<i64>,
+    ) -> PyResult<Self> {
+        let config = ClimbConfig {
+            players: players_arg(players, CLIMB)?,
+            settings: settings.map(|s| s.inner.clone()).unwrap_or_default(),
+        };
+        let env = VecEnv::new(config, num_envs_arg(num_envs)?, threads_arg(threads)?)
+            .map_err(|e| to_py(py, e))?;
+        Ok(Self { env })
+    }
+
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.env.num_envs()
+    }
+    #[getter]
+    fn players(&self) -> u8 {
+        self.env.players()
+    }
+    #[getter]
+    fn threads(&self) -> usize {
+        self.env.threads()
+    }
+    #[getter]
+    fn observation_size(&self) -> usize {
+        self.env.observation_size()
+    }
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.env.num_actions()
+    }
+    #[getter]
+    fn move_features(&self) -> usize {
+        MOVE_FEATURES
+    }
+
+    /// Deal a new game in every env; env `i`'s games are seeded from `nth_output(seed, i)`.
+    /// Returns `(observations, masks, current_player)`; masks are over the abstract actions.
+    #[pyo3(signature = (seed = None))]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
+        let env = &mut self.env;
+        let batch = py.detach(|| env.reset(seed)).map_err(|e| to_py(py, e))?;
+        reset_tuple(py, &self.env, batch)
+    }
+
+    /// Apply one abstract action per env (each stands for one legal move, see
+    /// `ClimbGame.move_for_action`). Returns `(observations, masks, rewards, terminated,
+    /// current_player)`; finished games restart at once.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        self.step_kind(py, actions, ActionKind::Action)
+    }
+
+    /// Like `step`, but each action is an index into that env's legal-move list (the rows of
+    /// `legal_move_features()`), so every legal move is reachable.
+    fn step_moves<'py>(
+        &mut self,
+        py: Python<'py>,
+        indices: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        self.step_kind(py, indices, ActionKind::MoveIndex)
+    }
+
+    /// `(features, offsets)`: float32 rows of shape `(M, CLIMB_MOVE_FEATURES)` for the legal moves
+    /// of every env stacked, and int64 `offsets` of shape `(num_envs + 1,)`: env `i`'s moves are
+    /// rows `offsets[i]:offsets[i + 1]`, in canonical order.
+    fn legal_move_features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let env = &self.env;
+        let (rows, offsets) = py.detach(|| env.legal_move_features());
+        let m = rows.len() / MOVE_FEATURES;
+        (
+            rows.into_pyarray(py).reshape([m, MOVE_FEATURES])?,
+            offsets.into_pyarray(py),
+        )
+            .into_pyobject(py)
+    }
+
+    /// The legal moves of env `i`'s player to move, in canonical order.
+    fn legal_moves(&self, i: usize) -> PyResult<Vec<PyClimbMove>> {
+        let game = self
+            .env
+            .game(i)
+            .ok_or_else(|| pyo3::exceptions::PyIndexError::new_err(format!("no env {i}")))?;
+        Ok(game
+            .legal_moves()
+            .iter()
+            .map(|m| PyClimbMove { inner: m.clone() })
+            .collect())
+    }
+
+    /// The number of episodes env `i` has started since the last reset.
+    fn episodes(&self, i: usize) -> PyResult<u64> {
+        self.env
+            .episodes(i)
+            .ok_or_else(|| pyo3::exceptions::PyIndexError::new_err(format!("no env {i}")))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<ClimbVectorEnv {} envs, {} players, {}, {} threads>",
+            self.env.num_envs(),
+            self.env.players(),
+            self.env.config().settings.preset.name(),
+            self.env.threads()
+        )
+    }
+}
+
+impl PyClimbVectorEnv {
+    fn step_kind<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+        kind: ActionKind,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let actions = actions_arg(actions)?;
+        let env = &mut self.env;
+        let batch = py
+            .detach(|| env.step_as(&actions, kind))
+            .map_err(|e| step_error(py, e))?;
+        step_tuple(py, &self.env, batch)
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyHeadVectorEnv>()?;
+    m.add_class::<PyClimbVectorEnv>()?;
     Ok(())
 }

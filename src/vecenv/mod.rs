@@ -13,7 +13,7 @@
 //! Rewards are zero except on the step that ends a game: +1 for the winner, −1 for every other
 //! seat (one column per seat, absolute seats).
 
-// pub mod climb;
+pub mod climb;
 pub mod head;
 
 use rayon::prelude::*;
@@ -41,8 +41,22 @@ pub trait EnvGame: Sized + Send + Sync {
     fn write_mask(&self, out: &mut [bool]);
     /// Check `action` for the player to move; the error says why it is refused.
     fn check(&self, action: i64) -> Result<Self::Checked, String>;
+    /// Check an index into the player's list of legal moves (for games whose abstract actions
+    /// do not reach every move); by default the same as [`EnvGame::check`].
+    fn check_move_index(&self, index: i64) -> Result<Self::Checked, String> {
+        self.check(index)
+    }
     /// Apply a checked action.
     fn apply(&mut self, action: Self::Checked) -> Result<(), EngineError>;
+}
+
+/// What the actions of a step name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActionKind {
+    /// Ids of the game's fixed action space ([`EnvGame::check`]).
+    Action,
+    /// Indices into each game's legal-move list ([`EnvGame::check_move_index`]).
+    MoveIndex,
 }
 
 /// The output of a reset or a step, one row per env (row-major, `N × size`).
@@ -145,6 +159,10 @@ impl<G: EnvGame> VecEnv<G> {
     pub fn game(&self, i: usize) -> Option<&G> {
         self.slots.get(i).map(|s| &s.game)
     }
+    /// Every env's game, in env order.
+    pub fn games(&self) -> impl ExactSizeIterator<Item = &G> {
+        self.slots.iter().map(|s| &s.game)
+    }
     /// Episodes started in env `i` since the last reset (the one in progress included).
     pub fn episodes(&self, i: usize) -> Option<u64> {
         self.slots.get(i).map(|s| s.episodes)
@@ -188,6 +206,11 @@ impl<G: EnvGame> VecEnv<G> {
     /// Step every env with one action each (see the module doc). On a refused action no env has
     /// moved.
     pub fn step(&mut self, actions: &[i64]) -> Result<Batch, StepErrorOr> {
+        self.step_as(actions, ActionKind::Action)
+    }
+
+    /// [`VecEnv::step`] with actions of the given kind.
+    pub fn step_as(&mut self, actions: &[i64], kind: ActionKind) -> Result<Batch, StepErrorOr> {
         let n = self.num_envs();
         if actions.len() != n {
             return Err(StepErrorOr::Engine(
@@ -198,11 +221,11 @@ impl<G: EnvGame> VecEnv<G> {
                 .into(),
             ));
         }
-        self.run(Some(actions))
+        self.run(Some((actions, kind)))
     }
 
     /// Check (when stepping), then step or deal every env, chunk by chunk.
-    fn run(&mut self, actions: Option<&[i64]>) -> Result<Batch, StepErrorOr> {
+    fn run(&mut self, actions: Option<(&[i64], ActionKind)>) -> Result<Batch, StepErrorOr> {
         let chunk = self.chunk();
         let mut out = self.empty_batch();
         let mut checked = std::mem::take(&mut self.checked);
@@ -213,7 +236,7 @@ impl<G: EnvGame> VecEnv<G> {
 
     fn run_with(
         &mut self,
-        actions: Option<&[i64]>,
+        actions: Option<(&[i64], ActionKind)>,
         chunk: usize,
         out: &mut Batch,
         checked: &mut [G::Checked],
@@ -228,12 +251,13 @@ impl<G: EnvGame> VecEnv<G> {
         let slots = &mut self.slots;
         let n = slots.len();
         // Check first, apply after: a refused action must leave every game as it was.
-        if let Some(actions) = actions {
+        if let Some((actions, kind)) = actions {
             let checks = slots
                 .chunks(chunk)
                 .zip(actions.chunks(chunk).zip(checked.chunks_mut(chunk)))
                 .enumerate()
                 .map(|(k, (slots, (actions, checked)))| Checks {
+                    kind,
                     first: k * chunk,
                     slots,
                     actions,
@@ -327,6 +351,7 @@ impl<G: EnvGame> Rows<'_, G> {
 
 /// One chunk of actions to check; `first` is the index of the chunk's first env.
 struct Checks<'a, G: EnvGame> {
+    kind: ActionKind,
     first: usize,
     slots: &'a [Slot<G>],
     actions: &'a [i64],
@@ -337,7 +362,11 @@ impl<G: EnvGame> Checks<'_, G> {
     fn check(self) -> Result<(), StepErrorOr> {
         let it = self.slots.iter().zip(self.actions).zip(self.checked);
         for (i, ((slot, &action), c)) in it.enumerate() {
-            *c = slot.game.check(action).map_err(|reason| {
+            let checked = match self.kind {
+                ActionKind::Action => slot.game.check(action),
+                ActionKind::MoveIndex => slot.game.check_move_index(action),
+            };
+            *c = checked.map_err(|reason| {
                 StepErrorOr::Step(StepError {
                     env: self.first + i,
                     action,

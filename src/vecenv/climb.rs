@@ -1,0 +1,250 @@
+//! The climbing games (`year`, `spin`) as a batched environment: the observation of
+//! [`crate::climb::observation`], the abstract action index of [`crate::climb::encoding`], and,
+//! for agents that score every legal move (DouZero-style), steps by index into the legal-move
+//! list with the move-feature rows of all envs in one array.
+
+use super::{EnvGame, VecEnv};
+use crate::climb::encoding::{self, move_features_into, MOVE_FEATURES};
+use crate::climb::observation::{observation_into, OBSERVATION_SIZE};
+use crate::climb::{ClimbSettings, ClimbState, Move};
+use crate::error::EngineError;
+
+/// Players and settings of every episode.
+#[derive(Clone, Debug)]
+pub struct ClimbConfig {
+    pub players: u8,
+    pub settings: ClimbSettings,
+}
+
+/// A climbing game with its legal moves cached: the mask, the abstract actions and the
+/// move-index steps all read the same list, generated once per position.
+#[derive(Clone, Debug)]
+pub struct ClimbEnvGame {
+    state: ClimbState,
+    legal: Vec<Move>,
+}
+
+impl ClimbEnvGame {
+    pub fn state(&self) -> &ClimbState {
+        &self.state
+    }
+    /// The legal moves of the player to move, in canonical order (empty once the game is over).
+    pub fn legal_moves(&self) -> &[Move] {
+        &self.legal
+    }
+    fn refresh(&mut self) {
+        if self.state.is_over() {
+            self.legal.clear();
+        } else {
+            self.state.legal_moves_into(&mut self.legal);
+        }
+    }
+}
+
+impl EnvGame for ClimbEnvGame {
+    type Config = ClimbConfig;
+    /// An index into the cached legal moves.
+    type Checked = usize;
+
+    fn new_episode(config: &ClimbConfig, seed: u64) -> Result<Self, EngineError> {
+        let mut game = Self {
+            state: ClimbState::new(config.players, seed, config.settings.clone())?,
+            legal: Vec::with_capacity(64),
+        };
+        game.refresh();
+        Ok(game)
+    }
+    fn observation_size(_: &ClimbConfig) -> usize {
+        OBSERVATION_SIZE
+    }
+    fn num_actions(_: &ClimbConfig) -> usize {
+        encoding::NUM_ACTIONS
+    }
+    fn players(config: &ClimbConfig) -> u8 {
+        config.players
+    }
+    fn current_player(&self) -> Option<u8> {
+        self.state.current_player()
+    }
+    fn winner(&self) -> Option<u8> {
+        self.state.winner()
+    }
+    fn write_observation(&self, player: u8, out: &mut [f32]) {
+        observation_into(&self.state, player, out);
+    }
+    fn write_mask(&self, out: &mut [bool]) {
+        encoding::action_mask(&self.state, &self.legal, out);
+    }
+    fn check(&self, action: i64) -> Result<usize, String> {
+        let found = usize::try_from(action)
+            .ok()
+            .filter(|&a| a < encoding::NUM_ACTIONS)
+            .and_then(|a| encoding::resolve(&self.state, &self.legal, a));
+        found.ok_or_else(|| {
+            let mut legal: Vec<usize> = self
+                .legal
+                .iter()
+                .filter_map(|m| encoding::action_index(&self.state, m))
+                .collect();
+            legal.sort_unstable();
+            legal.dedup();
+            format!(
+                "abstract action {action} is not legal for seat {}; legal actions: {legal:?}",
+                self.seat()
+            )
+        })
+    }
+    fn check_move_index(&self, index: i64) -> Result<usize, String> {
+        usize::try_from(index)
+            .ok()
+            .filter(|&i| i < self.legal.len())
+            .ok_or_else(|| {
+                format!(
+                    "move index {index} is out of range for seat {}: {} legal moves",
+                    self.seat(),
+                    self.legal.len()
+                )
+            })
+    }
+    fn apply(&mut self, index: usize) -> Result<(), EngineError> {
+        self.state.apply_legal(&self.legal[index]);
+        self.refresh();
+        Ok(())
+    }
+}
+
+impl ClimbEnvGame {
+    fn seat(&self) -> i64 {
+        self.state.current_player().map_or(-1, i64::from)
+    }
+}
+
+impl VecEnv<ClimbEnvGame> {
+    /// The move-feature rows of every env's legal moves, stacked: rows
+    /// `offsets[i] .. offsets[i + 1]` (each [`MOVE_FEATURES`] floats) are env `i`'s moves in
+    /// canonical order, the order [`VecEnv::step_as`] with move indices refers to.
+    pub fn legal_move_features(&self) -> (Vec<f32>, Vec<i64>) {
+        let mut offsets = Vec::with_capacity(self.num_envs() + 1);
+        offsets.push(0i64);
+        for g in self.games() {
+            offsets.push(offsets.last().copied().unwrap_or(0) + g.legal.len() as i64);
+        }
+        let total = offsets.last().copied().unwrap_or(0) as usize;
+        let mut rows = vec![0.0f32; total * MOVE_FEATURES];
+        let mut chunks = rows.chunks_mut(MOVE_FEATURES);
+        for g in self.games() {
+            for (mv, row) in g.legal.iter().zip(chunks.by_ref()) {
+                move_features_into(&g.state, mv, row);
+            }
+        }
+        (rows, offsets)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::climb::snapshot::snapshot;
+    use crate::climb::{Mood, Preset};
+    use crate::rng::SplitMix64;
+    use crate::vecenv::{ActionKind, StepErrorOr};
+
+    fn config(preset: Preset, players: u8) -> ClimbConfig {
+        let settings = ClimbSettings {
+            preset,
+            mood: Mood::Hungry,
+            ..ClimbSettings::default()
+        };
+        ClimbConfig { players, settings }
+    }
+
+    /// A uniformly random unmasked abstract action per env.
+    fn random_actions(masks: &[bool], rng: &mut SplitMix64) -> Vec<i64> {
+        masks
+            .chunks(encoding::NUM_ACTIONS)
+            .map(|m| {
+                let legal: Vec<usize> = (0..m.len()).filter(|&a| m[a]).collect();
+                legal[(rng.next() % legal.len() as u64) as usize] as i64
+            })
+            .collect()
+    }
+
+    fn trace(threads: usize, preset: Preset) -> Vec<(Vec<f32>, Vec<f32>, Vec<i64>)> {
+        let mut env = VecEnv::<ClimbEnvGame>::new(config(preset, 3), 40, Some(threads)).unwrap();
+        let mut batch = env.reset(7).unwrap();
+        let mut rng = SplitMix64::new(3);
+        let mut out = Vec::new();
+        for _ in 0..300 {
+            let actions = random_actions(&batch.masks, &mut rng);
+            batch = env.step(&actions).unwrap();
+            out.push((
+                batch.observations.clone(),
+                batch.rewards.clone(),
+                batch.current_player.clone(),
+            ));
+        }
+        out
+    }
+
+    #[test]
+    fn deterministic_whatever_the_thread_count_and_games_end() {
+        for preset in [Preset::Year, Preset::Spin] {
+            let one = trace(1, preset);
+            assert_eq!(one, trace(2, preset));
+            let ended = one
+                .iter()
+                .flat_map(|(_, r, _)| r.chunks(3))
+                .filter(|row| row.iter().any(|&x| x != 0.0))
+                .count();
+            assert!(ended > 0, "{preset:?}: no game ended in 300 steps of 40 envs");
+        }
+    }
+
+    #[test]
+    fn move_index_steps_and_features_agree_with_the_legal_lists() {
+        let mut env = VecEnv::<ClimbEnvGame>::new(config(Preset::Spin, 4), 5, Some(1)).unwrap();
+        env.reset(1).unwrap();
+        for step in 0..200 {
+            let (rows, offsets) = env.legal_move_features();
+            assert_eq!(offsets.len(), 6);
+            assert_eq!(rows.len(), *offsets.last().unwrap() as usize * MOVE_FEATURES);
+            let picks: Vec<i64> = (0..5)
+                .map(|i| {
+                    let n = offsets[i + 1] - offsets[i];
+                    assert!(n > 0);
+                    (step as i64 * 7 + i as i64) % n
+                })
+                .collect();
+            // Each env's rows are its own legal list's features.
+            for (i, g) in env.games().enumerate() {
+                let own = encoding::move_features(g.state(), g.legal_moves());
+                let lo = offsets[i] as usize * MOVE_FEATURES;
+                assert_eq!(&rows[lo..lo + own.len()], &own[..]);
+            }
+            env.step_as(&picks, ActionKind::MoveIndex).unwrap();
+        }
+        let err = env.step_as(&[0, 0, 999, 0, 0], ActionKind::MoveIndex);
+        assert!(matches!(err, Err(StepErrorOr::Step(e)) if e.env == 2));
+    }
+
+    #[test]
+    fn a_masked_out_action_moves_no_env() {
+        let mut env = VecEnv::<ClimbEnvGame>::new(config(Preset::Year, 4), 50, Some(2)).unwrap();
+        let batch = env.reset(2).unwrap();
+        let before: Vec<ClimbState> = env.games().map(|g| g.state().clone()).collect();
+        let mut rng = SplitMix64::new(9);
+        let mut actions = random_actions(&batch.masks, &mut rng);
+        let row = &batch.masks[41 * encoding::NUM_ACTIONS..42 * encoding::NUM_ACTIONS];
+        actions[41] = row.iter().position(|&m| !m).unwrap() as i64;
+        match env.step(&actions) {
+            Err(StepErrorOr::Step(e)) => {
+                assert_eq!(e.env, 41);
+                assert!(e.reason.contains("legal actions"), "{}", e.reason);
+            }
+            other => panic!("expected a refused step, got {other:?}"),
+        }
+        for (g, b) in env.games().zip(&before) {
+            assert_eq!(snapshot(g.state(), &[]), snapshot(b, &[]));
+        }
+    }
+}

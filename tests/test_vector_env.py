@@ -1,0 +1,221 @@
+"""The batched environments (panda_core.vector): every env replays exactly the single game dealt
+from its seed, auto-reset and rewards, determinism over thread counts, refused actions that move
+nothing, and the climbing games' abstract actions and move-index steps."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from panda_core import ClimbGame, ClimbSettings, HeadGame, HeadRules, IllegalMoveError, RulesError
+from panda_core._core import (
+    CLIMB_MOVE_FEATURES,
+    CLIMB_OBSERVATION_SIZE,
+    HEAD_OBSERVATION_SIZE,
+    NUM_CLIMB_ACTIONS,
+    NUM_HEAD_ACTIONS,
+)
+from panda_core.oracle.rng import SplitMix64
+from panda_core.vector import ClimbVectorEnv, HeadVectorEnv
+
+Env = HeadVectorEnv | ClimbVectorEnv
+
+
+def episode_seed(seed: int, env: int, episode: int) -> int:
+    """The seed of env `env`'s `episode`-th game (0-based), as documented in panda_core.vector."""
+    stream = SplitMix64(seed)
+    for _ in range(env):
+        stream.next()
+    per_env = SplitMix64(stream.next())
+    for _ in range(episode):
+        per_env.next()
+    return per_env.next()
+
+
+def random_actions(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    return np.array([rng.choice(np.flatnonzero(row)) for row in mask], dtype=np.int64)
+
+
+def run(env: Env, steps: int, seed: int = 1) -> list[tuple[npt.NDArray[np.generic], ...]]:
+    obs, mask, player = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    trace: list[tuple[npt.NDArray[np.generic], ...]] = [(obs, mask, player)]
+    for _ in range(steps):
+        out = env.step(random_actions(mask, rng))
+        obs, mask = out[0], out[1]
+        trace.append(out)
+    return trace
+
+
+def test_shapes_and_dtypes() -> None:
+    env = HeadVectorEnv(8, players=3, threads=1)
+    obs, mask, player = env.reset(seed=0)
+    assert obs.shape == (8, HEAD_OBSERVATION_SIZE) and obs.dtype == np.float32
+    assert mask.shape == (8, NUM_HEAD_ACTIONS) and mask.dtype == np.bool_
+    assert player.shape == (8,) and player.dtype == np.int64
+    obs, mask, rewards, terminated, player = env.step(mask.argmax(axis=1))
+    assert rewards.shape == (8, 3) and rewards.dtype == np.float32
+    assert terminated.shape == (8,) and terminated.dtype == np.bool_
+    cenv = ClimbVectorEnv(4, players=5, settings=ClimbSettings(preset="spin"))
+    obs, mask, player = cenv.reset(seed=0)
+    assert obs.shape == (4, CLIMB_OBSERVATION_SIZE) and mask.shape == (4, NUM_CLIMB_ACTIONS)
+    assert cenv.observation_size == CLIMB_OBSERVATION_SIZE
+    assert cenv.num_actions == NUM_CLIMB_ACTIONS
+
+
+def test_each_env_replays_the_single_game_of_its_seed() -> None:
+    """Env i's episodes are the HeadGames dealt from the documented seeds, move by move."""
+    n, seed = 6, 42
+    env = HeadVectorEnv(n, players=4, threads=2)
+    obs, mask, player = env.reset(seed=seed)
+    games = [HeadGame(4, episode_seed(seed, i, 0)) for i in range(n)]
+    episodes = [0] * n
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(1500):
+        for i, g in enumerate(games):
+            assert player[i] == g.current_player
+            np.testing.assert_array_equal(obs[i], g.observation(player[i]))
+            np.testing.assert_array_equal(mask[i], g.legal_action_mask())
+        actions = random_actions(mask, rng)
+        obs, mask, rewards, terminated, player = env.step(actions)
+        for i, g in enumerate(games):
+            g.apply(int(actions[i]))
+            assert terminated[i] == g.is_over
+            if g.is_over:
+                expected = [1.0 if s == g.winner else -1.0 for s in range(4)]
+                assert rewards[i].tolist() == expected
+                episodes[i] += 1
+                finished += 1
+                games[i] = HeadGame(4, episode_seed(seed, i, episodes[i]))
+            else:
+                assert not rewards[i].any()
+    assert finished >= 3
+    assert [env.episodes(i) for i in range(n)] == [e + 1 for e in episodes]
+
+
+def test_climb_env_replays_the_single_game_of_its_seed() -> None:
+    n, seed = 4, 5
+    settings = ClimbSettings(preset="year", panda_mood="flip")
+    env = ClimbVectorEnv(n, players=3, settings=settings)
+    obs, mask, player = env.reset(seed=seed)
+    games = [ClimbGame(3, episode_seed(seed, i, 0), settings) for i in range(n)]
+    episodes = [0] * n
+    rng = np.random.default_rng(1)
+    for _ in range(400):
+        for i, g in enumerate(games):
+            assert player[i] == g.current_player
+            np.testing.assert_array_equal(obs[i], g.observation(int(player[i])))
+            np.testing.assert_array_equal(mask[i], g.action_mask())
+        actions = random_actions(mask, rng)
+        obs, mask, rewards, terminated, player = env.step(actions)
+        for i, g in enumerate(games):
+            g.apply_action(int(actions[i]))
+            assert terminated[i] == g.is_over
+            if g.is_over:
+                episodes[i] += 1
+                games[i] = ClimbGame(3, episode_seed(seed, i, episodes[i]), settings)
+    assert sum(episodes) >= 1
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda t: HeadVectorEnv(100, players=4, threads=t),
+        lambda t: ClimbVectorEnv(70, players=4, settings=ClimbSettings(preset="spin"), threads=t),
+    ],
+)
+def test_deterministic_whatever_the_thread_count(make: object) -> None:
+    build = make  # type: ignore[assignment]
+    one = run(build(1), 120)  # type: ignore[operator]
+    two = run(build(2), 120)  # type: ignore[operator]
+    for a, b in zip(one, two, strict=True):
+        for x, y in zip(a, b, strict=True):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_rewards_only_at_the_end_and_zero_sum_shape() -> None:
+    env = HeadVectorEnv(64, players=4, threads=2)
+    ended = 0
+    for _, _, rewards, terminated, _ in run(env, 600)[1:]:  # type: ignore[misc]
+        assert not rewards[~terminated].any()
+        for row in rewards[terminated]:
+            assert sorted(row.tolist()) == [-1.0, -1.0, -1.0, 1.0]
+            ended += 1
+    assert ended > 0
+
+
+def test_a_refused_action_names_the_env_and_moves_nothing() -> None:
+    env = HeadVectorEnv(50, players=4, threads=2)
+    obs, mask, player = env.reset(seed=3)
+    twin = HeadVectorEnv(50, players=4, threads=1)
+    twin.reset(seed=3)
+    actions = mask.argmax(axis=1)
+    bad = actions.copy()
+    bad[17] = int(np.flatnonzero(~mask[17])[0])
+    with pytest.raises(IllegalMoveError) as info:
+        env.step(bad)
+    assert info.value.env == 17  # type: ignore[attr-defined]
+    assert "legal:" in str(info.value)
+    for wrong in (np.full(50, 99), np.full(50, -1), actions[:3]):
+        with pytest.raises((IllegalMoveError, RulesError)):
+            env.step(wrong)
+    # Nothing moved: the next legal step gives what an untouched twin gives.
+    for x, y in zip(env.step(actions), twin.step(actions), strict=True):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_bad_constructor_arguments() -> None:
+    with pytest.raises(RulesError):
+        HeadVectorEnv(0)
+    with pytest.raises(RulesError):
+        HeadVectorEnv(4, players=6)
+    with pytest.raises(RulesError):
+        HeadVectorEnv(4, threads=0)
+    with pytest.raises(RulesError):
+        HeadVectorEnv(4, players=2, rules=HeadRules(first_dealer=3))
+    with pytest.raises(RulesError):
+        ClimbVectorEnv(4, players=1)
+
+
+def test_climb_move_index_steps_reach_every_move() -> None:
+    env = ClimbVectorEnv(3, players=4, settings=ClimbSettings(preset="spin"))
+    env.reset(seed=8)
+    rng = np.random.default_rng(2)
+    for _ in range(200):
+        rows, offsets = env.legal_move_features()
+        assert offsets.shape == (4,) and offsets[0] == 0
+        assert rows.shape == (offsets[-1], CLIMB_MOVE_FEATURES)
+        picks = []
+        for i in range(3):
+            moves = env.legal_moves(i)
+            assert len(moves) == offsets[i + 1] - offsets[i]
+            picks.append(int(rng.integers(len(moves))))
+        env.step_moves(np.array(picks))
+    with pytest.raises(IllegalMoveError) as info:
+        env.step_moves(np.array([0, 10_000, 0]))
+    assert info.value.env == 1  # type: ignore[attr-defined]
+
+
+def test_climb_game_abstract_actions() -> None:
+    game = ClimbGame(4, 11)
+    rng = np.random.default_rng(3)
+    while not game.is_over:
+        mask = game.action_mask()
+        legal = game.legal_moves()
+        assert mask.sum() >= 1
+        classes = {game.action_index(m) for m in legal}
+        assert set(np.flatnonzero(mask).tolist()) == classes
+        a = int(rng.choice(np.flatnonzero(mask)))
+        chosen = game.move_for_action(a)
+        assert chosen in legal and game.action_index(chosen) == a
+        features = game.legal_move_features()
+        assert features.shape == (len(legal), CLIMB_MOVE_FEATURES)
+        masked_out = int(np.flatnonzero(~mask)[0])
+        before = game.snapshot()
+        with pytest.raises(IllegalMoveError):
+            game.apply_action(masked_out)
+        assert game.snapshot() == before
+        game.apply_action(a)
+    assert not game.action_mask().any()
