@@ -25,8 +25,8 @@ import numpy as np
 import pytest
 
 from panda_core import ClimbGame, ClimbSettings, HeadGame
-from panda_core.oracle.climb import OracleClimbGame
 from panda_core.oracle.climb import ClimbSettings as OracleClimbSettings
+from panda_core.oracle.climb import OracleClimbGame
 from panda_core.oracle.head import HeadRules as OracleRules
 from panda_core.oracle.head import OracleHeadGame
 from panda_core.vector import ClimbVectorEnv, HeadVectorEnv

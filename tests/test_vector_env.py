@@ -109,7 +109,7 @@ def test_climb_env_replays_the_single_game_of_its_seed() -> None:
             np.testing.assert_array_equal(obs[i], g.observation(int(player[i])))
             np.testing.assert_array_equal(mask[i], g.action_mask())
         actions = random_actions(mask, rng)
-        obs, mask, rewards, terminated, player = env.step(actions)
+        obs, mask, _rewards, terminated, player = env.step(actions)
         for i, g in enumerate(games):
             g.apply_action(int(actions[i]))
             assert terminated[i] == g.is_over
@@ -148,7 +148,7 @@ def test_rewards_only_at_the_end_and_zero_sum_shape() -> None:
 
 def test_a_refused_action_names_the_env_and_moves_nothing() -> None:
     env = HeadVectorEnv(50, players=4, threads=2)
-    obs, mask, player = env.reset(seed=3)
+    _obs, mask, _player = env.reset(seed=3)
     twin = HeadVectorEnv(50, players=4, threads=1)
     twin.reset(seed=3)
     actions = mask.argmax(axis=1)
