@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from panda_core import (
+    BOT_NAMES,
     Bot,
     BuiltinBot,
     ClimbGame,
@@ -267,3 +268,21 @@ def test_climb_bot_sees_a_clone() -> None:
 
     result = play_game("spin", [first, "heuristic"], seed=3)
     assert all(g is not result.state for g in played)
+
+
+@pytest.mark.skipif(
+    "ismcts" not in BOT_NAMES, reason="the ISMCTS bot is not built yet (docs/rl_interface.md §1)"
+)
+@pytest.mark.parametrize("game", ["head", "year"])
+def test_ismcts_names_are_builtin_bots(game: str) -> None:
+    assert is_builtin_bot("ismcts") and is_builtin_bot("ismcts:8")
+    assert not is_builtin_bot("ismcts:0") and not is_builtin_bot("ismcts:x")
+    result = play_game(game, [BuiltinBot("ismcts:8", seed=1), "random"], seed=4)
+    again = play_game(game, [BuiltinBot("ismcts:8", seed=1), "random"], seed=4)
+    assert result.bots[0] == "ismcts:8" and result.state.history == again.state.history
+    assert (
+        simulate(
+            2, game=game, players=2, bots=["ismcts:8", lowest_head if game == "head" else "random"]
+        ).games
+        == 2
+    )
