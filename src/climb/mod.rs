@@ -12,11 +12,13 @@
 //! - [`game`]: a state with its start, history and round results
 //! - [`record`]: the JSON game record (settings, start, moves)
 //! - [`view`]: what one player may see (S-11)
+//! - [`determinize`]: full states sampled from one player's knowledge (for search)
 //! - [`sim`]: batch simulation with the built-in bots
 
 pub mod cards;
 pub mod combo;
 pub mod deck;
+pub mod determinize;
 pub mod game;
 pub mod movegen;
 pub mod moves;
