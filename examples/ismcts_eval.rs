@@ -34,15 +34,27 @@ fn main() {
     let start = Instant::now();
     let (winners, decisions): (Vec<u8>, u64) = match game {
         "head" => {
-            let r = simulate_head(0, games, players, HeadRules::default(), &bots, seed, Some(threads))
-                .expect("simulate");
+            let r = simulate_head(
+                0,
+                games,
+                players,
+                HeadRules::default(),
+                &bots,
+                seed,
+                Some(threads),
+            )
+            .expect("simulate");
             (
                 r.iter().map(|g| g.winner).collect(),
                 r.iter().map(|g| g.decisions as u64).sum(),
             )
         }
         "year" | "spin" => {
-            let preset = if game == "year" { Preset::Year } else { Preset::Spin };
+            let preset = if game == "year" {
+                Preset::Year
+            } else {
+                Preset::Spin
+            };
             let settings = ClimbSettings::preset(preset);
             let r = simulate_climb(0, games, players, &settings, &bots, seed, Some(threads))
                 .expect("simulate");

@@ -112,7 +112,14 @@ mod tests {
                 iterations: DEFAULT_ISMCTS_ITERATIONS
             })
         );
-        for bad in ["ismcts:0", "ismcts:", "ismcts:x", "ismcts:-3", "ISMCTS", "mcts"] {
+        for bad in [
+            "ismcts:0",
+            "ismcts:",
+            "ismcts:x",
+            "ismcts:-3",
+            "ISMCTS",
+            "mcts",
+        ] {
             assert!(BotKind::parse(bad).is_err(), "{bad}");
         }
     }

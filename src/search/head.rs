@@ -52,10 +52,7 @@ impl HeadSearch {
 
     /// The player the search is for.
     pub fn player(&self) -> u8 {
-        self.det
-            .real()
-            .current_player()
-            .expect("checked in new")
+        self.det.real().current_player().expect("checked in new")
     }
 
     /// The best action by ISMCTS.

@@ -188,8 +188,7 @@ pub fn search_stats<G: SearchGame>(
                     f64::INFINITY
                 } else {
                     n.reward / n.visits as f64
-                        + config.exploration
-                            * ((n.available as f64).ln() / n.visits as f64).sqrt()
+                        + config.exploration * ((n.available as f64).ln() / n.visits as f64).sqrt()
                 };
                 if score > best_score {
                     best_score = score;

@@ -62,3 +62,127 @@ impl SearchSettings {
         self
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ismcts::below;
+    use super::*;
+    use crate::bots::BotKind;
+    use crate::climb::sim::simulate_climb;
+    use crate::climb::{ClimbSettings, Preset};
+    use crate::head::{HeadGame, HeadRules};
+    use crate::rng::SplitMix64;
+    use crate::sim::simulate_head;
+
+    /// A toy game with hidden information: the root player picks 0..3, then a hidden coin
+    /// (sampled by the determinization) decides the payoff. Action 1 is best on average.
+    struct Toy;
+    #[derive(Clone)]
+    struct ToyState {
+        coin: bool,
+        pick: Option<u8>,
+    }
+    impl SearchGame for Toy {
+        type State = ToyState;
+        type Action = u8;
+        fn determinize(&mut self, rng: &mut SplitMix64) -> ToyState {
+            ToyState {
+                coin: below(rng, 2) == 1,
+                pick: None,
+            }
+        }
+        fn to_move(&self, s: &ToyState) -> Option<u8> {
+            s.pick.is_none().then_some(0)
+        }
+        fn legal(&self, _s: &ToyState, out: &mut Vec<u8>) {
+            out.clear();
+            out.extend([0, 1, 2]);
+        }
+        fn apply(&self, s: &mut ToyState, a: &u8) {
+            s.pick = Some(*a);
+        }
+        fn value(&self, s: &ToyState, _player: u8) -> f64 {
+            match (s.pick, s.coin) {
+                (Some(0), true) => 1.0, // 0.5 on average
+                (Some(1), _) => 0.7,
+                (Some(2), false) => 0.9, // 0.45 on average
+                _ => 0.0,
+            }
+        }
+    }
+
+    #[test]
+    fn toy_search_finds_the_best_expected_action_deterministically() {
+        let config = IsmctsConfig {
+            iterations: 2000,
+            ..IsmctsConfig::default()
+        };
+        let stats = search_stats(&mut Toy, 0, &config);
+        assert_eq!(stats[0].action, 1, "{stats:?}");
+        assert_eq!(stats.iter().map(|s| s.visits).sum::<u32>(), 2000);
+        assert_eq!(search_stats(&mut Toy, 0, &config), stats);
+    }
+
+    #[test]
+    fn head_entry_point_is_legal_and_deterministic() {
+        let mut game = HeadGame::new(4, 3, HeadRules::default()).unwrap();
+        let mut k = 0;
+        while !game.state().is_over() && k < 60 {
+            let a = head::ismcts_action(&game, 20, k);
+            assert!(game.state().legal_actions() & (1 << a) != 0);
+            assert_eq!(a, head::ismcts_action(&game, 20, k));
+            game.apply(a).unwrap();
+            k += 1;
+        }
+    }
+
+    #[test]
+    fn climb_entry_point_is_legal_and_deterministic() {
+        for preset in [Preset::Year, Preset::Spin] {
+            let mut st =
+                crate::climb::ClimbState::new(3, 5, ClimbSettings::preset(preset)).unwrap();
+            for k in 0..25 {
+                if st.is_over() {
+                    break;
+                }
+                let legal = st.legal_moves();
+                let i = climb::ismcts_move(&st, 10, k);
+                assert!(i < legal.len());
+                assert_eq!(i, climb::ismcts_move(&st, 10, k));
+                st.apply_legal(&legal[i]);
+            }
+        }
+    }
+
+    /// ISMCTS with few iterations clearly beats uniform random play (seat 0 of 4 would win a
+    /// quarter of the games by chance).
+    #[test]
+    fn ismcts_beats_random_in_panda_head() {
+        let bots = [
+            BotKind::Ismcts { iterations: 30 },
+            BotKind::Random,
+            BotKind::Random,
+            BotKind::Random,
+        ];
+        let games = 24;
+        let r = simulate_head(0, games, 4, HeadRules::default(), &bots, 1, Some(2)).unwrap();
+        let wins = r.iter().filter(|g| g.winner == 0).count();
+        assert!(wins >= 14, "ISMCTS won {wins} of {games}");
+    }
+
+    #[test]
+    fn ismcts_beats_random_in_the_climbing_games() {
+        for preset in [Preset::Year, Preset::Spin] {
+            let bots = [
+                BotKind::Ismcts { iterations: 25 },
+                BotKind::Random,
+                BotKind::Random,
+            ];
+            let games = 10;
+            let settings = ClimbSettings::preset(preset);
+            let r = simulate_climb(0, games, 3, &settings, &bots, 1, Some(2)).unwrap();
+            let wins = r.iter().filter(|g| g.winner == 0).count();
+            assert!(wins >= 7, "{preset:?}: ISMCTS won {wins} of {games}");
+        }
+    }
+}
