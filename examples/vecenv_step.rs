@@ -9,7 +9,10 @@ use panda_core::vecenv::VecEnv;
 
 fn main() {
     // `vecenv_step ENVS STEPS` times one configuration on one thread (for callgrind).
-    let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let args: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
     let cases: Vec<(usize, usize)> = match args[..] {
         [envs, _] => vec![(envs, 1)],
         _ => vec![(1, 1), (64, 1), (1024, 1), (1024, 2)],

@@ -6,6 +6,7 @@
 //! - [`rng`]: SplitMix64 and the shuffle every implementation shares (RULES.md Part R)
 //! - [`head`]: Panda Head (Part H)
 //! - [`bots`]: built-in players
+//! - [`search`]: determinization-based search (ISMCTS) for every game
 //! - [`sim`]: batch simulation over many games, in parallel, deterministic per seed
 //! - [`vecenv`]: batched RL environments: N games stepped in one call
 
@@ -15,6 +16,7 @@ pub mod error;
 pub mod head;
 pub mod record;
 pub mod rng;
+pub mod search;
 pub mod sim;
 pub mod vecenv;
 

@@ -13,6 +13,8 @@ use crate::bots::{BotKind, HeadBot};
 use crate::error::{EngineError, RulesError};
 use crate::head::{HeadRules, HeadState, MAX_PLAYERS};
 use crate::rng::SplitMix64;
+use crate::search::head::HeadIsmctsBot;
+use crate::search::SearchSettings;
 
 /// Separates the bots' random streams from the deal's.
 const BOT_STREAM: u64 = 0xB075_B075_B075_B075;
@@ -34,6 +36,7 @@ pub struct GameOutcome {
 enum Seat {
     Random(RandomBot),
     Heuristic(HeuristicBot),
+    Ismcts(Box<HeadIsmctsBot>),
 }
 
 impl Seat {
@@ -41,6 +44,10 @@ impl Seat {
         match kind {
             BotKind::Random => Self::Random(RandomBot::new(seed)),
             BotKind::Heuristic => Self::Heuristic(HeuristicBot),
+            BotKind::Ismcts { iterations } => Self::Ismcts(Box::new(HeadIsmctsBot::new(
+                SearchSettings::head_default().with_iterations(iterations),
+                seed,
+            ))),
         }
     }
 }
@@ -64,13 +71,23 @@ pub fn play_head_game(
         .enumerate()
         .map(|(p, &k)| Seat::new(k, SplitMix64::nth_output(seed ^ BOT_STREAM, p as u64)))
         .collect();
+    // Only search bots watch every action; the random/heuristic loop stays as it was.
+    let observers = seats.iter().any(|s| matches!(s, Seat::Ismcts(_)));
     let mut outcome = GameOutcome::default();
     while let Some(seat) = state.current_player() {
         let legal = state.legal_actions();
         let action = match &mut seats[seat as usize] {
             Seat::Random(b) => b.pick(legal),
             Seat::Heuristic(b) => b.choose(&state, legal),
+            Seat::Ismcts(b) => b.choose(&state, legal),
         };
+        if observers {
+            for s in seats.iter_mut() {
+                if let Seat::Ismcts(b) = s {
+                    b.observe(&state, action);
+                }
+            }
+        }
         if state.apply_legal(action)?.is_some() {
             outcome.hands += 1;
             if outcome.hands >= MAX_HANDS && !state.is_over() {

@@ -6,9 +6,14 @@ use super::climb_random::ClimbRandomBot;
 use super::head_heuristic::HeuristicBot;
 use super::random::RandomBot;
 use super::{BotKind, ClimbBot, HeadBot};
-use crate::climb::{ClimbState, Move};
+use crate::climb::determinize::wind_holders;
+use crate::climb::{ClimbGame, Move};
 use crate::error::EngineError;
 use crate::head::{ActionId, HeadGame};
+use crate::search::climb::ClimbSearch;
+use crate::search::head::ismcts_action;
+use crate::search::ismcts::IsmctsConfig;
+use crate::search::SearchSettings;
 
 /// The action `kind` picks in `game` for the player to move; `seed` drives its randomness.
 pub fn head_decision(game: &HeadGame, kind: BotKind, seed: u64) -> Result<ActionId, EngineError> {
@@ -20,22 +25,36 @@ pub fn head_decision(game: &HeadGame, kind: BotKind, seed: u64) -> Result<Action
     Ok(match kind {
         BotKind::Random => RandomBot::new(seed).pick(legal),
         BotKind::Heuristic => HeuristicBot.choose(state, legal),
+        BotKind::Ismcts { iterations } => ismcts_action(game, iterations, seed),
     })
 }
 
-/// The index in `legal` (the legal moves of `state`, canonical order) that `kind` picks.
+/// The index in `legal` (the legal moves of the game's state, canonical order) that `kind` picks.
+/// The game's history tells ISMCTS which `spin` players still hold their wind card.
 pub fn climb_decision(
-    state: &ClimbState,
+    game: &ClimbGame,
     legal: &[Move],
     kind: BotKind,
     seed: u64,
 ) -> Result<usize, EngineError> {
+    let state = game.state();
     if state.is_over() || legal.is_empty() {
         return Err(EngineError::GameOver);
     }
     Ok(match kind {
         BotKind::Random => ClimbRandomBot::new(seed).choose(state, legal),
         BotKind::Heuristic => ClimbHeuristicBot.choose(state, legal),
+        BotKind::Ismcts { iterations } => {
+            let settings = SearchSettings::climb_default().with_iterations(iterations);
+            let settings = SearchSettings {
+                config: IsmctsConfig {
+                    seed,
+                    ..settings.config
+                },
+                ..settings
+            };
+            ClimbSearch::new(state, wind_holders(game), settings).best_index(legal)
+        }
     })
 }
 
@@ -49,17 +68,27 @@ mod tests {
     fn decisions_are_legal_and_seeded() {
         let mut game = HeadGame::new(4, 3, HeadRules::default()).unwrap();
         for step in 0..60 {
-            let kind = if step % 2 == 0 { BotKind::Random } else { BotKind::Heuristic };
+            let kind = match step % 3 {
+                0 => BotKind::Random,
+                1 => BotKind::Heuristic,
+                _ => BotKind::Ismcts { iterations: 10 },
+            };
             let a = head_decision(&game, kind, step).unwrap();
             assert_eq!(a, head_decision(&game, kind, step).unwrap());
             game.apply(a).unwrap();
         }
-        let mut state = ClimbState::new(3, 4, ClimbSettings::default()).unwrap();
-        for step in 0..60 {
-            let legal = state.legal_moves();
-            let i = climb_decision(&state, &legal, BotKind::Random, step).unwrap();
-            state.apply(&legal[i]).unwrap();
-            if state.is_over() {
+        let mut game = ClimbGame::new(3, 4, ClimbSettings::default()).unwrap();
+        for step in 0..30 {
+            let legal = game.legal_moves();
+            let kind = match step % 3 {
+                0 => BotKind::Random,
+                1 => BotKind::Heuristic,
+                _ => BotKind::Ismcts { iterations: 8 },
+            };
+            let i = climb_decision(&game, &legal, kind, step).unwrap();
+            assert_eq!(i, climb_decision(&game, &legal, kind, step).unwrap());
+            game.apply(&legal[i]).unwrap();
+            if game.state().is_over() {
                 break;
             }
         }

@@ -14,12 +14,22 @@ use crate::head::{ActionId, ActionMask, HeadState};
 /// A Panda Head player: picks one of the legal actions.
 pub trait HeadBot {
     fn choose(&mut self, state: &HeadState, legal: ActionMask) -> ActionId;
+
+    /// See `action` about to be applied to `before` (by any seat). Bots that remember the hand
+    /// (the ISMCTS bot needs the hand's plays for its inferences) override this; the batch
+    /// simulator calls it only when some seat needs it.
+    #[inline]
+    fn observe(&mut self, _before: &HeadState, _action: ActionId) {}
 }
 
 /// A climbing-game player (`year` or `spin`): picks the index of one of the legal moves (given in
 /// canonical order, never empty).
 pub trait ClimbBot {
     fn choose(&mut self, state: &ClimbState, legal: &[Move]) -> usize;
+
+    /// See `mv` about to be applied to `before` (by any seat); as [`HeadBot::observe`].
+    #[inline]
+    fn observe(&mut self, _before: &ClimbState, _mv: &Move) {}
 }
 
 /// The built-in bots, by name (the same names for every game).
@@ -29,15 +39,25 @@ pub enum BotKind {
     Random,
     /// A simple rule-of-thumb player (see [`head_heuristic`]).
     Heuristic,
+    /// Information-set Monte Carlo tree search ([`crate::search`]) with this many iterations
+    /// per decision.
+    Ismcts { iterations: u32 },
 }
 
 impl BotKind {
-    pub const NAMES: [&'static str; 2] = ["random", "heuristic"];
+    /// The base names; `ismcts` also takes an iteration count, `ismcts:N`.
+    pub const NAMES: [&'static str; 3] = ["random", "heuristic", "ismcts"];
 
-    pub fn name(self) -> &'static str {
+    /// The name [`Self::parse`] reads back: `random`, `heuristic`, `ismcts` (default
+    /// iterations) or `ismcts:N`.
+    pub fn name(self) -> String {
         match self {
-            Self::Random => "random",
-            Self::Heuristic => "heuristic",
+            Self::Random => "random".into(),
+            Self::Heuristic => "heuristic".into(),
+            Self::Ismcts { iterations } if iterations == DEFAULT_ISMCTS_ITERATIONS => {
+                "ismcts".into()
+            }
+            Self::Ismcts { iterations } => format!("ismcts:{iterations}"),
         }
     }
 
@@ -45,10 +65,63 @@ impl BotKind {
         match s {
             "random" => Ok(Self::Random),
             "heuristic" => Ok(Self::Heuristic),
-            other => Err(RulesError(format!(
-                "unknown bot {other:?}; built-in bots are {:?}",
-                Self::NAMES
-            ))),
+            "ismcts" => Ok(Self::Ismcts {
+                iterations: DEFAULT_ISMCTS_ITERATIONS,
+            }),
+            other => match other.strip_prefix("ismcts:") {
+                Some(n) => match n.parse::<u32>() {
+                    Ok(iterations) if iterations >= 1 => Ok(Self::Ismcts { iterations }),
+                    _ => Err(RulesError(format!(
+                        "bad bot {other:?}: the ISMCTS iteration count in `ismcts:N` must be an \
+                         integer from 1 to {}",
+                        u32::MAX
+                    ))),
+                },
+                None => Err(RulesError(format!(
+                    "unknown bot {other:?}; built-in bots are {:?} (and `ismcts:N` for N \
+                     iterations)",
+                    Self::NAMES
+                ))),
+            },
+        }
+    }
+}
+
+/// Iterations of `ismcts` without a count.
+pub const DEFAULT_ISMCTS_ITERATIONS: u32 = crate::search::ismcts::DEFAULT_ITERATIONS;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for k in [
+            BotKind::Random,
+            BotKind::Heuristic,
+            BotKind::Ismcts { iterations: 1 },
+            BotKind::Ismcts { iterations: 57 },
+            BotKind::Ismcts {
+                iterations: DEFAULT_ISMCTS_ITERATIONS,
+            },
+        ] {
+            assert_eq!(BotKind::parse(&k.name()), Ok(k));
+        }
+        assert_eq!(
+            BotKind::parse("ismcts"),
+            Ok(BotKind::Ismcts {
+                iterations: DEFAULT_ISMCTS_ITERATIONS
+            })
+        );
+        for bad in [
+            "ismcts:0",
+            "ismcts:",
+            "ismcts:x",
+            "ismcts:-3",
+            "ISMCTS",
+            "mcts",
+        ] {
+            assert!(BotKind::parse(bad).is_err(), "{bad}");
         }
     }
 }

@@ -14,11 +14,13 @@
 //! - [`view`]: what one player may see (S-11)
 //! - [`observation`]: the fixed-size numeric observation of one player, for agents (S-11)
 //! - [`encoding`]: move feature rows and the abstract action index, for agents
+//! - [`determinize`]: full states sampled from one player's knowledge (for search)
 //! - [`sim`]: batch simulation with the built-in bots
 
 pub mod cards;
 pub mod combo;
 pub mod deck;
+pub mod determinize;
 pub mod encoding;
 pub mod game;
 pub mod movegen;

@@ -12,6 +12,8 @@ use crate::bots::climb_random::ClimbRandomBot;
 use crate::bots::{BotKind, ClimbBot};
 use crate::error::{EngineError, StateError};
 use crate::rng::SplitMix64;
+use crate::search::climb::ClimbIsmctsBot;
+use crate::search::SearchSettings;
 use crate::sim::{check_bots, run_batch};
 
 /// Separates the bots' random streams from the deal's.
@@ -33,6 +35,7 @@ pub struct ClimbOutcome {
 enum Seat {
     Random(ClimbRandomBot),
     Heuristic(ClimbHeuristicBot),
+    Ismcts(Box<ClimbIsmctsBot>),
 }
 
 impl Seat {
@@ -40,6 +43,10 @@ impl Seat {
         match kind {
             BotKind::Random => Self::Random(ClimbRandomBot::new(seed)),
             BotKind::Heuristic => Self::Heuristic(ClimbHeuristicBot),
+            BotKind::Ismcts { iterations } => Self::Ismcts(Box::new(ClimbIsmctsBot::new(
+                SearchSettings::climb_default().with_iterations(iterations),
+                seed,
+            ))),
         }
     }
 
@@ -48,6 +55,7 @@ impl Seat {
         match self {
             Self::Random(b) => b.choose(state, legal),
             Self::Heuristic(b) => b.choose(state, legal),
+            Self::Ismcts(b) => b.choose(state, legal),
         }
     }
 }
@@ -66,10 +74,19 @@ pub fn play_climb_game(
         .map(|(p, &k)| Seat::new(k, SplitMix64::nth_output(seed ^ BOT_STREAM, p as u64)))
         .collect();
     let mut legal = Vec::with_capacity(64);
+    // Only search bots watch every move (to know who still holds a wind).
+    let observers = seats.iter().any(|s| matches!(s, Seat::Ismcts(_)));
     let mut outcome = ClimbOutcome::default();
     while let Some(seat) = state.current_player() {
         state.legal_moves_into(&mut legal);
         let i = seats[seat as usize].choose(&state, &legal);
+        if observers {
+            for s in seats.iter_mut() {
+                if let Seat::Ismcts(b) = s {
+                    b.observe(&state, &legal[i]);
+                }
+            }
+        }
         state.apply_legal(&legal[i]);
         outcome.decisions += 1;
         if state.round() > MAX_ROUNDS {

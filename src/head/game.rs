@@ -16,6 +16,9 @@ pub enum Start {
     Seed(u64),
     /// `HeadState::from_deal(players, deal, rules)`.
     Deal(Deal),
+    /// A full state sampled by determinization ([`super::determinize`]), possibly mid-hand. Such
+    /// a game plays on normally but has no JSON record: nothing replays to the sample.
+    Sampled(Box<HeadState>),
 }
 
 /// One decision in the history.
@@ -47,6 +50,11 @@ impl HeadGame {
     pub fn from_deal(players: u8, deal: Deal, rules: HeadRules) -> Result<Self, EngineError> {
         let state = HeadState::from_deal(players, &deal, rules)?;
         Ok(Self::wrap(state, Start::Deal(deal)))
+    }
+
+    /// A game that starts at a sampled state (see [`Start::Sampled`]).
+    pub fn from_sample(state: HeadState) -> Self {
+        Self::wrap(state.clone(), Start::Sampled(Box::new(state)))
     }
 
     fn wrap(state: HeadState, start: Start) -> Self {

@@ -6,10 +6,12 @@
 //! - [`legal`]: legal-move generation (H-3, H-4)
 //! - [`state`]: dealing, piles, scoring and the end of the game (H-2 … H-6)
 //! - [`game`]: a state with its start, history and hand results
+//! - [`determinize`]: full states sampled from one player's knowledge (for search)
 //! - [`record`]: the JSON game record
 
 pub mod action;
 pub mod cards;
+pub mod determinize;
 pub mod game;
 pub mod legal;
 pub mod observation;

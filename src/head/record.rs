@@ -39,20 +39,28 @@ struct GameDoc {
     actions: Vec<ActionId>,
 }
 
-/// Serialize a game to its JSON record.
-pub fn to_json(game: &HeadGame) -> String {
+/// Serialize a game to its JSON record. A game started from a determinization sample has none.
+pub fn to_json(game: &HeadGame) -> Result<String, StateError> {
+    let start = match game.start() {
+        Start::Seed(s) => StartDoc::Seed(*s),
+        Start::Deal(d) => StartDoc::Deal(d.clone()),
+        Start::Sampled(_) => {
+            return Err(StateError(
+                "a game sampled by determinize() has no record: nothing replays to the sample \
+                 (clone() copies it)"
+                    .into(),
+            ))
+        }
+    };
     let doc = GameDoc {
         format: FORMAT.into(),
         version: VERSION,
         players: game.state().players(),
         rules: *game.state().rules(),
-        start: match game.start() {
-            Start::Seed(s) => StartDoc::Seed(*s),
-            Start::Deal(d) => StartDoc::Deal(d.clone()),
-        },
+        start,
         actions: game.history().iter().map(|s| s.action).collect(),
     };
-    serde_json::to_string(&doc).expect("a game record always serializes")
+    Ok(serde_json::to_string(&doc).expect("a game record always serializes"))
 }
 
 /// Rebuild a game from its JSON record, replaying and checking every action.
@@ -95,18 +103,18 @@ mod tests {
     #[test]
     fn round_trip_is_exact() {
         let game = finished_game(4);
-        let text = to_json(&game);
+        let text = to_json(&game).unwrap();
         let again = from_json(&text).unwrap();
         assert_eq!(again.state(), game.state());
         assert_eq!(again.history(), game.history());
-        assert_eq!(to_json(&again), text);
+        assert_eq!(to_json(&again).unwrap(), text);
     }
 
     /// A poor man's fuzzer that runs under `cargo test`: thousands of corrupted records (bytes
     /// flipped, cut, spliced) must each load or be refused with an error, never panic.
     #[test]
     fn corrupted_records_never_panic() {
-        let text = to_json(&finished_game(9));
+        let text = to_json(&finished_game(9)).unwrap();
         let bytes = text.as_bytes();
         let mut rng = SplitMix64::new(1);
         let mut refused = 0;

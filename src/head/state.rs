@@ -306,6 +306,34 @@ impl HeadState {
         self.players as u32 - self.pooped.count_ones()
     }
 
+    // ---- determinization (crate-internal) -------------------------------------------------
+
+    /// Replace what a determinization resamples: every hand, the order and content of the draw
+    /// pile (same length), and the generator of later deals. The dealt part of the deck array
+    /// (`deck[..draw_pos]`, read by nothing once dealt) is rewritten to the other cards in id
+    /// order so the real deal does not survive in the sample.
+    pub(crate) fn replace_hidden(
+        &mut self,
+        hands: &[CardSet; MAX_PLAYERS],
+        pile: &[u8],
+        rng_state: u64,
+    ) {
+        debug_assert_eq!(pile.len(), self.draw_pile().len());
+        self.hands = *hands;
+        let start = self.draw_pos as usize;
+        self.deck[start..start + pile.len()].copy_from_slice(pile);
+        let in_pile = pile.iter().fold(0u64, |a, &c| a | 1 << c);
+        let mut k = 0;
+        for c in 0..self.deck_len {
+            if in_pile & (1 << c) == 0 {
+                self.deck[k] = c;
+                k += 1;
+            }
+        }
+        debug_assert_eq!(k, start);
+        self.rng = SplitMix64::new(rng_state);
+    }
+
     // ---- moves ----------------------------------------------------------------------------
 
     /// The legal actions of the current player (empty once the game is over).

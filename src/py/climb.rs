@@ -14,15 +14,19 @@ use super::sim::{batch_dict, BatchArgs};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 
 use super::errors::to_py as to_py_err;
+use super::errors::EngineInvariantError;
 use crate::bots::decide::climb_decision;
-use crate::climb::encoding::{self, move_features, MOVE_FEATURES, NUM_ACTIONS};
-use crate::climb::observation::{observation, OBSERVATION_SIZE};
-use crate::error::{EngineError, IllegalMove};
 use crate::bots::BotKind;
+use crate::climb::determinize::{wind_holders, ClimbDeterminizer};
+use crate::climb::encoding::{self, move_features, MOVE_FEATURES, NUM_ACTIONS};
 use crate::climb::notation::{move_from_json, move_json, parse_move};
+use crate::climb::observation::{observation, OBSERVATION_SIZE};
+use crate::climb::snapshot;
 use crate::climb::snapshot::{parse_snapshot, round_snap, to_beat_snap};
 use crate::climb::{record, sim, view, Deck, Mood, Move, Preset};
 use crate::climb::{ClimbGame, ClimbSettings};
+use crate::error::{EngineError, IllegalMove};
+use crate::rng::SplitMix64;
 
 /// Game settings (contract §2): preset `year` or `spin`, panda mood, first player, deck file.
 #[pyclass(name = "ClimbSettings", module = "panda_core._core", frozen)]
@@ -287,6 +291,37 @@ impl PyClimbGame {
             .collect()
     }
 
+    /// A full game sampled from what `player` knows (docs/agents.md, "Determinization"): the
+    /// white cards of other hands, the draw pile and (in `spin`) the unseen winds are dealt anew
+    /// into the same places; `player`'s observation is unchanged. Seeded. The sample starts from
+    /// its snapshot, so it has a record.
+    #[pyo3(signature = (player, seed = None))]
+    fn determinize(
+        &self,
+        py: Python<'_>,
+        player: i64,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let seat = self.seat_arg(player)?;
+        let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
+        let game = &self.game;
+        let sampled = py.detach(|| {
+            let mut rng = SplitMix64::new(seed);
+            let state =
+                ClimbDeterminizer::new(game.state(), seat, wind_holders(game)).sample(&mut rng);
+            let snap = snapshot::snapshot(&state, game.round_results());
+            ClimbGame::from_snapshot(snap, game.state().settings().deck.clone())
+        });
+        Ok(Self {
+            game: sampled.map_err(|e| {
+                EngineInvariantError::new_err(format!(
+                    "a determinization is not a valid state: {}",
+                    e.0
+                ))
+            })?,
+        })
+    }
+
     /// The move a built-in bot (`"random"`, `"heuristic"`, …, see `BOT_NAMES`) picks for the
     /// player to move; `seed` drives its randomness. The bot uses only what that player may know.
     /// Raises `GameOverError` once the game is over.
@@ -299,10 +334,10 @@ impl PyClimbGame {
     ) -> PyResult<PyClimbMove> {
         let kind = BotKind::parse(bot).map_err(|e| RulesError::new_err(e.0))?;
         let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
-        let state = self.game.state();
+        let game = &self.game;
         let mut legal = self.game.legal_moves();
         let i = py
-            .detach(|| climb_decision(state, &legal, kind, seed))
+            .detach(|| climb_decision(game, &legal, kind, seed))
             .py_err(py)?;
         Ok(PyClimbMove {
             inner: legal.swap_remove(i),
@@ -529,7 +564,10 @@ impl PyClimbGame {
         if legal.contains(&mv) {
             Ok(mv)
         } else {
-            Err(to_py_err(py, EngineError::Illegal(state.illegal(&mv, &legal))))
+            Err(to_py_err(
+                py,
+                EngineError::Illegal(state.illegal(&mv, &legal)),
+            ))
         }
     }
 

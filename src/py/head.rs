@@ -10,11 +10,13 @@ use crate::bots::BotKind;
 use crate::error::{EngineError, IllegalMove};
 use crate::head::action::{mask_ids, BAMBOO_ALONE, BIG_PANDA};
 use crate::head::cards::{self, CardSet, BAMBOO_MASK, BIG_PANDA_MASK};
+use crate::head::determinize::{Determinizer, HandLog};
 use crate::head::observation::{observation, OBSERVATION_SIZE};
 use crate::head::{
     record, Action, ActionId, Deal, HandResult, HeadGame, HeadRules, HeadState, LastPileScoring,
     NUM_ACTIONS,
 };
+use crate::rng::SplitMix64;
 
 /// How errors name Panda Head.
 pub const HEAD: &str = "Panda Head is";
@@ -353,14 +355,17 @@ impl PyHeadGame {
     }
 
     /// The game record as JSON: rules, start (seed or deal) and every action id.
-    fn to_json(&self) -> String {
-        record::to_json(&self.game)
+    /// A game returned by `determinize` has no record and raises `InvalidStateError`.
+    fn to_json(&self) -> PyResult<String> {
+        record::to_json(&self.game).map_err(|e| InvalidStateError::new_err(e.0))
     }
 
     /// Pickle support (multiprocessing, saving a position): the JSON record, replayed on load.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         let from_json = slf.get_type().getattr("from_json")?;
-        Ok((from_json, (record::to_json(&slf.borrow().game),)))
+        let text =
+            record::to_json(&slf.borrow().game).map_err(|e| InvalidStateError::new_err(e.0))?;
+        Ok((from_json, (text,)))
     }
 
     /// An independent copy (cheap: the state is a fixed-size value plus the history).
@@ -550,6 +555,29 @@ impl PyHeadGame {
             },
         )?;
         Ok(d)
+    }
+
+    /// A full game sampled from what `player` knows (docs/agents.md, "Determinization"): other
+    /// hands and the draw pile are dealt anew, consistently with every play `player` has seen;
+    /// `player`'s observation is unchanged. Seeded. The sample plays on like any game (search
+    /// clones and plays it) but has no JSON record.
+    #[pyo3(signature = (player, seed = None))]
+    fn determinize(
+        &self,
+        py: Python<'_>,
+        player: i64,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let seat = self.seat_arg(player)?;
+        let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
+        let game = &self.game;
+        let state = py.detach(|| {
+            let log = HandLog::from_game(game);
+            Determinizer::new(&log, seat).map(|mut d| d.sample(&mut SplitMix64::new(seed)))
+        });
+        Ok(Self {
+            game: HeadGame::from_sample(state.py_err(py)?),
+        })
     }
 
     /// The action id a built-in bot (`"random"`, `"heuristic"`, …, see `BOT_NAMES`) picks for

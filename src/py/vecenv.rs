@@ -1,13 +1,14 @@
 //! Batched environments from Python: `HeadVectorEnv` (and `ClimbVectorEnv`), stepped with the
 //! GIL released; outputs are fresh numpy arrays (rows per env), so a caller may keep them.
 
-use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray1};
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
+use super::climb::{PyClimbMove, PyClimbSettings, CLIMB};
 use super::errors::{to_py, IllegalMoveError, RulesError};
 use super::head::{players_arg, seed_arg, PyHeadRules, HEAD};
-use super::climb::{PyClimbMove, PyClimbSettings, CLIMB};
 use crate::climb::encoding::MOVE_FEATURES;
 use crate::head::HeadState;
 use crate::vecenv::climb::{ClimbConfig, ClimbEnvGame};
@@ -50,6 +51,19 @@ pub fn num_envs_arg(n: i64) -> PyResult<usize> {
     }
 }
 
+/// A row-major buffer as an `(n, len / n)` numpy array, without a copy (one array object, not
+/// an array and a reshaped view of it: this is most of a small batch's step time).
+fn rows<T: numpy::Element>(
+    py: Python<'_>,
+    v: Vec<T>,
+    n: usize,
+) -> PyResult<Bound<'_, PyArray2<T>>> {
+    let cols = v.len() / n.max(1);
+    let a = Array2::from_shape_vec((n, cols), v)
+        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+    Ok(a.into_pyarray(py))
+}
+
 /// `(obs, mask, current_player)` after a reset.
 pub fn reset_tuple<'py, G: EnvGame>(
     py: Python<'py>,
@@ -58,10 +72,8 @@ pub fn reset_tuple<'py, G: EnvGame>(
 ) -> PyResult<Bound<'py, PyTuple>> {
     let n = env.num_envs();
     (
-        b.observations
-            .into_pyarray(py)
-            .reshape([n, env.observation_size()])?,
-        b.masks.into_pyarray(py).reshape([n, env.num_actions()])?,
+        rows(py, b.observations, n)?,
+        rows(py, b.masks, n)?,
         b.current_player.into_pyarray(py),
     )
         .into_pyobject(py)
@@ -75,13 +87,9 @@ pub fn step_tuple<'py, G: EnvGame>(
 ) -> PyResult<Bound<'py, PyTuple>> {
     let n = env.num_envs();
     (
-        b.observations
-            .into_pyarray(py)
-            .reshape([n, env.observation_size()])?,
-        b.masks.into_pyarray(py).reshape([n, env.num_actions()])?,
-        b.rewards
-            .into_pyarray(py)
-            .reshape([n, env.players() as usize])?,
+        rows(py, b.observations, n)?,
+        rows(py, b.masks, n)?,
+        rows(py, b.rewards, n)?,
         b.terminated.into_pyarray(py),
         b.current_player.into_pyarray(py),
     )

@@ -196,7 +196,10 @@ mod tests {
                 .flat_map(|(_, r, _)| r.chunks(3))
                 .filter(|row| row.iter().any(|&x| x != 0.0))
                 .count();
-            assert!(ended > 0, "{preset:?}: no game ended in 300 steps of 40 envs");
+            assert!(
+                ended > 0,
+                "{preset:?}: no game ended in 300 steps of 40 envs"
+            );
         }
     }
 
@@ -207,7 +210,10 @@ mod tests {
         for step in 0..200 {
             let (rows, offsets) = env.legal_move_features();
             assert_eq!(offsets.len(), 6);
-            assert_eq!(rows.len(), *offsets.last().unwrap() as usize * MOVE_FEATURES);
+            assert_eq!(
+                rows.len(),
+                *offsets.last().unwrap() as usize * MOVE_FEATURES
+            );
             let picks: Vec<i64> = (0..5)
                 .map(|i| {
                     let n = offsets[i + 1] - offsets[i];
