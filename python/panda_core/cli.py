@@ -143,7 +143,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--bots",
         default="random",
-        help=f"comma-separated bots, repeated to fill the seats; built-in: {', '.join(BOT_NAMES)}",
+        help=(
+            "comma-separated bots, repeated to fill the seats; built-in: "
+            f"{', '.join(BOT_NAMES)} (ismcts:N sets its iterations)"
+        ),
     )
     sim.add_argument("--seed", type=int, default=0, help="batch seed (0..2**64-1)")
     sim.add_argument("--threads", type=int, default=None, help="worker threads (default: all)")
