@@ -101,6 +101,44 @@ def main(path: str) -> None:
         "test_year_python_driven",
         "decisions",
     )
+    # Vector environments (bench_vector.py): env-steps per second.
+    peers = {"head": "hearts", "year": "dou_dizhu", "spin": "dou_dizhu"}
+    for game in ("head", "year", "spin"):
+        single = f"test_single_game_steps[{game}]"
+        for envs in (1, 64, 1024):
+            for threads in (1, 2):
+                ratio(
+                    f"steps/s: {game} vector {envs} envs {threads} thr / single games",
+                    single,
+                    f"test_vector_step[{threads}-{envs}-{game}]",
+                    "steps",
+                )
+        ratio(
+            f"steps/s: {game} single games / oracle single games",
+            f"test_single_game_steps_oracle[{game}]",
+            single,
+            "steps",
+        )
+        ratio(
+            f"steps/s: {game} single games / OpenSpiel {peers[game]} single games",
+            f"test_openspiel_single_steps[{peers[game]}]",
+            single,
+            "steps",
+        )
+        ratio(
+            f"steps/s: {game} vector 1024 envs 2 thr / OpenSpiel {peers[game]}",
+            f"test_openspiel_single_steps[{peers[game]}]",
+            f"test_vector_step[2-1024-{game}]",
+            "steps",
+        )
+    ratio(
+        "time of one Python-driven head decision / one in the Rust batch",
+        "test_head_python_driven",
+        "test_head_batch_rust_one_thread",
+        "decisions",
+    )
+    for name in sorted(n for n in benches if "vector_step" in n or "single_game_steps" in n):
+        print(f"  {name:<56} {1 / per_unit(benches[name], 'steps'):>12,.0f} steps/s")
     for name in (
         "test_hearts_evaluate_bots_cpp",
         "test_head_batch_rust_one_thread",
