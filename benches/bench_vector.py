@@ -10,7 +10,8 @@ player to move). ``extra_info["steps_per_call"]`` records how many one benchmark
 * ``test_single_game_steps_oracle[game]``: the pure-Python oracle driven the same way (it has no
   observation, so it does less work per step);
 * ``test_openspiel_single_steps[hearts|dou_dizhu]``: OpenSpiel driven the same way (apply,
-  ``legal_actions_mask``, ``observation_tensor``), skipped when open-spiel is absent.
+  ``legal_actions_mask``, ``observation_tensor``, or ``information_state_tensor`` for hearts,
+  which has no observation tensor), skipped when open-spiel is absent.
 
 ``python benches/report.py bench.json`` prints the ratios.
 """
@@ -126,6 +127,12 @@ def test_openspiel_single_steps(benchmark: Any, name: str) -> None:
 
     game = pyspiel.load_game(name)
     rng = np.random.default_rng(0)
+    # hearts has no observation tensor, only the (larger) information-state tensor.
+    observe = (
+        "observation_tensor"
+        if game.get_type().provides_observation_tensor
+        else "information_state_tensor"
+    )
 
     def run() -> None:
         state = game.new_initial_state()
@@ -140,7 +147,7 @@ def test_openspiel_single_steps(benchmark: Any, name: str) -> None:
             state.apply_action(int(np.argmax(state.legal_actions_mask())))
             steps += 1
             if not state.is_terminal() and not state.is_chance_node():
-                state.observation_tensor()
+                getattr(state, observe)()
                 state.legal_actions_mask()
 
     benchmark.group = "vector env: OpenSpiel peers"

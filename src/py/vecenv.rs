@@ -110,14 +110,106 @@ pub fn step_error(py: Python<'_>, e: StepErrorOr) -> PyErr {
     }
 }
 
+/// The `#[pymethods]` block of a vector-env class: the methods every game shares (sizes, reset,
+/// step, episodes, repr), then the class's own (`new` and extras). One block per class is all
+/// PyO3 allows without its `multiple-pymethods` feature, hence a macro rather than a trait.
+macro_rules! vector_env_methods {
+    ($class:ident, $label:literal, { $($own:tt)* }) => {
+        #[pymethods]
+        impl $class {
+            $($own)*
+
+            #[getter]
+            fn num_envs(&self) -> usize {
+                self.env.num_envs()
+            }
+            #[getter]
+            fn players(&self) -> u8 {
+                self.env.players()
+            }
+            #[getter]
+            fn threads(&self) -> usize {
+                self.env.threads()
+            }
+            #[getter]
+            fn observation_size(&self) -> usize {
+                self.env.observation_size()
+            }
+            #[getter]
+            fn num_actions(&self) -> usize {
+                self.env.num_actions()
+            }
+
+            /// Deal a new game in every env; env `i`'s games are seeded from its own SplitMix64
+            /// stream started at `nth_output(seed, i)`. Returns `(observations, masks,
+            /// current_player)`.
+            #[pyo3(signature = (seed = None))]
+            fn reset<'py>(
+                &mut self,
+                py: Python<'py>,
+                seed: Option<&Bound<'py, PyAny>>,
+            ) -> PyResult<Bound<'py, PyTuple>> {
+                let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
+                let env = &mut self.env;
+                let batch = py.detach(|| env.reset(seed)).map_err(|e| to_py(py, e))?;
+                reset_tuple(py, &self.env, batch)
+            }
+
+            /// Apply one action per env (Panda Head: an action id; climbing: an abstract action).
+            /// Returns `(observations, masks, rewards, terminated, current_player)`; finished
+            /// games restart at once (same-step auto-reset). A refused action raises
+            /// `IllegalMoveError` (`.env` names the env) and moves no env.
+            fn step<'py>(
+                &mut self,
+                py: Python<'py>,
+                actions: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyTuple>> {
+                step_kind(py, &mut self.env, actions, ActionKind::Action)
+            }
+
+            /// The number of episodes env `i` has started since the last reset.
+            fn episodes(&self, i: usize) -> PyResult<u64> {
+                self.env.episodes(i).ok_or_else(|| no_env(i))
+            }
+
+            fn __repr__(&self) -> String {
+                format!(
+                    "<{} {} envs, {} players, {} threads>",
+                    $label,
+                    self.env.num_envs(),
+                    self.env.players(),
+                    self.env.threads()
+                )
+            }
+        }
+    };
+}
+
+fn no_env(i: usize) -> PyErr {
+    pyo3::exceptions::PyIndexError::new_err(format!("no env {i}"))
+}
+
+/// Step `env` with actions of `kind`, GIL released.
+fn step_kind<'py, G: EnvGame>(
+    py: Python<'py>,
+    env: &mut VecEnv<G>,
+    actions: &Bound<'py, PyAny>,
+    kind: ActionKind,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let actions = actions_arg(actions)?;
+    let batch = py
+        .detach(|| env.step_as(&actions, kind))
+        .map_err(|e| step_error(py, e))?;
+    step_tuple(py, env, batch)
+}
+
 /// N Panda Head games stepped in one call (see `panda_core.vector`).
 #[pyclass(name = "HeadVectorEnv", module = "panda_core._core")]
 pub struct PyHeadVectorEnv {
     env: VecEnv<HeadState>,
 }
 
-#[pymethods]
-impl PyHeadVectorEnv {
+vector_env_methods!(PyHeadVectorEnv, "HeadVectorEnv", {
     #[new]
     #[pyo3(signature = (num_envs, players = 4, rules = None, threads = None))]
     fn new(
@@ -141,77 +233,12 @@ impl PyHeadVectorEnv {
     }
 
     #[getter]
-    fn num_envs(&self) -> usize {
-        self.env.num_envs()
-    }
-    #[getter]
-    fn players(&self) -> u8 {
-        self.env.players()
-    }
-    #[getter]
-    fn threads(&self) -> usize {
-        self.env.threads()
-    }
-    #[getter]
-    fn observation_size(&self) -> usize {
-        self.env.observation_size()
-    }
-    #[getter]
-    fn num_actions(&self) -> usize {
-        self.env.num_actions()
-    }
-    #[getter]
     fn rules(&self) -> PyHeadRules {
         PyHeadRules {
             inner: self.env.config().rules,
         }
     }
-
-    /// Deal a new game in every env; env `i`'s games are seeded from `nth_output(seed, i)`.
-    /// Returns `(observations, masks, current_player)`.
-    #[pyo3(signature = (seed = None))]
-    fn reset<'py>(
-        &mut self,
-        py: Python<'py>,
-        seed: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyTuple>> {
-        let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
-        let env = &mut self.env;
-        let batch = py.detach(|| env.reset(seed)).map_err(|e| to_py(py, e))?;
-        reset_tuple(py, &self.env, batch)
-    }
-
-    /// Apply one action id per env. Returns `(observations, masks, rewards, terminated,
-    /// current_player)`; finished games restart at once (same-step auto-reset).
-    fn step<'py>(
-        &mut self,
-        py: Python<'py>,
-        actions: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyTuple>> {
-        let actions = actions_arg(actions)?;
-        let env = &mut self.env;
-        let batch = py
-            .detach(|| env.step(&actions))
-            .map_err(|e| step_error(py, e))?;
-        step_tuple(py, &self.env, batch)
-    }
-
-    /// The number of episodes env `i` has started since the last reset.
-    fn episodes(&self, i: usize) -> PyResult<u64> {
-        self.env
-            .episodes(i)
-            .ok_or_else(|| pyo3::exceptions::PyIndexError::new_err(format!("no env {i}")))
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "<HeadVectorEnv {} envs, {} players, {} threads>",
-            self.env.num_envs(),
-            self.env.players(),
-            self.env.threads()
-        )
-    }
-}
+});
 
 /// N climbing games (`year` or `spin`) stepped in one call (see `panda_core.vector`).
 #[pyclass(name = "ClimbVectorEnv", module = "panda_core._core")]
@@ -219,8 +246,7 @@ pub struct PyClimbVectorEnv {
     env: VecEnv<ClimbEnvGame>,
 }
 
-#[pymethods]
-impl PyClimbVectorEnv {
+vector_env_methods!(PyClimbVectorEnv, "ClimbVectorEnv", {
     #[new]
     #[pyo3(signature = (num_envs, players = 4, settings = None, threads = None))]
     fn new(
@@ -240,53 +266,12 @@ impl PyClimbVectorEnv {
     }
 
     #[getter]
-    fn num_envs(&self) -> usize {
-        self.env.num_envs()
-    }
-    #[getter]
-    fn players(&self) -> u8 {
-        self.env.players()
-    }
-    #[getter]
-    fn threads(&self) -> usize {
-        self.env.threads()
-    }
-    #[getter]
-    fn observation_size(&self) -> usize {
-        self.env.observation_size()
-    }
-    #[getter]
-    fn num_actions(&self) -> usize {
-        self.env.num_actions()
+    fn preset(&self) -> &'static str {
+        self.env.config().settings.preset.name()
     }
     #[getter]
     fn move_features(&self) -> usize {
         MOVE_FEATURES
-    }
-
-    /// Deal a new game in every env; env `i`'s games are seeded from `nth_output(seed, i)`.
-    /// Returns `(observations, masks, current_player)`; masks are over the abstract actions.
-    #[pyo3(signature = (seed = None))]
-    fn reset<'py>(
-        &mut self,
-        py: Python<'py>,
-        seed: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyTuple>> {
-        let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
-        let env = &mut self.env;
-        let batch = py.detach(|| env.reset(seed)).map_err(|e| to_py(py, e))?;
-        reset_tuple(py, &self.env, batch)
-    }
-
-    /// Apply one abstract action per env (each stands for one legal move, see
-    /// `ClimbGame.move_for_action`). Returns `(observations, masks, rewards, terminated,
-    /// current_player)`; finished games restart at once.
-    fn step<'py>(
-        &mut self,
-        py: Python<'py>,
-        actions: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyTuple>> {
-        self.step_kind(py, actions, ActionKind::Action)
     }
 
     /// Like `step`, but each action is an index into that env's legal-move list (the rows of
@@ -296,7 +281,7 @@ impl PyClimbVectorEnv {
         py: Python<'py>,
         indices: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        self.step_kind(py, indices, ActionKind::MoveIndex)
+        step_kind(py, &mut self.env, indices, ActionKind::MoveIndex)
     }
 
     /// `(features, offsets)`: float32 rows of shape `(M, CLIMB_MOVE_FEATURES)` for the legal moves
@@ -315,50 +300,14 @@ impl PyClimbVectorEnv {
 
     /// The legal moves of env `i`'s player to move, in canonical order.
     fn legal_moves(&self, i: usize) -> PyResult<Vec<PyClimbMove>> {
-        let game = self
-            .env
-            .game(i)
-            .ok_or_else(|| pyo3::exceptions::PyIndexError::new_err(format!("no env {i}")))?;
+        let game = self.env.game(i).ok_or_else(|| no_env(i))?;
         Ok(game
             .legal_moves()
             .iter()
             .map(|m| PyClimbMove { inner: m.clone() })
             .collect())
     }
-
-    /// The number of episodes env `i` has started since the last reset.
-    fn episodes(&self, i: usize) -> PyResult<u64> {
-        self.env
-            .episodes(i)
-            .ok_or_else(|| pyo3::exceptions::PyIndexError::new_err(format!("no env {i}")))
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "<ClimbVectorEnv {} envs, {} players, {}, {} threads>",
-            self.env.num_envs(),
-            self.env.players(),
-            self.env.config().settings.preset.name(),
-            self.env.threads()
-        )
-    }
-}
-
-impl PyClimbVectorEnv {
-    fn step_kind<'py>(
-        &mut self,
-        py: Python<'py>,
-        actions: &Bound<'py, PyAny>,
-        kind: ActionKind,
-    ) -> PyResult<Bound<'py, PyTuple>> {
-        let actions = actions_arg(actions)?;
-        let env = &mut self.env;
-        let batch = py
-            .detach(|| env.step_as(&actions, kind))
-            .map_err(|e| step_error(py, e))?;
-        step_tuple(py, &self.env, batch)
-    }
-}
+});
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyHeadVectorEnv>()?;

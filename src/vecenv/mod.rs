@@ -24,7 +24,7 @@ use crate::rng::SplitMix64;
 /// One game as an environment.
 pub trait EnvGame: Sized + Send + Sync {
     /// What every episode of one env is created from (players and rules).
-    type Config: Sync;
+    type Config: Send + Sync;
     /// An action checked against the current position, ready to apply.
     type Checked: Send + Sync + Copy + Default;
 
