@@ -15,9 +15,12 @@ fn main() {
         .collect();
     let cases: Vec<(usize, usize)> = match args[..] {
         [envs, _] => vec![(envs, 1)],
+        [envs, _, threads] => vec![(envs, threads)],
         _ => vec![(1, 1), (64, 1), (1024, 1), (1024, 2)],
     };
     let total = args.get(1).map_or(2_000_000, |s| s * args[0]);
+    let threads_arg = args.get(2).copied();
+    let _ = threads_arg;
     for &(envs, threads) in &cases {
         let config = HeadConfig {
             players: 4,

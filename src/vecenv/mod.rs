@@ -247,55 +247,62 @@ impl<G: EnvGame> VecEnv<G> {
             self.players() as usize,
         );
         let config = &self.config;
-        let pool = &self.pool;
         let slots = &mut self.slots;
-        let n = slots.len();
-        // Check first, apply after: a refused action must leave every game as it was.
-        if let Some((actions, kind)) = actions {
-            let checks = slots
-                .chunks(chunk)
-                .zip(actions.chunks(chunk).zip(checked.chunks_mut(chunk)))
-                .enumerate()
-                .map(|(k, (slots, (actions, checked)))| Checks {
-                    kind,
-                    first: k * chunk,
-                    slots,
-                    actions,
-                    checked,
-                });
-            let check = Checks::check;
-            if chunk >= n {
-                checks.into_iter().try_for_each(check)?;
-            } else {
-                let checks: Vec<_> = checks.collect();
-                in_pool(pool, || checks.into_par_iter().try_for_each(check))?;
+        let parallel = chunk < slots.len();
+        // Both phases run inside one `install`: waking the pool's threads costs tens of
+        // microseconds on a busy VM, as much as stepping a few hundred envs.
+        let mut work = move || -> Result<(), StepErrorOr> {
+            // Check first, apply after: a refused action must leave every game as it was.
+            if let Some((actions, kind)) = actions {
+                let checks = slots
+                    .chunks(chunk)
+                    .zip(actions.chunks(chunk).zip(checked.chunks_mut(chunk)))
+                    .enumerate()
+                    .map(|(k, (slots, (actions, checked)))| Checks {
+                        kind,
+                        first: k * chunk,
+                        slots,
+                        actions,
+                        checked,
+                    });
+                if parallel {
+                    let checks: Vec<_> = checks.collect();
+                    checks.into_par_iter().try_for_each(Checks::check)?;
+                } else {
+                    checks.into_iter().try_for_each(Checks::check)?;
+                }
             }
-        }
-        let rows = slots
-            .chunks_mut(chunk)
-            .zip(out.observations.chunks_mut(chunk * obs_size))
-            .zip(out.masks.chunks_mut(chunk * n_actions))
-            .zip(out.rewards.chunks_mut(chunk * players))
-            .zip(out.terminated.chunks_mut(chunk))
-            .zip(out.current_player.chunks_mut(chunk))
-            .zip(checked.chunks(chunk))
-            .map(
-                |((((((slots, obs), mask), rewards), terminated), current), checked)| Rows {
-                    slots,
-                    checked: actions.map(|_| checked),
-                    obs,
-                    mask,
-                    rewards,
-                    terminated,
-                    current,
-                },
-            );
-        let step = |rows: Rows<'_, G>| rows.step(config).map_err(StepErrorOr::Engine);
-        if chunk >= n {
-            rows.into_iter().try_for_each(step)
+            let rows = slots
+                .chunks_mut(chunk)
+                .zip(out.observations.chunks_mut(chunk * obs_size))
+                .zip(out.masks.chunks_mut(chunk * n_actions))
+                .zip(out.rewards.chunks_mut(chunk * players))
+                .zip(out.terminated.chunks_mut(chunk))
+                .zip(out.current_player.chunks_mut(chunk))
+                .zip(checked.chunks(chunk))
+                .map(
+                    |((((((slots, obs), mask), rewards), terminated), current), checked)| Rows {
+                        slots,
+                        checked: actions.map(|_| checked),
+                        obs,
+                        mask,
+                        rewards,
+                        terminated,
+                        current,
+                    },
+                );
+            let step = |rows: Rows<'_, G>| rows.step(config).map_err(StepErrorOr::Engine);
+            if parallel {
+                let rows: Vec<_> = rows.collect();
+                rows.into_par_iter().try_for_each(step)
+            } else {
+                rows.into_iter().try_for_each(step)
+            }
+        };
+        if parallel {
+            in_pool(&self.pool, work)
         } else {
-            let rows: Vec<_> = rows.collect();
-            in_pool(pool, || rows.into_par_iter().try_for_each(step))
+            work()
         }
     }
 }
