@@ -8,7 +8,7 @@ use panda_core::vecenv::head::HeadConfig;
 use panda_core::vecenv::VecEnv;
 
 fn main() {
-    // `vecenv_step ENVS STEPS` times one configuration on one thread (for callgrind).
+    // `vecenv_step ENVS STEPS [THREADS]` times one configuration (one thread: for callgrind).
     let args: Vec<usize> = std::env::args()
         .skip(1)
         .filter_map(|a| a.parse().ok())
@@ -19,8 +19,6 @@ fn main() {
         _ => vec![(1, 1), (64, 1), (1024, 1), (1024, 2)],
     };
     let total = args.get(1).map_or(2_000_000, |s| s * args[0]);
-    let threads_arg = args.get(2).copied();
-    let _ = threads_arg;
     for &(envs, threads) in &cases {
         let config = HeadConfig {
             players: 4,
