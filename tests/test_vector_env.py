@@ -122,7 +122,8 @@ def test_climb_env_replays_the_single_game_of_its_seed() -> None:
 @pytest.mark.parametrize(
     "make",
     [
-        lambda t: HeadVectorEnv(100, players=4, threads=t),
+        # above the sizes that run on one thread whatever `threads` says
+        lambda t: HeadVectorEnv(600, players=4, threads=t),
         lambda t: ClimbVectorEnv(70, players=4, settings=ClimbSettings(preset="spin"), threads=t),
     ],
 )

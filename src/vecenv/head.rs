@@ -17,6 +17,8 @@ pub struct HeadConfig {
 impl EnvGame for HeadState {
     type Config = HeadConfig;
     type Checked = ActionId;
+    /// A step costs about 0.15 µs: below a few hundred envs one thread is faster.
+    const MIN_PARALLEL_ENVS: usize = 512;
 
     fn new_episode(config: &HeadConfig, seed: u64) -> Result<Self, EngineError> {
         HeadState::new(config.players, seed, config.rules)
@@ -116,10 +118,11 @@ mod tests {
 
     #[test]
     fn deterministic_whatever_the_thread_count() {
-        let one = run(1, 100, 400);
-        assert_eq!(one, run(2, 100, 400));
-        assert_eq!(one, run(3, 100, 400));
-        // Games end and reset within 400 steps, with +1/-1 rewards.
+        // 600 envs: above MIN_PARALLEL_ENVS, so 2 and 3 threads really split the batch.
+        let one = run(1, 600, 150);
+        assert_eq!(one, run(2, 600, 150));
+        assert_eq!(one, run(3, 600, 150));
+        // Games end and reset within 150 steps, with +1/-1 rewards.
         let ended: usize = one
             .iter()
             .map(|(_, _, t)| t.iter().filter(|&&x| x).count())

@@ -48,6 +48,10 @@ pub trait EnvGame: Sized + Send + Sync {
     }
     /// Apply a checked action.
     fn apply(&mut self, action: Self::Checked) -> Result<(), EngineError>;
+
+    /// Smallest batch worth spreading over threads: waking a pool's threads costs tens of
+    /// microseconds on a busy VM, so the batch must hold at least that much work.
+    const MIN_PARALLEL_ENVS: usize = 64;
 }
 
 /// What the actions of a step name.
@@ -84,8 +88,8 @@ struct Slot<G> {
     episodes: u64,
 }
 
-/// Envs per rayon task: below this a batch runs on the calling thread (a task costs about a
-/// microsecond, one step of one game a few hundred nanoseconds).
+/// The fewest envs in one rayon task (a task costs about a microsecond, one step of one game
+/// from a few hundred nanoseconds up).
 const MIN_CHUNK: usize = 32;
 
 /// N games of one configuration.
@@ -183,7 +187,7 @@ impl<G: EnvGame> VecEnv<G> {
     /// thread, else a few chunks per thread.
     fn chunk(&self) -> usize {
         let n = self.num_envs();
-        if self.threads <= 1 || n <= MIN_CHUNK {
+        if self.threads <= 1 || n < G::MIN_PARALLEL_ENVS.max(2 * MIN_CHUNK) {
             n
         } else {
             n.div_ceil(self.threads * 4).max(MIN_CHUNK)
