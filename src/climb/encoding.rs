@@ -437,8 +437,13 @@ pub fn action_index(state: &ClimbState, mv: &Move) -> Option<usize> {
 /// # Panics
 /// If `mask` is not [`NUM_ACTIONS`] long.
 pub fn action_mask(state: &ClimbState, legal: &[Move], mask: &mut [bool]) {
-    assert_eq!(mask.len(), NUM_ACTIONS, "action mask length");
     mask.fill(false);
+    action_mask_zeroed(state, legal, mask);
+}
+
+/// [`action_mask`] for a mask that is already all `false` (the vector environment's fresh rows).
+pub fn action_mask_zeroed(state: &ClimbState, legal: &[Move], mask: &mut [bool]) {
+    assert_eq!(mask.len(), NUM_ACTIONS, "action mask length");
     for m in legal {
         if let Some(a) = action_index(state, m) {
             mask[a] = true;

@@ -129,10 +129,17 @@ fn put_cards(out: &mut [f32], base: usize, set: CardSet) {
 /// # Panics
 /// If `out` has another length or `player` is not a seat of the game.
 pub fn observation_into(state: &ClimbState, player: u8, out: &mut [f32]) {
+    out.fill(0.0);
+    observation_into_zeroed(state, player, out);
+}
+
+/// [`observation_into`] for a buffer that is already all zeros (the vector environment's fresh
+/// rows): it writes only the non-zero entries, which saves zeroing 3.8 KB twice per env-step.
+/// Given a buffer that is not zeroed, the result is wrong (stale entries stay).
+pub fn observation_into_zeroed(state: &ClimbState, player: u8, out: &mut [f32]) {
     assert_eq!(out.len(), OBSERVATION_SIZE, "observation buffer length");
     let n = state.players();
     assert!(player < n, "seat {player} is not at a {n}-player table");
-    out.fill(0.0);
     let rel = |seat: u8| ((seat + n - player) % n) as usize;
     let blue = state.blue();
 

@@ -60,10 +60,17 @@ fn encode_cards(out: &mut [f32], cards: CardSet) {
 /// This runs for every env of every vector-env step, so it avoids divisions and bounds checks:
 /// a fixed-size array view, seats walked in relative order, reciprocals instead of `/`.
 pub fn observation_into(state: &HeadState, player: u8, out: &mut [f32]) {
+    out.fill(0.0);
+    observation_into_zeroed(state, player, out);
+}
+
+/// [`observation_into`] for a buffer that is already all zeros (the vector environment's fresh
+/// rows): it writes only the non-zero entries. Given a buffer that is not zeroed, the result is
+/// wrong (stale entries stay).
+pub fn observation_into_zeroed(state: &HeadState, player: u8, out: &mut [f32]) {
     let out: &mut [f32; OBSERVATION_SIZE] = out
         .try_into()
         .expect("observation buffer of OBSERVATION_SIZE floats");
-    out.fill(0.0);
     let n = state.players() as usize;
     // rel_of[seat] = places to the observer's left.
     let mut rel_of = [0usize; MAX_PLAYERS];

@@ -5,7 +5,7 @@
 
 use super::{EnvGame, VecEnv};
 use crate::climb::encoding::{self, move_features_into, MOVE_FEATURES};
-use crate::climb::observation::{observation_into, OBSERVATION_SIZE};
+use crate::climb::observation::{observation_into_zeroed, OBSERVATION_SIZE};
 use crate::climb::{ClimbSettings, ClimbState, Move};
 use crate::error::EngineError;
 
@@ -70,10 +70,10 @@ impl EnvGame for ClimbEnvGame {
         self.state.winner()
     }
     fn write_observation(&self, player: u8, out: &mut [f32]) {
-        observation_into(&self.state, player, out);
+        observation_into_zeroed(&self.state, player, out);
     }
     fn write_mask(&self, out: &mut [bool]) {
-        encoding::action_mask(&self.state, &self.legal, out);
+        encoding::action_mask_zeroed(&self.state, &self.legal, out);
     }
     fn check(&self, action: i64) -> Result<usize, String> {
         let found = usize::try_from(action)

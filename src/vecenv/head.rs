@@ -4,7 +4,7 @@
 use super::EnvGame;
 use crate::error::EngineError;
 use crate::head::action::{Action, NUM_ACTIONS};
-use crate::head::observation::{observation_into, OBSERVATION_SIZE};
+use crate::head::observation::{observation_into_zeroed, OBSERVATION_SIZE};
 use crate::head::{ActionId, HeadRules, HeadState};
 
 /// Players and rules of every episode.
@@ -39,7 +39,7 @@ impl EnvGame for HeadState {
         HeadState::winner(self)
     }
     fn write_observation(&self, player: u8, out: &mut [f32]) {
-        observation_into(self, player, out);
+        observation_into_zeroed(self, player, out);
     }
     fn write_mask(&self, out: &mut [bool]) {
         let legal = self.legal_actions();

@@ -36,8 +36,9 @@ pub trait EnvGame: Sized + Send + Sync {
     /// The seat to move; `None` once the game is over.
     fn current_player(&self) -> Option<u8>;
     fn winner(&self) -> Option<u8>;
+    /// Write `player`'s observation into `out`, which is all zeros (a fresh row).
     fn write_observation(&self, player: u8, out: &mut [f32]);
-    /// The legal-action mask of the player to move.
+    /// Write the legal-action mask of the player to move into `out`, which is all `false`.
     fn write_mask(&self, out: &mut [bool]);
     /// Check `action` for the player to move; the error says why it is refused.
     fn check(&self, action: i64) -> Result<Self::Checked, String>;
