@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from panda_core import ClimbGame, ClimbSettings, HeadGame, HeadRules, IllegalMoveError, RulesError
 from panda_core._core import (
@@ -220,3 +222,64 @@ def test_climb_game_abstract_actions() -> None:
         assert game.snapshot() == before
         game.apply_action(a)
     assert not game.action_mask().any()
+
+
+@settings(max_examples=40)
+@given(
+    game=st.sampled_from(["head", "year", "spin"]),
+    players=st.integers(2, 5),
+    num_envs=st.integers(1, 6),
+    seed=st.integers(0, 2**64 - 1),
+    plan=st.lists(st.tuples(st.integers(0, 10**6), st.booleans()), min_size=1, max_size=60),
+)
+def test_vector_env_matches_single_games_through_refused_steps(
+    game: str, players: int, num_envs: int, seed: int, plan: list[tuple[int, bool]]
+) -> None:
+    """Odd corners: any table size, any seed, legal steps mixed with refused ones (one env given a
+    masked-out action). A refused step changes nothing; every legal step does to each env exactly
+    what the same action does to a single game dealt from that env's seed."""
+    settings_ = None if game == "head" else ClimbSettings(preset=game)
+    env: Env = (
+        HeadVectorEnv(num_envs, players=players)
+        if settings_ is None
+        else ClimbVectorEnv(num_envs, players=players, settings=settings_)
+    )
+
+    def single(i: int, episode: int) -> HeadGame | ClimbGame:
+        s = episode_seed(seed, i, episode)
+        return HeadGame(players, s) if settings_ is None else ClimbGame(players, s, settings_)
+
+    obs, mask, player = env.reset(seed=seed)
+    games = [single(i, 0) for i in range(num_envs)]
+    episodes = [0] * num_envs
+    for pick, refuse in plan:
+        actions = np.array(
+            [np.flatnonzero(row)[(pick + i) % row.sum()] for i, row in enumerate(mask)],
+            dtype=np.int64,
+        )
+        if refuse:
+            bad = actions.copy()
+            victim = pick % num_envs
+            bad[victim] = int(np.flatnonzero(~mask[victim])[pick % (~mask[victim]).sum()])
+            with pytest.raises(IllegalMoveError) as info:
+                env.step(bad)
+            assert info.value.env == victim  # type: ignore[attr-defined]
+        obs, mask, rewards, terminated, player = env.step(actions)
+        for i in range(num_envs):
+            g = games[i]
+            if isinstance(g, HeadGame):
+                g.apply(int(actions[i]))
+            else:
+                g.apply_action(int(actions[i]))
+            assert terminated[i] == g.is_over
+            if g.is_over:
+                assert rewards[i].tolist() == [
+                    1.0 if s == g.winner else -1.0 for s in range(players)
+                ]
+                episodes[i] += 1
+                games[i] = single(i, episodes[i])
+            g = games[i]
+            assert player[i] == g.current_player
+            np.testing.assert_array_equal(obs[i], g.observation(int(player[i])))
+            expected = g.legal_action_mask() if isinstance(g, HeadGame) else g.action_mask()
+            np.testing.assert_array_equal(mask[i], expected)
