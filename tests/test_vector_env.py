@@ -283,3 +283,30 @@ def test_vector_env_matches_single_games_through_refused_steps(
             np.testing.assert_array_equal(obs[i], g.observation(int(player[i])))
             expected = g.legal_action_mask() if isinstance(g, HeadGame) else g.action_mask()
             np.testing.assert_array_equal(mask[i], expected)
+
+
+def test_game_copies_show_the_env_position_and_do_not_move_it() -> None:
+    head_env = HeadVectorEnv(3, players=4)
+    obs, mask, player = head_env.reset(seed=4)
+    climb_env = ClimbVectorEnv(3, players=3, settings=ClimbSettings(preset="spin"))
+    cobs, cmask, cplayer = climb_env.reset(seed=4)
+    for _ in range(30):
+        obs, mask, _, _, player = head_env.step(mask.argmax(axis=1))
+        cobs, cmask, _, _, cplayer = climb_env.step(cmask.argmax(axis=1))
+    for i in range(3):
+        g = head_env.game(i)
+        assert g.current_player == player[i]
+        np.testing.assert_array_equal(g.observation(int(player[i])), obs[i])
+        np.testing.assert_array_equal(g.legal_action_mask(), mask[i])
+        g.apply(g.bot_action("heuristic"))  # plays the copy only
+        c = climb_env.game(i)
+        assert c.current_player == cplayer[i]
+        np.testing.assert_array_equal(c.observation(int(cplayer[i])), cobs[i])
+        np.testing.assert_array_equal(c.action_mask(), cmask[i])
+        assert [m.notation for m in c.legal_moves()] == [
+            m.notation for m in climb_env.legal_moves(i)
+        ]
+    again = head_env.game(0)
+    np.testing.assert_array_equal(again.observation(int(player[0])), obs[0])
+    with pytest.raises(IndexError):
+        head_env.game(3)

@@ -191,6 +191,13 @@ pub struct PyClimbGame {
     game: ClimbGame,
 }
 
+impl PyClimbGame {
+    /// Wrap a core game (the vector env hands out copies of its games this way).
+    pub fn from_core(game: ClimbGame) -> Self {
+        Self { game }
+    }
+}
+
 /// How errors name the climbing games.
 pub const CLIMB: &str = "the climbing games are";
 

@@ -241,6 +241,13 @@ pub struct PyHeadGame {
     game: HeadGame,
 }
 
+impl PyHeadGame {
+    /// Wrap a core game (the vector env hands out copies of its games this way).
+    pub fn from_core(game: HeadGame) -> Self {
+        Self { game }
+    }
+}
+
 /// 2 to 5 players (H-2.1, S-12), refused with a message naming the game otherwise.
 pub fn players_arg(players: i64, game: &str) -> PyResult<u8> {
     u8::try_from(players)

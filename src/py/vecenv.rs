@@ -6,11 +6,13 @@ use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use super::climb::{PyClimbMove, PyClimbSettings, CLIMB};
+use super::climb::{PyClimbGame, PyClimbMove, PyClimbSettings, CLIMB};
 use super::errors::{to_py, IllegalMoveError, RulesError};
-use super::head::{players_arg, seed_arg, PyHeadRules, HEAD};
+use super::head::{players_arg, seed_arg, PyHeadGame, PyHeadRules, HEAD};
 use crate::climb::encoding::MOVE_FEATURES;
-use crate::head::HeadState;
+use crate::climb::snapshot::snapshot;
+use crate::climb::ClimbGame;
+use crate::head::{HeadGame, HeadState};
 use crate::vecenv::climb::{ClimbConfig, ClimbEnvGame};
 use crate::vecenv::head::HeadConfig;
 use crate::vecenv::{ActionKind, Batch, EnvGame, StepErrorOr, VecEnv};
@@ -232,6 +234,14 @@ vector_env_methods!(PyHeadVectorEnv, "HeadVectorEnv", {
         Ok(Self { env })
     }
 
+    /// A copy of env `i`'s game in progress, as a `HeadGame` (view, observation, legal moves,
+    /// bots; playing the copy does not move the env). It starts at the current position, so it
+    /// has no history or JSON record.
+    fn game(&self, i: usize) -> PyResult<PyHeadGame> {
+        let state = self.env.game(i).ok_or_else(|| no_env(i))?;
+        Ok(PyHeadGame::from_core(HeadGame::from_sample(state.clone())))
+    }
+
     #[getter]
     fn rules(&self) -> PyHeadRules {
         PyHeadRules {
@@ -296,6 +306,18 @@ vector_env_methods!(PyClimbVectorEnv, "ClimbVectorEnv", {
             offsets.into_pyarray(py),
         )
             .into_pyobject(py)
+    }
+
+    /// A copy of env `i`'s game in progress, as a `ClimbGame` started from its snapshot (view,
+    /// observation, legal moves, bots; playing the copy does not move the env).
+    fn game(&self, py: Python<'_>, i: usize) -> PyResult<PyClimbGame> {
+        let game = self.env.game(i).ok_or_else(|| no_env(i))?;
+        let state = game.state();
+        let snap = snapshot(state, &[]);
+        let copy = py
+            .detach(|| ClimbGame::from_snapshot(snap, state.settings().deck.clone()))
+            .map_err(|e| to_py(py, e.into()))?;
+        Ok(PyClimbGame::from_core(copy))
     }
 
     /// The legal moves of env `i`'s player to move, in canonical order.
