@@ -535,20 +535,13 @@ pub fn supports_deck(deck: &Deck) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::climb::rules::Mood;
     use crate::climb::snapshot::{from_snapshot, snapshot};
     use crate::climb::ClimbSettings;
     use crate::rng::SplitMix64;
     use std::collections::{HashMap, HashSet};
     use std::sync::Arc;
 
-    fn settings_all() -> Vec<ClimbSettings> {
-        vec![
-            ClimbSettings::preset(Preset::Year),
-            ClimbSettings::preset(Preset::Year).with_mood(Mood::Flip),
-            ClimbSettings::preset(Preset::Spin),
-        ]
-    }
+    use crate::climb::rules::test_settings as settings_all;
 
     #[test]
     fn the_index_layout_is_a_bijection_on_its_classes() {

@@ -84,6 +84,18 @@ impl ClimbGame {
         Ok(())
     }
 
+    /// Apply a move taken from [`ClimbGame::legal_moves`] of this position, without checking it
+    /// again (no second move generation).
+    pub fn apply_legal(&mut self, mv: &Move) {
+        let Some(seat) = self.state.current_player() else {
+            return;
+        };
+        if let Some(r) = self.state.apply_legal(mv) {
+            self.round_results.push(r);
+        }
+        self.history.push((seat, mv.clone()));
+    }
+
     /// Apply a move given in notation (contract §8).
     pub fn apply_notation(&mut self, text: &str) -> Result<(), EngineError> {
         match parse_move(text) {

@@ -236,13 +236,7 @@ mod tests {
     use crate::climb::{ClimbSettings, Move};
     use crate::rng::SplitMix64;
 
-    fn settings_all() -> Vec<ClimbSettings> {
-        vec![
-            ClimbSettings::preset(Preset::Year),
-            ClimbSettings::preset(Preset::Year).with_mood(Mood::Flip),
-            ClimbSettings::preset(Preset::Spin),
-        ]
-    }
+    use crate::climb::rules::test_settings as settings_all;
 
     /// Rebuild a state from an edited snapshot (the strict rebuild checks the edit is a valid
     /// position).

@@ -154,3 +154,13 @@ pub fn check_players(players: u8) -> Result<(), RulesError> {
     }
     Ok(())
 }
+
+/// The settings the climbing tests sweep: `year` in both moods and `spin`.
+#[cfg(test)]
+pub(crate) fn test_settings() -> Vec<ClimbSettings> {
+    vec![
+        ClimbSettings::preset(Preset::Year),
+        ClimbSettings::preset(Preset::Year).with_mood(Mood::Flip),
+        ClimbSettings::preset(Preset::Spin),
+    ]
+}

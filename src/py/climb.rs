@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 use super::errors::{IntoPyResult, InvalidStateError, RulesError};
-use super::head::{players_arg, seed_arg};
+use super::head::{players_arg, seat_of, seed_arg};
 use super::json::{from_py, to_py};
 use super::sim::{batch_dict, BatchArgs};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
@@ -408,7 +408,9 @@ impl PyClimbGame {
     fn apply_action(&mut self, py: Python<'_>, action: i64) -> PyResult<()> {
         let legal = self.game.legal_moves();
         let i = self.resolve_arg(py, &legal, action)?;
-        self.game.apply(&legal[i]).py_err(py)
+        // `legal[i]` comes from the legal list itself: no second generation to check it.
+        self.game.apply_legal(&legal[i]);
+        Ok(())
     }
 
     /// Apply a move: a `ClimbMove`, its notation or its JSON dict. An illegal move raises
@@ -503,14 +505,8 @@ impl PyClimbGame {
 
     /// What `player` may see (S-11): own hand with faces, public information only.
     fn view<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyAny>> {
-        let n = self.game.state().players() as i64;
-        if !(0..n).contains(&player) {
-            return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "seat must be 0..={}, got {player}",
-                n - 1
-            )));
-        }
-        to_py(py, &view::view(&self.game, player as u8))
+        let seat = self.seat_arg(player)?;
+        to_py(py, &view::view(&self.game, seat))
     }
 
     /// The complete state (hidden information included) as the §7 dict.
@@ -539,15 +535,7 @@ impl PyClimbGame {
 
 impl PyClimbGame {
     fn seat_arg(&self, seat: i64) -> PyResult<u8> {
-        let n = self.game.state().players() as i64;
-        if (0..n).contains(&seat) {
-            Ok(seat as u8)
-        } else {
-            Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "seat must be 0..={}, got {seat}",
-                n - 1
-            )))
-        }
+        seat_of(seat, self.game.state().players())
     }
 
     /// A legal move of the current player from a `ClimbMove` or a notation.

@@ -259,6 +259,19 @@ pub fn players_arg(players: i64, game: &str) -> PyResult<u8> {
 }
 
 /// a seed is an integer in 0 … 2**64 − 1.
+/// A seat of a `players`-player table, or a `ValueError` naming the range.
+pub fn seat_of(seat: i64, players: u8) -> PyResult<u8> {
+    let n = players as i64;
+    if (0..n).contains(&seat) {
+        Ok(seat as u8)
+    } else {
+        Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "seat must be 0..={}, got {seat}",
+            n - 1
+        )))
+    }
+}
+
 pub fn seed_arg(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
     if seed.is_instance_of::<pyo3::types::PyBool>() {
         return Err(RulesError::new_err(
@@ -663,15 +676,7 @@ impl PyHeadGame {
     }
 
     fn seat_arg(&self, seat: i64) -> PyResult<u8> {
-        let n = self.st().players() as i64;
-        if (0..n).contains(&seat) {
-            Ok(seat as u8)
-        } else {
-            Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "seat must be 0..={}, got {seat}",
-                n - 1
-            )))
-        }
+        seat_of(seat, self.st().players())
     }
 
     fn out_of_range(&self, id: i64) -> Result<(), EngineError> {

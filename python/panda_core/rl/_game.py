@@ -6,6 +6,7 @@ Panda Head steps its 24 fixed action ids; the climbing games step abstract actio
 
 from __future__ import annotations
 
+import gymnasium
 import numpy as np
 import numpy.typing as npt
 
@@ -107,6 +108,18 @@ class Table:
     def render(self) -> str:
         """A few lines of text: scores, the seat to move and what it holds, the table."""
         return render_text(self.game)
+
+    def render_as(self, mode: str | None) -> str | None:
+        """Both environments' ``render()``: ``"ansi"`` returns the text, ``"human"`` prints it;
+        without a render mode, warn (the Gymnasium and PettingZoo convention)."""
+        if mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode=...")
+            return None
+        text = self.render()
+        if mode == "human":
+            print(text)
+            return None
+        return text
 
 
 def render_text(game: Game) -> str:

@@ -187,11 +187,4 @@ class PandaEnv(gym.Env[Obs, np.int64]):
 
     def render(self) -> str | None:
         """``"ansi"``: the text state; ``"human"``: print it."""
-        if self.render_mode is None:
-            gym.logger.warn("render() called without a render_mode; pass render_mode=...")
-            return None
-        text = self.table.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.table.render_as(self.render_mode)

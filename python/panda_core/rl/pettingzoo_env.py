@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
@@ -166,14 +165,7 @@ class PandaAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
 
     def render(self) -> str | None:
         """``"ansi"``: the text state; ``"human"``: print it. Without a render mode: warn."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode=...")
-            return None
-        text = self.table.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.table.render_as(self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""
