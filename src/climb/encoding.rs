@@ -437,13 +437,8 @@ pub fn action_index(state: &ClimbState, mv: &Move) -> Option<usize> {
 /// # Panics
 /// If `mask` is not [`NUM_ACTIONS`] long.
 pub fn action_mask(state: &ClimbState, legal: &[Move], mask: &mut [bool]) {
-    mask.fill(false);
-    action_mask_zeroed(state, legal, mask);
-}
-
-/// [`action_mask`] for a mask that is already all `false` (the vector environment's fresh rows).
-pub fn action_mask_zeroed(state: &ClimbState, legal: &[Move], mask: &mut [bool]) {
     assert_eq!(mask.len(), NUM_ACTIONS, "action mask length");
+    mask.fill(false);
     for m in legal {
         if let Some(a) = action_index(state, m) {
             mask[a] = true;
@@ -456,6 +451,35 @@ pub fn action_mask_zeroed(state: &ClimbState, legal: &[Move], mask: &mut [bool])
 /// action, or an index beyond [`NUM_ACTIONS`]). Tie-break (module doc): fewest cards, then fewest
 /// blue-face cards, then the first in `legal`. No allocation.
 pub fn resolve(state: &ClimbState, legal: &[Move], action: usize) -> Option<usize> {
+    resolve_by(state, legal, action, |_, m| action_index(state, m))
+}
+
+/// The abstract action of every move of `legal` (the legal moves of `state`), in order, into
+/// `out`: for callers that both mask and resolve one position, so that each move is classified
+/// once (the vector environment).
+pub fn action_indices_into(state: &ClimbState, legal: &[Move], out: &mut Vec<Option<usize>>) {
+    out.clear();
+    out.extend(legal.iter().map(|m| action_index(state, m)));
+}
+
+/// [`resolve`] when the classes of `legal` are known (`classes[i]` is `legal[i]`'s, from
+/// [`action_indices_into`]).
+pub fn resolve_known(
+    state: &ClimbState,
+    legal: &[Move],
+    classes: &[Option<usize>],
+    action: usize,
+) -> Option<usize> {
+    resolve_by(state, legal, action, |i, _| classes[i])
+}
+
+/// The tie-break of [`resolve`], with the class of move `i` given by `class`.
+fn resolve_by(
+    state: &ClimbState,
+    legal: &[Move],
+    action: usize,
+    class: impl Fn(usize, &Move) -> Option<usize>,
+) -> Option<usize> {
     if action >= NUM_ACTIONS {
         return None;
     }
@@ -467,7 +491,7 @@ pub fn resolve(state: &ClimbState, legal: &[Move], action: usize) -> Option<usiz
         if best.is_some_and(|(_, k)| key >= k) {
             continue;
         }
-        if action_index(state, m) == Some(action) {
+        if class(i, m) == Some(action) {
             best = Some((i, key));
         }
     }

@@ -22,6 +22,9 @@ pub struct ClimbConfig {
 pub struct ClimbEnvGame {
     state: ClimbState,
     legal: Vec<Move>,
+    /// The abstract action of each legal move: the mask and the check both read it, so each
+    /// move is classified once per position.
+    classes: Vec<Option<usize>>,
 }
 
 impl ClimbEnvGame {
@@ -38,6 +41,7 @@ impl ClimbEnvGame {
         } else {
             self.state.legal_moves_into(&mut self.legal);
         }
+        encoding::action_indices_into(&self.state, &self.legal, &mut self.classes);
     }
 }
 
@@ -50,6 +54,7 @@ impl EnvGame for ClimbEnvGame {
         let mut game = Self {
             state: ClimbState::new(config.players, seed, config.settings.clone())?,
             legal: Vec::with_capacity(64),
+            classes: Vec::with_capacity(64),
         };
         game.refresh();
         Ok(game)
@@ -73,19 +78,17 @@ impl EnvGame for ClimbEnvGame {
         observation_into_zeroed(&self.state, player, out);
     }
     fn write_mask(&self, out: &mut [bool]) {
-        encoding::action_mask_zeroed(&self.state, &self.legal, out);
+        for &a in self.classes.iter().flatten() {
+            out[a] = true;
+        }
     }
     fn check(&self, action: i64) -> Result<usize, String> {
         let found = usize::try_from(action)
             .ok()
             .filter(|&a| a < encoding::NUM_ACTIONS)
-            .and_then(|a| encoding::resolve(&self.state, &self.legal, a));
+            .and_then(|a| encoding::resolve_known(&self.state, &self.legal, &self.classes, a));
         found.ok_or_else(|| {
-            let mut legal: Vec<usize> = self
-                .legal
-                .iter()
-                .filter_map(|m| encoding::action_index(&self.state, m))
-                .collect();
+            let mut legal: Vec<usize> = self.classes.iter().flatten().copied().collect();
             legal.sort_unstable();
             legal.dedup();
             format!(
