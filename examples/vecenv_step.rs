@@ -1,42 +1,69 @@
-//! Time `VecEnv::step` for Panda Head without Python: `cargo run --release --example vecenv_step`.
-//! Prints nanoseconds per env-step for a few batch sizes and thread counts (first legal action).
+//! Time `VecEnv::step` without Python, the policy being "first legal action":
+//!
+//! ```text
+//! cargo run --release --example vecenv_step                          # a few batch sizes, every game
+//! cargo run --release --example vecenv_step -- GAME ENVS STEPS [THREADS]   # one case (callgrind)
+//! ```
+//! `GAME` is `head`, `year` or `spin`. Prints nanoseconds per env-step.
 
 use std::time::Instant;
 
-use panda_core::head::{HeadRules, HeadState, NUM_ACTIONS};
+use panda_core::climb::{ClimbSettings, Preset};
+use panda_core::head::{HeadRules, HeadState};
+use panda_core::vecenv::climb::{ClimbConfig, ClimbEnvGame};
 use panda_core::vecenv::head::HeadConfig;
-use panda_core::vecenv::VecEnv;
+use panda_core::vecenv::{EnvGame, VecEnv};
+
+/// Nanoseconds per env-step of `steps` steps of `envs` envs on `threads` threads.
+fn time_steps<G: EnvGame>(config: G::Config, envs: usize, steps: usize, threads: usize) -> f64 {
+    let mut env = VecEnv::<G>::new(config, envs, Some(threads)).expect("env");
+    let mut batch = env.reset(1).expect("reset");
+    let actions_per_env = env.num_actions();
+    let start = Instant::now();
+    for _ in 0..steps {
+        let actions: Vec<i64> = batch
+            .masks
+            .chunks(actions_per_env)
+            .map(|m| m.iter().position(|&b| b).expect("a legal action") as i64)
+            .collect();
+        batch = env.step(&actions).expect("step");
+    }
+    start.elapsed().as_nanos() as f64 / (steps * envs) as f64
+}
+
+fn run(game: &str, envs: usize, steps: usize, threads: usize) -> f64 {
+    let climb = |preset| ClimbConfig {
+        players: 4,
+        settings: ClimbSettings::preset(preset),
+    };
+    match game {
+        "head" => {
+            let config = HeadConfig {
+                players: 4,
+                rules: HeadRules::default(),
+            };
+            time_steps::<HeadState>(config, envs, steps, threads)
+        }
+        "year" => time_steps::<ClimbEnvGame>(climb(Preset::Year), envs, steps, threads),
+        "spin" => time_steps::<ClimbEnvGame>(climb(Preset::Spin), envs, steps, threads),
+        other => panic!("unknown game {other:?}: head, year or spin"),
+    }
+}
 
 fn main() {
-    // `vecenv_step ENVS STEPS [THREADS]` times one configuration (one thread: for callgrind).
-    let args: Vec<usize> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
-        .collect();
-    let cases: Vec<(usize, usize)> = match args[..] {
-        [envs, _] => vec![(envs, 1)],
-        [envs, _, threads] => vec![(envs, threads)],
-        _ => vec![(1, 1), (64, 1), (1024, 1), (1024, 2)],
-    };
-    let total = args.get(1).map_or(2_000_000, |s| s * args[0]);
-    for &(envs, threads) in &cases {
-        let config = HeadConfig {
-            players: 4,
-            rules: HeadRules::default(),
-        };
-        let mut env = VecEnv::<HeadState>::new(config, envs, Some(threads)).unwrap();
-        let mut batch = env.reset(1).unwrap();
-        let steps = total / envs;
-        let start = Instant::now();
-        for _ in 0..steps {
-            let actions: Vec<i64> = batch
-                .masks
-                .chunks(NUM_ACTIONS)
-                .map(|m| m.iter().position(|&b| b).unwrap() as i64)
-                .collect();
-            batch = env.step(&actions).unwrap();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let num = |i: usize| args.get(i).map(|a| a.parse::<usize>().expect("a number"));
+    if let (Some(game), Some(envs), Some(steps)) = (args.first(), num(1), num(2)) {
+        let threads = num(3).unwrap_or(1);
+        let ns = run(game, envs, steps, threads);
+        println!("{game} envs {envs:5} threads {threads}: {ns:8.1} ns per env-step");
+        return;
+    }
+    for game in ["head", "year", "spin"] {
+        let work = if game == "head" { 2_000_000 } else { 200_000 };
+        for (envs, threads) in [(1, 1), (64, 1), (1024, 1), (1024, 2)] {
+            let ns = run(game, envs, work / envs, threads);
+            println!("{game} envs {envs:5} threads {threads}: {ns:8.1} ns per env-step");
         }
-        let ns = start.elapsed().as_nanos() as f64 / (steps * envs) as f64;
-        println!("envs {envs:5} threads {threads}: {ns:7.1} ns per env-step");
     }
 }
