@@ -14,6 +14,7 @@ Every error is a :class:`PandaCoreError` (a ``ValueError``); illegal moves raise
 from panda_core import bots, climb, head
 from panda_core._core import (
     BOT_NAMES,
+    ArgumentError,
     ClimbGame,
     ClimbMove,
     ClimbSettings,
@@ -41,6 +42,7 @@ from panda_core.simulate import SimulationResult, simulate
 
 __all__ = [
     "BOT_NAMES",
+    "ArgumentError",
     "Bot",
     "BuiltinBot",
     "ClimbGame",

@@ -23,6 +23,12 @@ create_exception!(
 );
 create_exception!(
     panda_core,
+    ArgumentError,
+    PandaCoreError,
+    "An argument outside its allowed range: a seat, an index, a count, a size or a thread count."
+);
+create_exception!(
+    panda_core,
     InvalidStateError,
     PandaCoreError,
     "An explicit position or a game record that is not a valid state."
@@ -82,6 +88,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("PandaCoreError", py.get_type::<PandaCoreError>())?;
     m.add("RulesError", py.get_type::<RulesError>())?;
+    m.add("ArgumentError", py.get_type::<ArgumentError>())?;
     m.add("InvalidStateError", py.get_type::<InvalidStateError>())?;
     m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
     m.add("GameOverError", py.get_type::<GameOverError>())?;

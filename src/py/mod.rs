@@ -3,6 +3,7 @@
 //! Thin wrappers only: argument conversion, the GIL released around long work, core errors mapped
 //! to Python exceptions. No game rule lives here.
 
+mod args;
 mod climb;
 mod errors;
 mod head;

@@ -1,0 +1,146 @@
+//! Argument conversion shared by every binding: one place decides what counts as an integer, a
+//! seat, a count or a thread count, and how a refused value is shown in the message.
+//!
+//! Why not plain `i64`/`u8` parameters: PyO3 then accepts `True` as 1 (`apply_action(False)` would
+//! play a pass), raises `OverflowError` for `2**64` (not a panda-core error) and cannot say which
+//! range is allowed. [`Int`] accepts exactly what Python itself treats as an index (`int` and
+//! anything with `__index__`, such as numpy integers), refuses `bool`, floats and strings with a
+//! `TypeError`, and keeps any size of integer so the range check can report the real value.
+
+// The bindings adopt these helpers one by one (issue 8); drop this once every caller is in.
+#![allow(dead_code)]
+
+use pyo3::exceptions::{PyOverflowError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt};
+
+use super::errors::ArgumentError;
+
+/// Longest piece of a user's value quoted in an error message (a 10 MB notation string must not
+/// become a 20 MB message).
+pub const SHOWN_CHARS: usize = 60;
+
+/// `text` cut to [`SHOWN_CHARS`] characters, with the full length said when it was cut.
+pub fn cut(text: &str) -> String {
+    match text.char_indices().nth(SHOWN_CHARS) {
+        None => text.to_owned(),
+        Some((end, _)) => format!("{}… ({} characters)", &text[..end], text.chars().count()),
+    }
+}
+
+/// The `repr()` of a user's value, cut to a sane length for a message.
+pub fn shown(obj: &Bound<'_, PyAny>) -> String {
+    match obj.repr() {
+        Ok(r) => cut(&r.to_string_lossy()),
+        Err(_) => format!("<{} object>", type_name(obj)),
+    }
+}
+
+/// The Python type name of `obj`, for "expected …, got <type>" messages.
+pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "object".into())
+}
+
+/// An integer argument as Python sees one: an `int` or an object with `__index__` (numpy
+/// integers), never a `bool`. The value saturates at the ends of `i128`, far outside every range
+/// the bindings accept, so the range check still refuses it with its true sign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Int(pub i128);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Int {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        int_value(&obj)
+    }
+}
+
+/// The integer value of `obj`, or a `TypeError` naming what was passed instead.
+pub fn int_value(obj: &Bound<'_, PyAny>) -> PyResult<Int> {
+    if obj.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "expected an int, got a bool ({})",
+            shown(obj)
+        )));
+    }
+    let index = if obj.is_instance_of::<PyInt>() {
+        obj.clone()
+    } else if obj.hasattr("__index__")? {
+        // numpy integers and other index-like objects: exactly `operator.index(obj)`.
+        obj.call_method0("__index__")?
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "expected an int, got {} {}",
+            type_name(obj),
+            shown(obj)
+        )));
+    };
+    match index.extract::<i128>() {
+        Ok(v) => Ok(Int(v)),
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+            let negative = index.lt(0)?;
+            Ok(Int(if negative { i128::MIN } else { i128::MAX }))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// How an out-of-range value is written: the saturated ends are "huge" rather than a misleading
+/// number (`2**200` is not `170141183460469231731687303715884105727`).
+fn written(v: i128) -> String {
+    match v {
+        i128::MAX => "an integer above 2**127".into(),
+        i128::MIN => "an integer below -2**127".into(),
+        v => v.to_string(),
+    }
+}
+
+impl Int {
+    /// The value if it lies in `lo..=hi`, else an [`ArgumentError`] naming `what` and the range.
+    pub fn in_range(self, what: &str, lo: i128, hi: i128) -> PyResult<i128> {
+        if (lo..=hi).contains(&self.0) {
+            Ok(self.0)
+        } else {
+            Err(ArgumentError::new_err(format!(
+                "{what} must be in {lo}..={hi}, got {}",
+                written(self.0)
+            )))
+        }
+    }
+
+    /// A seat of a `players`-player table.
+    pub fn seat(self, players: u8) -> PyResult<u8> {
+        let last = i128::from(players) - 1;
+        Ok(self.in_range("seat", 0, last)? as u8)
+    }
+
+    /// A count (games, environments, iterations) in `0..=max`.
+    pub fn count(self, what: &str, max: usize) -> PyResult<usize> {
+        Ok(self.in_range(what, 0, max as i128)? as usize)
+    }
+
+    /// An index into a collection of `len` items (`env.game(i)`).
+    pub fn index(self, what: &str, len: usize) -> PyResult<usize> {
+        if len == 0 {
+            return Err(ArgumentError::new_err(format!(
+                "{what}: the collection is empty, got {}",
+                written(self.0)
+            )));
+        }
+        Ok(self.in_range(what, 0, len as i128 - 1)? as usize)
+    }
+}
+
+/// Most worker threads one call may ask for. Far above any machine this runs on; below the point
+/// where starting the threads alone takes seconds or exhausts the process's thread limit.
+pub const MAX_THREADS: usize = 256;
+
+/// An optional `threads` argument: `None` (the default: every core) or `1..=MAX_THREADS`.
+pub fn threads_arg(threads: Option<Int>) -> PyResult<Option<usize>> {
+    threads
+        .map(|t| Ok(t.in_range("threads", 1, MAX_THREADS as i128)? as usize))
+        .transpose()
+}
