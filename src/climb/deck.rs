@@ -24,6 +24,12 @@ pub const RECONSTRUCTED_PATH: &str = "reconstructed.toml";
 /// The required `format` value.
 pub const FORMAT: &str = "panda-core-climb-deck";
 
+/// Most wild units one run or formation can hold with a deck (schema rule 6). The named ranks
+/// of a play with `w` wild units can come in up to `w!` orders, each a distinct move (S-4.6):
+/// `8! = 40,320` stays well below [`super::movegen::MAX_LEGAL_MOVES`], `9!` does not. The shipped
+/// deck reaches 5 (each blue Fire card has a fixed unit beside its wild unit, one per rank).
+pub const MAX_WILD_IN_PLAY: u32 = 8;
+
 /// Lane width of [`Face::counts`]: 8 bits per rank.
 pub const LANE_BITS: u32 = 8;
 
@@ -407,6 +413,7 @@ impl Loader<'_> {
         }
         let elements = self.elements(doc.get("elements"))?;
         let faces = self.cards(doc.get("cards"))?;
+        self.wild_in_windows(&faces)?;
         Ok(Deck {
             name,
             faces,
@@ -623,6 +630,41 @@ impl Loader<'_> {
             }
         }
         Ok(faces)
+    }
+
+    /// Schema rule 6: in every window of five consecutive ranks 3 … A (where runs and
+    /// formations live; shorter windows lie inside one), the wild units of the cards that can
+    /// join a play there (all fixed units of a face inside the window; the face with more wild
+    /// units counts when both can) add up to at most [`MAX_WILD_IN_PLAY`]. Sets name one rank
+    /// for all their wild units, so only windows can multiply the moves.
+    fn wild_in_windows(&self, faces: &[[Face; 2]; NUM_ANIMALS as usize]) -> Result<(), StateError> {
+        for lo in 0..=(super::cards::ACE - 4) {
+            let window: u16 = 0x1F << lo;
+            let mut total = 0u32;
+            for (id, pair) in faces.iter().enumerate() {
+                let wild = pair
+                    .iter()
+                    .filter(|f| f.mask & !window == 0)
+                    .map(|f| f.wild as u32)
+                    .max()
+                    .unwrap_or(0);
+                total += wild;
+                if total > MAX_WILD_IN_PLAY {
+                    return Err(self.err(
+                        &Where::Card(id as u8),
+                        "blue.units",
+                        format!(
+                            "with this card, {total} wild units can join one run or formation \
+                             on the ranks {} to {}; at most {MAX_WILD_IN_PLAY} are allowed \
+                             (schema rule 6: every order of the named ranks is a move)",
+                            RANK_NAMES[lo as usize],
+                            RANK_NAMES[lo as usize + 4],
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     fn face(&self, at: &Where, v: Option<&Val>, name: &str) -> Result<FaceSrc, StateError> {
@@ -970,6 +1012,28 @@ mod tests {
         let deck = Deck::from_json_value(&d, "ok.json").unwrap();
         assert_eq!(deck.face(2, true).wild, 2);
         assert_eq!(deck.face(2, true).panda, 2);
+
+        // Schema rule 6 (issue 8): every blue face two wild units would give millions of
+        // moves; at most MAX_WILD_IN_PLAY wild units may meet in one five-rank window.
+        let mut d = base.clone();
+        for c in d["cards"].as_array_mut().unwrap() {
+            c["blue"] = serde_json::json!({"units": ["wild", "wild"], "symbols": ["fire", "fire"]});
+        }
+        let e = err_of(&d);
+        assert!(e.contains("'blue.units'") && e.contains("rule 6"), "{e}");
+        // Three wild-only faces (6) beside the five blue Fire cards of a window: 11 > 8.
+        let mut d = base.clone();
+        for i in [13, 14, 15] {
+            d["cards"][i]["blue"] =
+                serde_json::json!({"units": ["wild", "wild"], "symbols": ["fire", "fire"]});
+        }
+        assert!(err_of(&d).contains("rule 6"));
+        // One wild-only face with two wild units: 5 + 2 + 1 (another one-wild face) = 8 passes.
+        let mut d = base.clone();
+        d["cards"][13]["blue"] =
+            serde_json::json!({"units": ["wild", "wild"], "symbols": ["fire", "fire"]});
+        d["cards"][14]["blue"] = serde_json::json!({"units": ["wild"], "symbols": ["fire"]});
+        assert!(Deck::from_json_value(&d, "eight.json").is_ok());
 
         assert!(Deck::from_toml("format = ", "bad.toml")
             .unwrap_err()

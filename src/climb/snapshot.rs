@@ -653,5 +653,9 @@ pub fn from_snapshot(
         game_over: snap.game_over,
         winner,
     };
+    // Contract §5.3: a position with more legal moves than the engine builds is refused here,
+    // where it enters, rather than at the first call that needs its moves.
+    st.try_legal_moves_into(&mut Vec::new())
+        .map_err(|e| bad(e.to_string()))?;
     Ok((st, results))
 }
