@@ -152,9 +152,12 @@ pub fn cmp_lex(a: CardSet, b: CardSet) -> Ordering {
     }
 }
 
-/// The notation token of a card (contract §8): `Fi3`, `Wa10`, `Me2`, `Wo!`.
+/// The notation token of a card (contract §8): `Fi3`, `Wa10`, `Me2`, `Wo!`. An id of 70 or
+/// more (no card) is written `#<id>`, which no parser accepts.
 pub fn card_token(id: u8) -> String {
-    let suit = SUIT_CODES[suit_of(id) as usize];
+    let Some(suit) = SUIT_CODES.get(suit_of(id) as usize) else {
+        return format!("#{id}");
+    };
     if is_element(id) {
         format!("{suit}!")
     } else {
@@ -178,9 +181,11 @@ pub fn parse_rank(name: &str) -> Option<u8> {
     RANK_NAMES.iter().position(|r| *r == name).map(|r| r as u8)
 }
 
-/// `"earth 7"` / `"earth element"`: how deck errors name a card.
+/// `"earth 7"` / `"earth element"`: how deck errors name a card (`"no card 70"` past the ids).
 pub fn card_label(id: u8) -> String {
-    let suit = SUIT_NAMES[suit_of(id) as usize];
+    let Some(suit) = SUIT_NAMES.get(suit_of(id) as usize) else {
+        return format!("no card {id}");
+    };
     if is_element(id) {
         format!("{suit} element")
     } else {
@@ -241,8 +246,13 @@ mod tests {
         assert_eq!(card_token(46), "Wa10");
         assert_eq!(card_token(64), "Me2");
         assert_eq!(card_token(67), "Wo!");
-        for bad in ["", "Fi", "Fi1", "fi3", "Fi3 ", "Xx3", "Wa!!", "Me11"] {
+        for bad in ["", "Fi", "Fi1", "fi3", "Fi3 ", "Xx3", "Wa!!", "Me11", "#70"] {
             assert_eq!(parse_card(bad), None, "{bad}");
+        }
+        // Ids past the last card have a token and a label too (error messages), never a panic.
+        for id in [70u8, 100, 127, 255] {
+            assert_eq!(card_token(id), format!("#{id}"));
+            assert_eq!(card_label(id), format!("no card {id}"));
         }
     }
 }

@@ -191,15 +191,36 @@ pub fn move_json(m: &Move) -> serde_json::Value {
     })
 }
 
+/// The keys of a move record: every record has all five, whatever its kind (contract §5.1).
+pub const MOVE_KEYS: [&str; 5] = ["kind", "cards", "named", "flip", "steal"];
+
 /// A move from its JSON record; other keys, missing keys and non-integer entries are refused.
 pub fn move_from_json(v: &serde_json::Value) -> Result<Move, String> {
     let obj = v
         .as_object()
         .ok_or("a move record is an object with keys kind, cards, named, flip, steal")?;
     for k in obj.keys() {
-        if !["kind", "cards", "named", "flip", "steal"].contains(&k.as_str()) {
-            return Err(format!("unknown key {k:?} in a move record"));
+        if !MOVE_KEYS.contains(&k.as_str()) {
+            let shown: String = k.chars().take(40).collect();
+            return Err(format!(
+                "unknown key {shown:?} in a move record (the keys are kind, cards, named, flip, \
+                 steal)"
+            ));
         }
+    }
+    // A missing key is not read as empty: a record written by panda-core always has all five,
+    // so one without them is not a move record (issue 8, item 9).
+    let missing: Vec<&str> = MOVE_KEYS
+        .iter()
+        .copied()
+        .filter(|k| !obj.contains_key(*k))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "a move record has all five keys kind, cards, named, flip, steal (use [] for an \
+             empty list); missing: {}",
+            missing.join(", ")
+        ));
     }
     let kind = obj
         .get("kind")
@@ -207,7 +228,7 @@ pub fn move_from_json(v: &serde_json::Value) -> Result<Move, String> {
         .ok_or("'kind' must be a string")?;
     let list = |key: &str| -> Result<Vec<i128>, String> {
         match obj.get(key) {
-            None => Ok(Vec::new()),
+            None => Err(format!("'{key}' is missing")),
             Some(serde_json::Value::Array(a)) => a
                 .iter()
                 .map(|x| match x {
@@ -327,12 +348,17 @@ mod tests {
         let bad_json = [
             serde_json::json!({"kind": "single", "cards": [3, 1], "named": [], "flip": [], "steal": []}),
             serde_json::json!({"kind": "single", "cards": [1], "extra": 1}),
-            serde_json::json!({"kind": "single", "cards": [true]}),
-            serde_json::json!({"kind": "single", "cards": [1.0]}),
-            serde_json::json!({"kind": "single", "cards": [70]}),
-            serde_json::json!({"kind": "single", "steal": [2, 1]}),
-            serde_json::json!({"kind": "hop"}),
+            serde_json::json!({"kind": "single", "cards": [true], "named": [], "flip": [], "steal": []}),
+            serde_json::json!({"kind": "single", "cards": [1.0], "named": [], "flip": [], "steal": []}),
+            serde_json::json!({"kind": "single", "cards": [70], "named": [], "flip": [], "steal": []}),
+            serde_json::json!({"kind": "single", "cards": [], "named": [], "flip": [], "steal": [2, 1]}),
+            serde_json::json!({"kind": "hop", "cards": [], "named": [], "flip": [], "steal": []}),
             serde_json::json!([1]),
+            // Issue 8 item 9: missing keys are refused, for every kind.
+            serde_json::json!({"kind": "pass"}),
+            serde_json::json!({"kind": "pass", "cards": [], "named": [], "flip": []}),
+            serde_json::json!({"kind": "single", "cards": [1], "named": [], "steal": []}),
+            serde_json::json!({"cards": [], "named": [], "flip": [], "steal": []}),
         ];
         for bad in bad_json {
             assert!(move_from_json(&bad).is_err(), "{bad}");

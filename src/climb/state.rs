@@ -176,11 +176,12 @@ impl ClimbState {
     pub fn scores(&self) -> &[u32] {
         &self.scores[..self.players as usize]
     }
+    /// The hand of `seat`; empty for a seat that is not at the table.
     pub fn hand(&self, seat: u8) -> CardSet {
-        self.hands[seat as usize]
+        self.hands.get(seat as usize).copied().unwrap_or(0)
     }
     pub fn hand_size(&self, seat: u8) -> u32 {
-        count(self.hands[seat as usize])
+        count(self.hand(seat))
     }
     pub fn blue(&self) -> CardSet {
         self.blue
@@ -207,8 +208,9 @@ impl ClimbState {
     pub fn passed(&self) -> u8 {
         self.passed
     }
+    /// The cards `seat` has on the table this trick; empty for a seat that is not at the table.
     pub fn played(&self, seat: u8) -> CardSet {
-        self.played[seat as usize]
+        self.played.get(seat as usize).copied().unwrap_or(0)
     }
     pub fn current_player(&self) -> Option<u8> {
         self.current
@@ -482,9 +484,10 @@ impl ClimbState {
     #[inline]
     fn symbols(&self, set: CardSet) -> (u32, u32) {
         let deck = &*self.settings.deck;
-        cards::ids(set).fold((0, 0), |(b, p), id| {
+        cards::ids(set & ANIMALS).fold((0, 0), |(b, p), id| {
             let f = deck.face_in(id, self.blue);
-            (b + f.bamboo, p + f.panda)
+            // Saturating: a deck file may repeat symbols without limit.
+            (b.saturating_add(f.bamboo), p.saturating_add(f.panda))
         })
     }
 
