@@ -190,7 +190,8 @@ impl Deck {
 
     /// Parse and validate JSON text; `path` only names the source in errors.
     pub fn from_json(text: &str, path: &str) -> Result<Deck, StateError> {
-        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        // Strict: a repeated key is an error at any depth, as TOML makes it.
+        let v = crate::record::parse_json(text).map_err(|e| {
             StateError(format!(
                 "deck {path}: top level: not a valid JSON document: {e}"
             ))
@@ -250,17 +251,29 @@ enum Val {
     Other(&'static str),
 }
 
+/// Deepest nesting a deck document is read to: a valid deck needs 5 levels (top, `cards`, an
+/// entry, a face, its `units`). Deeper values are not walked (no recursion without bound on a
+/// hostile document) and fail validation as a wrong type.
+const MAX_DEPTH: usize = 16;
+
 impl Val {
     fn from_toml(v: &toml::Value) -> Val {
+        Val::from_toml_at(v, 0)
+    }
+
+    fn from_toml_at(v: &toml::Value, depth: usize) -> Val {
         match v {
+            _ if depth > MAX_DEPTH => Val::Other("a value nested too deeply"),
             toml::Value::Integer(i) => Val::Int(*i as i128),
             toml::Value::Float(_) => Val::Float,
             toml::Value::Boolean(_) => Val::Bool,
             toml::Value::String(s) => Val::Str(s.clone()),
-            toml::Value::Array(a) => Val::Arr(a.iter().map(Val::from_toml).collect()),
+            toml::Value::Array(a) => {
+                Val::Arr(a.iter().map(|x| Val::from_toml_at(x, depth + 1)).collect())
+            }
             toml::Value::Table(t) => Val::Table(
                 t.iter()
-                    .map(|(k, v)| (k.clone(), Val::from_toml(v)))
+                    .map(|(k, v)| (k.clone(), Val::from_toml_at(v, depth + 1)))
                     .collect(),
             ),
             toml::Value::Datetime(_) => Val::Other("a datetime"),
@@ -268,7 +281,12 @@ impl Val {
     }
 
     fn from_json(v: &serde_json::Value) -> Val {
+        Val::from_json_at(v, 0)
+    }
+
+    fn from_json_at(v: &serde_json::Value, depth: usize) -> Val {
         match v {
+            _ if depth > MAX_DEPTH => Val::Other("a value nested too deeply"),
             serde_json::Value::Number(n) => match (n.as_i64(), n.as_u64()) {
                 (Some(i), _) => Val::Int(i as i128),
                 (None, Some(u)) => Val::Int(u as i128),
@@ -276,10 +294,12 @@ impl Val {
             },
             serde_json::Value::Bool(_) => Val::Bool,
             serde_json::Value::String(s) => Val::Str(s.clone()),
-            serde_json::Value::Array(a) => Val::Arr(a.iter().map(Val::from_json).collect()),
+            serde_json::Value::Array(a) => {
+                Val::Arr(a.iter().map(|x| Val::from_json_at(x, depth + 1)).collect())
+            }
             serde_json::Value::Object(o) => Val::Table(
                 o.iter()
-                    .map(|(k, v)| (k.clone(), Val::from_json(v)))
+                    .map(|(k, v)| (k.clone(), Val::from_json_at(v, depth + 1)))
                     .collect(),
             ),
             serde_json::Value::Null => Val::Other("null"),
@@ -1034,6 +1054,42 @@ mod tests {
             serde_json::json!({"units": ["wild", "wild"], "symbols": ["fire", "fire"]});
         d["cards"][14]["blue"] = serde_json::json!({"units": ["wild"], "symbols": ["fire"]});
         assert!(Deck::from_json_value(&d, "eight.json").is_ok());
+
+        // Issue 8 item 9: JSON decks with a repeated key are refused like TOML ones, at any depth.
+        let text = serde_json::to_string(&base).unwrap();
+        for (from, to) in [
+            ("\"version\":1", "\"version\":1,\"version\":1"),
+            (
+                "\"symbols\":[\"fire\"]",
+                "\"symbols\":[\"fire\"],\"symbols\":[\"fire\"]",
+            ),
+        ] {
+            let dup = text.replacen(from, to, 1);
+            assert_ne!(dup, text);
+            let e = Deck::from_json(&dup, "dup.json").unwrap_err().0;
+            assert!(e.contains("duplicate key"), "{e}");
+        }
+        let toml_dup = format!("{RECONSTRUCTED_TOML}\nversion = 1\n");
+        assert!(Deck::from_toml(&toml_dup, "dup.toml").is_err());
+        // Deep nesting, in either format, is an error and never a stack overflow.
+        let deep_json = format!(
+            "{{\"cards\": {}1{}}}",
+            "[".repeat(50_000),
+            "]".repeat(50_000)
+        );
+        assert!(Deck::from_json(&deep_json, "deep.json").is_err());
+        let deep_toml = format!("cards = {}1{}", "[".repeat(50_000), "]".repeat(50_000));
+        assert!(Deck::from_toml(&deep_toml, "deep.toml").is_err());
+        let deep_inline = format!("a = {}1{}", "{ b = ".repeat(50_000), " }".repeat(50_000));
+        assert!(Deck::from_toml(&deep_inline, "deep.toml").is_err());
+        // A deeply nested value given already parsed is not walked without bound.
+        let mut v = serde_json::json!(1);
+        for _ in 0..100 {
+            v = serde_json::json!([v]);
+        }
+        let mut d = base.clone();
+        d["cards"][0]["blue"]["units"] = v;
+        assert!(err_of(&d).contains("'blue.units'"));
 
         assert!(Deck::from_toml("format = ", "bad.toml")
             .unwrap_err()

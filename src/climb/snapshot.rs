@@ -273,7 +273,9 @@ fn id_set(list: &[u64], what: &str) -> Result<CardSet, StateError> {
 /// A score up to [`MAX_SCORE`].
 fn score_of(v: u64, what: &str) -> Result<u32, StateError> {
     if v > MAX_SCORE as u64 {
-        return Err(bad(format!("{what} {v} is above the largest score {MAX_SCORE}")));
+        return Err(bad(format!(
+            "{what} {v} is above the largest score {MAX_SCORE}"
+        )));
     }
     Ok(v as u32)
 }
@@ -351,12 +353,7 @@ fn per_seat<T>(list: &[T], n: u8, what: &str) -> Result<(), StateError> {
 }
 
 /// Rebuild the to-beat combo and check its shape is one of the §6.1 rows.
-fn to_beat_of(
-    t: &ToBeatSnap,
-    n: u8,
-    deck: &Deck,
-    at: &Places,
-) -> Result<TableCombo, StateError> {
+fn to_beat_of(t: &ToBeatSnap, n: u8, deck: &Deck, at: &Places) -> Result<TableCombo, StateError> {
     let (blue, played) = (at.blue, at.played);
     let player = seat(t.player, n, "trick.to_beat.player")?;
     let kind = Kind::parse(&t.kind)
@@ -468,7 +465,11 @@ fn to_beat_of(
 /// Whether some assignment of white/blue faces to `set` classifies as `combo` (faces no longer
 /// visible once the cards are discarded). Works on the distinct unit totals reachable card by
 /// card, which stay few; a set whose totals exceed a bound is refused as unverifiable.
-fn classifies_with_some_faces(deck: &Deck, set: CardSet, combo: &Combo) -> Result<bool, StateError> {
+fn classifies_with_some_faces(
+    deck: &Deck,
+    set: CardSet,
+    combo: &Combo,
+) -> Result<bool, StateError> {
     const MAX_STATES: usize = 1 << 14;
     // (fixed units, wild units, some drop face, some blue face)
     let mut states: Vec<(u128, u32, bool, bool)> = vec![(0, 0, false, false)];

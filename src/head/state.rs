@@ -7,7 +7,7 @@
 use super::action::{mask_ids, Action, ActionId, ActionMask, NUM_ACTIONS};
 use super::cards::{self, kind, CardKind, CardSet, BAMBOO_MASK, BIG_PANDA_MASK, DECK_SIZE};
 use super::legal::legal_mask;
-use super::rules::{HeadRules, LastPileScoring};
+use super::rules::{HeadRules, LastPileScoring, MAX_SCORE};
 use crate::error::{EngineError, IllegalMove, StateError};
 use crate::rng::{shuffle, SplitMix64};
 
@@ -207,6 +207,12 @@ impl HeadState {
                 return Err(bad(format!(
                     "seat {seat} is Pooped, so it must be Drowsy too and keep a score above                      bust_threshold {} (H-6.2)",
                     rules.bust_threshold
+                )));
+            }
+            if deal.scores[seat] > MAX_SCORE {
+                return Err(bad(format!(
+                    "score {} of seat {seat} is above the largest score {MAX_SCORE}",
+                    deal.scores[seat]
                 )));
             }
             state.scores[seat] = deal.scores[seat];
@@ -524,7 +530,9 @@ impl HeadState {
             LastPileScoring::PileSum => self.pile_plays().iter().map(|p| p.value as u32).sum(),
             LastPileScoring::OwnCard => top as u32,
         };
-        self.scores[winner as usize] += gain;
+        // Saturating: scores start at most at MAX_SCORE, far below the wrap, but never wrap.
+        let won = &mut self.scores[winner as usize];
+        *won = won.saturating_add(gain);
         deltas[winner as usize] = gain as i32;
         if self.rules.poor_panda {
             // H-5.3: the others who tied the top value lose it, never below zero.
@@ -577,7 +585,7 @@ impl HeadState {
         } else {
             // H-2.2: the deal passes clockwise, counting from the old dealer's seat.
             self.dealer = self.next_active(self.dealer);
-            self.hand_number += 1;
+            self.hand_number = self.hand_number.saturating_add(1);
             self.deal();
         }
         result

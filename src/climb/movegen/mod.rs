@@ -309,34 +309,35 @@ impl Gen<'_> {
             lim,
             &mut self.nodes,
             &mut |p: &Pick| {
-            if p.wild == 0 {
-                if out.len() >= limit {
-                    return false;
-                }
-                out.push(Move::of(kind, p.cards));
-                return true;
-            }
-            // The wild units take the missing units, in every distinct order (S-4.6).
-            scratch.clear();
-            for r in lo..lo + len {
-                for _ in lane(p.counts, r)..k {
-                    scratch.push(r);
-                }
-            }
-            debug_assert_eq!(scratch.len(), p.wild as usize);
-            loop {
-                if out.len() >= limit {
-                    return false;
-                }
-                out.push(Move {
-                    named: Ranks::from_slice(scratch),
-                    ..Move::of(kind, p.cards)
-                });
-                if !next_permutation(scratch) {
+                if p.wild == 0 {
+                    if out.len() >= limit {
+                        return false;
+                    }
+                    out.push(Move::of(kind, p.cards));
                     return true;
                 }
-            }
-        });
+                // The wild units take the missing units, in every distinct order (S-4.6).
+                scratch.clear();
+                for r in lo..lo + len {
+                    for _ in lane(p.counts, r)..k {
+                        scratch.push(r);
+                    }
+                }
+                debug_assert_eq!(scratch.len(), p.wild as usize);
+                loop {
+                    if out.len() >= limit {
+                        return false;
+                    }
+                    out.push(Move {
+                        named: Ranks::from_slice(scratch),
+                        ..Move::of(kind, p.cards)
+                    });
+                    if !next_permutation(scratch) {
+                        return true;
+                    }
+                }
+            },
+        );
         self.full |= !done;
     }
 
@@ -560,7 +561,15 @@ mod tests {
         combinations(deck, hand, blue, to_beat, &mut out, MAX_LEGAL_MOVES).unwrap();
         // Both implementations agree.
         let mut slow = Vec::new();
-        general(deck, hand & ANIMALS, blue, to_beat, &mut slow, MAX_LEGAL_MOVES).unwrap();
+        general(
+            deck,
+            hand & ANIMALS,
+            blue,
+            to_beat,
+            &mut slow,
+            MAX_LEGAL_MOVES,
+        )
+        .unwrap();
         assert_eq!(out, slow, "fast and general paths differ");
         out
     }

@@ -721,7 +721,13 @@ fn generate(
     // Positions of the cards of ranks above `q`.
     let ranks_above = |q: u8| -> u32 { (q as usize + 1..NUM_RANKS).fold(0, |m, r| m | h.group[r]) };
     // At most MAX_HAND singles: checked once they are in.
-    let singles_fit = |out: &Vec<Move>| if out.len() > limit { Err(TooMany) } else { Ok(()) };
+    let singles_fit = |out: &Vec<Move>| {
+        if out.len() > limit {
+            Err(TooMany)
+        } else {
+            Ok(())
+        }
+    };
     let mut nodes = MAX_SEARCH_NODES;
     match to_beat {
         None => {
