@@ -394,7 +394,7 @@ impl ClimbState {
         }
         let start = out.len();
         let shape = to_beat.map(|c| &c.shape);
-        movegen::combinations(deck, hand, self.blue, shape, out, MAX_LEGAL_MOVES)?;
+        movegen::try_combinations(deck, hand, self.blue, shape, out, MAX_LEGAL_MOVES)?;
         if self.settings.flips() || self.settings.preset == Preset::Spin {
             self.expand_pandas(p, start, out)?;
         }

@@ -444,9 +444,25 @@ impl Gen<'_> {
 /// any combination when `to_beat` is `None` (leading), else those beating it. The appended part
 /// is in canonical order (contract §5.1), without duplicates; `flip` and `steal` are empty.
 ///
-/// `out` never grows beyond `limit` entries: when the combinations do not fit, generation stops
-/// early and returns [`TooMany`] (`out` then holds some of them, in no particular order).
+/// At most [`MAX_LEGAL_MOVES`] are appended in all: past that, generation stops early and the
+/// appended part holds some of them only; [`try_combinations`] reports that case.
 pub fn combinations(
+    deck: &Deck,
+    hand: CardSet,
+    blue: CardSet,
+    to_beat: Option<&Shape>,
+    out: &mut Vec<Move>,
+) {
+    let start = out.len();
+    if try_combinations(deck, hand, blue, to_beat, out, start + MAX_LEGAL_MOVES).is_err() {
+        out[start..].sort_unstable();
+    }
+}
+
+/// [`combinations`] with `out` never growing beyond `limit` entries: when the combinations do
+/// not fit (or the search needs more than [`MAX_SEARCH_NODES`] nodes), generation stops early
+/// and returns [`TooMany`]; `out` then holds some of them, in no particular order.
+pub fn try_combinations(
     deck: &Deck,
     hand: CardSet,
     blue: CardSet,
@@ -558,7 +574,7 @@ mod tests {
 
     fn gen(deck: &Deck, hand: CardSet, blue: CardSet, to_beat: Option<&Shape>) -> Vec<Move> {
         let mut out = Vec::new();
-        combinations(deck, hand, blue, to_beat, &mut out, MAX_LEGAL_MOVES).unwrap();
+        try_combinations(deck, hand, blue, to_beat, &mut out, MAX_LEGAL_MOVES).unwrap();
         // Both implementations agree.
         let mut slow = Vec::new();
         general(
