@@ -137,8 +137,8 @@ pub fn cmp_lex(a: CardSet, b: CardSet) -> Ordering {
         return Ordering::Equal;
     }
     let d = x.trailing_zeros();
-    // d < 127: ids are below 70.
-    let above = u128::MAX << (d + 1);
+    // Two shifts: `d + 1` is 128 when a set holds bit 127 (no card, but a caller's value).
+    let above = (u128::MAX << d) << 1;
     if (a >> d) & 1 == 1 {
         if b & above == 0 {
             Ordering::Greater
@@ -235,6 +235,10 @@ mod tests {
         assert_eq!(cmp_lex(0, bit(0)), Ordering::Less);
         assert_eq!(cmp_lex(bit(1) | bit(2), bit(1)), Ordering::Greater);
         assert_eq!(cmp_lex(bit(1) | bit(2), bit(1) | bit(3)), Ordering::Less);
+        // Bits past the last card (a hand-built value) compare like ids too, never overflow.
+        assert_eq!(cmp_lex(bit(127), bit(1)), lex(bit(127), bit(1)));
+        assert_eq!(cmp_lex(bit(3) | bit(127), bit(3)), Ordering::Greater);
+        assert_eq!(cmp_lex(bit(126), bit(127)), Ordering::Less);
     }
 
     #[test]

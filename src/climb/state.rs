@@ -598,10 +598,14 @@ impl ClimbState {
     }
 
     /// Apply a move taken from [`Self::legal_moves`] of this state (contract §4).
+    ///
+    /// A move that is not legal here is a caller's bug: debug builds assert; release builds
+    /// never panic (a combination that does not classify, or a finished game, changes nothing).
     pub fn apply_legal(&mut self, mv: &Move) -> Option<RoundResult> {
-        let p = self
-            .current
-            .expect("a legal move exists only while the game runs");
+        let Some(p) = self.current else {
+            debug_assert!(false, "a legal move exists only while the game runs");
+            return None;
+        };
         let pi = p as usize;
         match mv.kind {
             Kind::Pass => {
@@ -642,8 +646,12 @@ impl ClimbState {
             _ => {
                 let beaten = self.holder;
                 let leading = self.to_beat.is_none();
-                let combo = classify_play(self.deck(), mv.cards, self.blue, &mv.named, leading)
-                    .expect("a legal combination classifies");
+                let Some(combo) =
+                    classify_play(self.deck(), mv.cards, self.blue, &mv.named, leading)
+                else {
+                    debug_assert!(false, "a legal combination classifies");
+                    return None;
+                };
                 debug_assert_eq!(combo.kind(), mv.kind);
                 let (bamboo, pandas) = self.symbols(mv.cards);
                 self.hands[pi] &= !mv.cards;
@@ -1356,6 +1364,62 @@ mod tests {
         // The snapshot of such a position is refused where it enters.
         let e = from_snapshot(&snapshot(&st, &[]), st.settings.deck.clone()).unwrap_err();
         assert!(e.0.contains("legal moves"), "{e}");
+    }
+
+    #[test]
+    fn arbitrary_moves_are_refused_without_panic_and_change_nothing() {
+        // Issue 8 item 3: any Move value (ids past 69, element cards in combinations, named
+        // ranks past 12, steals from any seat) is either legal or refused with the state
+        // unchanged.
+        let mut g = SplitMix64::new(21);
+        for settings in all_settings() {
+            let mut game = ClimbGame::new(4, 3, settings).unwrap();
+            for _ in 0..if cfg!(debug_assertions) { 60 } else { 400 } {
+                if game.state().is_over() {
+                    break;
+                }
+                for _ in 0..20 {
+                    let kind = Kind::parse(Kind::NAMES[(g.next() % 8) as usize]).unwrap();
+                    let wide = g.next() as u128 | (g.next() as u128) << 64;
+                    let hand = game.state().hand(game.state().current_player().unwrap());
+                    let cards = match g.next() % 4 {
+                        0 => wide,
+                        1 => wide & ALL_CARDS,
+                        2 => wide & hand,
+                        _ => bit((g.next() % 128) as u8) | (hand & wide & ELEMENTS),
+                    };
+                    let named: Vec<u8> = (0..g.next() % 4).map(|_| g.next() as u8).collect();
+                    let mv = Move {
+                        kind,
+                        cards,
+                        named: crate::climb::moves::Ranks::from_slice(&named),
+                        flip: if g.next() % 2 == 0 {
+                            0
+                        } else {
+                            wide.rotate_left(7)
+                        },
+                        steal: Steal(std::array::from_fn(|_| (g.next() % 3) as u8 * 100)),
+                    };
+                    let before = game.snapshot();
+                    if game.state().clone().apply(&mv).is_err() {
+                        let mut copy = game.state().clone();
+                        let _ = copy.apply(&mv);
+                        assert_eq!(snapshot(&copy, game.round_results()), before);
+                    }
+                    let _ = crate::climb::combo::classify_play(
+                        game.state().deck(),
+                        cards,
+                        wide,
+                        &mv.named,
+                        g.next() % 2 == 0,
+                    );
+                    let _ = mv.notation();
+                }
+                let legal = game.legal_moves();
+                let mv = legal[(g.next() % legal.len() as u64) as usize].clone();
+                game.apply(&mv).unwrap();
+            }
+        }
     }
 
     #[test]
