@@ -1414,6 +1414,8 @@ mod tests {
                         g.next() % 2 == 0,
                     );
                     let _ = mv.notation();
+                    let _ = crate::climb::encoding::move_features(game.state(), &[mv.clone()]);
+                    let _ = crate::climb::encoding::action_index(game.state(), &mv);
                 }
                 let legal = game.legal_moves();
                 let mv = legal[(g.next() % legal.len() as u64) as usize].clone();
