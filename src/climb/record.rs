@@ -359,7 +359,7 @@ mod tests {
         discard.sort();
         v["discard"] = serde_json::json!(discard);
         assert!(refused(&v).contains("stays on the table"));
-        // Scores: at 15 at the start of a year trick, the game would be over.
+        // Scores: above 15 at the start of a year trick, the game would be over.
         let start = serde_json::to_value(
             ClimbGame::new(3, 2, ClimbSettings::default())
                 .unwrap()
@@ -367,13 +367,13 @@ mod tests {
         )
         .unwrap();
         let mut v = start.clone();
-        v["scores"] = serde_json::json!([15, 0, 0]);
-        assert!(refused(&v).contains("below 15"));
+        v["scores"] = serde_json::json!([16, 0, 0]);
+        assert!(refused(&v).contains("above 15"));
         let mut v = start.clone();
         v["scores"] = serde_json::json!([14, 0, 2_000_000]);
         assert!(refused(&v).contains("largest score"));
         let mut ok = start.clone();
-        ok["scores"] = serde_json::json!([14, 0, 14]);
+        ok["scores"] = serde_json::json!([14, 0, 15]);
         let parsed = parse_snapshot(&ok).unwrap();
         assert!(from_snapshot(&parsed, Deck::reconstructed()).is_ok());
         // spin: no running game has 20 points.
