@@ -1414,7 +1414,10 @@ mod tests {
                         g.next() % 2 == 0,
                     );
                     let _ = mv.notation();
-                    let _ = crate::climb::encoding::move_features(game.state(), &[mv.clone()]);
+                    let _ = crate::climb::encoding::move_features(
+                        game.state(),
+                        std::slice::from_ref(&mv),
+                    );
                     let _ = crate::climb::encoding::action_index(game.state(), &mv);
                 }
                 let legal = game.legal_moves();
