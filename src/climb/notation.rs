@@ -13,6 +13,11 @@ use std::fmt::Write;
 use super::cards::{self, card_token, parse_card, parse_rank, CardSet, NUM_CARDS, RANK_NAMES};
 use super::moves::{Kind, Move, Ranks, Steal, MAX_PLAYERS};
 
+/// A token of the input as an error message shows it: at most 40 characters.
+fn shown(token: &str) -> String {
+    crate::record::clip(token, 40)
+}
+
 fn card_list(set: CardSet) -> String {
     let mut s = String::new();
     for (i, id) in cards::ids(set).enumerate() {
@@ -59,7 +64,7 @@ pub fn move_notation(m: &Move) -> String {
 fn parse_cards(text: &str) -> Result<CardSet, String> {
     let mut set: CardSet = 0;
     for tok in text.split('+') {
-        let id = parse_card(tok).ok_or_else(|| format!("{tok:?} is not a card token"))?;
+        let id = parse_card(tok).ok_or_else(|| format!("{:?} is not a card token", shown(tok)))?;
         set |= cards::bit(id);
     }
     Ok(set)
@@ -82,7 +87,8 @@ pub fn parse_move(text: &str) -> Result<Move, String> {
     let kind_tok = parts.next().unwrap_or_default();
     let kind = Kind::parse(kind_tok).ok_or_else(|| {
         format!(
-            "unknown move kind {kind_tok:?} (one of {})",
+            "unknown move kind {:?} (one of {})",
+            shown(kind_tok),
             Kind::NAMES.join(", ")
         )
     })?;
@@ -96,13 +102,13 @@ pub fn parse_move(text: &str) -> Result<Move, String> {
     while i < rest.len() {
         let key = rest[i];
         let Some(&value) = rest.get(i + 1) else {
-            return Err(format!("section {key:?} has no list"));
+            return Err(format!("section {:?} has no list", shown(key)));
         };
         match key {
             "as" => {
                 let ranks = value
                     .split('+')
-                    .map(|r| parse_rank(r).ok_or_else(|| format!("{r:?} is not a rank name")))
+                    .map(|r| parse_rank(r).ok_or_else(|| format!("{:?} is not a rank name", shown(r))))
                     .collect::<Result<Vec<u8>, String>>()?;
                 m.named = Ranks::from_slice(&ranks);
             }
@@ -111,11 +117,11 @@ pub fn parse_move(text: &str) -> Result<Move, String> {
                 for tok in value.split('+') {
                     let seat: i128 = tok
                         .parse()
-                        .map_err(|_| format!("{tok:?} is not a seat number"))?;
+                        .map_err(|_| format!("{:?} is not a seat number", shown(tok)))?;
                     add_steal(&mut m.steal, seat)?;
                 }
             }
-            other => return Err(format!("unexpected {other:?}")),
+            other => return Err(format!("unexpected {:?}", shown(other))),
         }
         i += 2;
     }
@@ -123,7 +129,8 @@ pub fn parse_move(text: &str) -> Result<Move, String> {
     if canonical != text {
         return Err(format!(
             "not canonical notation (sections in order kind, cards, as, flip, steal; cards \
-             increasing; single spaces): did you mean {canonical:?}?"
+             increasing; single spaces): did you mean {:?}?",
+            crate::record::clip(&canonical, 200)
         ));
     }
     Ok(m)
@@ -140,7 +147,8 @@ pub fn move_from_lists(
 ) -> Result<Move, String> {
     let kind = Kind::parse(kind).ok_or_else(|| {
         format!(
-            "unknown move kind {kind:?} (one of {})",
+            "unknown move kind {:?} (one of {})",
+            shown(kind),
             Kind::NAMES.join(", ")
         )
     })?;
@@ -344,6 +352,18 @@ mod tests {
             "bomb Xx3",
         ] {
             assert!(parse_move(bad).is_err(), "{bad:?} should be refused");
+        }
+        // Issue 8: the offending text is cut to a sane length in the message.
+        for bad in [
+            "x".repeat(1_000_000),
+            format!("single {}", "Fi3".repeat(300_000)),
+            format!("run Fi3 as {}", "J+".repeat(300_000)),
+            format!("single Fi3 steal {}", "1+".repeat(300_000)),
+            format!("single Fi3 {}", "junk ".repeat(200_000)),
+            format!("single {}", ["Fi3"; 50_000].join("+")),
+        ] {
+            let e = parse_move(&bad).unwrap_err();
+            assert!(e.len() < 600, "{} bytes: {}", e.len(), &e[..200]);
         }
         let bad_json = [
             serde_json::json!({"kind": "single", "cards": [3, 1], "named": [], "flip": [], "steal": []}),
