@@ -374,11 +374,16 @@ struct FaceSrc {
 }
 
 impl Loader<'_> {
+    /// The error about `field` of `at`. The path, the field name and the message are cut to a
+    /// sane length: they may quote the file's own (possibly huge) strings.
     fn err(&self, at: &Where, field: &str, msg: impl std::fmt::Display) -> StateError {
+        use crate::record::clip;
         StateError(format!(
-            "deck {}: {}: field '{field}': {msg}",
-            self.path,
-            at.label()
+            "deck {}: {}: field '{}': {}",
+            clip(self.path, 200),
+            at.label(),
+            clip(field, 60),
+            clip(&msg.to_string(), 300)
         ))
     }
 
@@ -1009,6 +1014,14 @@ mod tests {
         let mut d = base.clone();
         d["cards"][1]["blue"]["colour"] = serde_json::json!("red");
         assert!(err_of(&d).contains("'blue.colour'"));
+
+        // Huge strings from the file are cut in the message.
+        let mut d = base.clone();
+        d["cards"][1]["blue"]["units"] = serde_json::json!(["X".repeat(1_000_000)]);
+        assert!(err_of(&d).len() < 700);
+        let mut d = base.clone();
+        d["k".repeat(1_000_000)] = serde_json::json!(1);
+        assert!(err_of(&d).len() < 700);
 
         let mut d = base.clone();
         d["extra"] = serde_json::json!(1);

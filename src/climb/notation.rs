@@ -108,7 +108,9 @@ pub fn parse_move(text: &str) -> Result<Move, String> {
             "as" => {
                 let ranks = value
                     .split('+')
-                    .map(|r| parse_rank(r).ok_or_else(|| format!("{:?} is not a rank name", shown(r))))
+                    .map(|r| {
+                        parse_rank(r).ok_or_else(|| format!("{:?} is not a rank name", shown(r)))
+                    })
                     .collect::<Result<Vec<u8>, String>>()?;
                 m.named = Ranks::from_slice(&ranks);
             }

@@ -207,8 +207,12 @@ struct Places<'a> {
     blue: CardSet,
 }
 
+/// A snapshot error; cut to a sane length, as it may quote the document's own strings.
 fn bad(msg: impl Into<String>) -> StateError {
-    StateError(format!("invalid snapshot: {}", msg.into()))
+    StateError(format!(
+        "invalid snapshot: {}",
+        crate::record::clip(&msg.into(), 1000)
+    ))
 }
 
 fn check_keys(v: &Value, keys: &[&str], what: &str) -> Result<(), StateError> {

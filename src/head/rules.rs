@@ -45,8 +45,9 @@ impl LastPileScoring {
             "pile_sum" => Ok(Self::PileSum),
             "own_card" => Ok(Self::OwnCard),
             other => Err(RulesError(format!(
-                "last_pile_scoring must be one of {:?}, got {other:?}",
-                Self::NAMES
+                "last_pile_scoring must be one of {:?}, got {:?}",
+                Self::NAMES,
+                crate::record::clip(other, 40)
             ))),
         }
     }
