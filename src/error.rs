@@ -46,15 +46,26 @@ impl fmt::Display for StateError {
     }
 }
 
+/// Legal moves listed in an [`IllegalMove`] message; the rest are counted (the full list is in
+/// [`IllegalMove::legal`]).
+pub const LEGAL_SHOWN: usize = 40;
+
 impl fmt::Display for IllegalMove {
+    /// The requested move (cut to 100 characters), the reason, and the first [`LEGAL_SHOWN`]
+    /// legal moves: a position may have many thousands, a message should stay readable.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shown = &self.legal[..self.legal.len().min(LEGAL_SHOWN)];
         write!(
             f,
-            "illegal move {:?}: {}; legal moves: [{}]",
-            self.requested,
+            "illegal move {:?}: {}; legal moves: [{}",
+            crate::record::clip(&self.requested, 100),
             self.reason,
-            self.legal.join(", ")
-        )
+            shown.join(", ")
+        )?;
+        if self.legal.len() > shown.len() {
+            write!(f, ", … {} more", self.legal.len() - shown.len())?;
+        }
+        f.write_str("]")
     }
 }
 
@@ -92,5 +103,31 @@ impl From<StateError> for EngineError {
 impl From<IllegalMove> for EngineError {
     fn from(e: IllegalMove) -> Self {
         Self::Illegal(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn illegal_move_messages_stay_short() {
+        let e = IllegalMove {
+            requested: "x".repeat(1_000_000),
+            reason: "no".into(),
+            legal: (0..100_000).map(|i| format!("single {i}")).collect(),
+        };
+        let text = e.to_string();
+        assert!(text.len() < 1_000, "{}", text.len());
+        assert!(text.ends_with(", … 99960 more]"), "{text}");
+        let short = IllegalMove {
+            requested: "pass".into(),
+            reason: "the leader may not pass".into(),
+            legal: vec!["single Fi3".into()],
+        };
+        assert_eq!(
+            short.to_string(),
+            "illegal move \"pass\": the leader may not pass; legal moves: [single Fi3]"
+        );
     }
 }

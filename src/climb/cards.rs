@@ -137,8 +137,8 @@ pub fn cmp_lex(a: CardSet, b: CardSet) -> Ordering {
         return Ordering::Equal;
     }
     let d = x.trailing_zeros();
-    // d < 127: ids are below 70.
-    let above = u128::MAX << (d + 1);
+    // Two shifts: `d + 1` is 128 when a set holds bit 127 (no card, but a caller's value).
+    let above = (u128::MAX << d) << 1;
     if (a >> d) & 1 == 1 {
         if b & above == 0 {
             Ordering::Greater
@@ -152,9 +152,12 @@ pub fn cmp_lex(a: CardSet, b: CardSet) -> Ordering {
     }
 }
 
-/// The notation token of a card (contract §8): `Fi3`, `Wa10`, `Me2`, `Wo!`.
+/// The notation token of a card (contract §8): `Fi3`, `Wa10`, `Me2`, `Wo!`. An id of 70 or
+/// more (no card) is written `#<id>`, which no parser accepts.
 pub fn card_token(id: u8) -> String {
-    let suit = SUIT_CODES[suit_of(id) as usize];
+    let Some(suit) = SUIT_CODES.get(suit_of(id) as usize) else {
+        return format!("#{id}");
+    };
     if is_element(id) {
         format!("{suit}!")
     } else {
@@ -178,9 +181,11 @@ pub fn parse_rank(name: &str) -> Option<u8> {
     RANK_NAMES.iter().position(|r| *r == name).map(|r| r as u8)
 }
 
-/// `"earth 7"` / `"earth element"`: how deck errors name a card.
+/// `"earth 7"` / `"earth element"`: how deck errors name a card (`"no card 70"` past the ids).
 pub fn card_label(id: u8) -> String {
-    let suit = SUIT_NAMES[suit_of(id) as usize];
+    let Some(suit) = SUIT_NAMES.get(suit_of(id) as usize) else {
+        return format!("no card {id}");
+    };
     if is_element(id) {
         format!("{suit} element")
     } else {
@@ -230,6 +235,10 @@ mod tests {
         assert_eq!(cmp_lex(0, bit(0)), Ordering::Less);
         assert_eq!(cmp_lex(bit(1) | bit(2), bit(1)), Ordering::Greater);
         assert_eq!(cmp_lex(bit(1) | bit(2), bit(1) | bit(3)), Ordering::Less);
+        // Bits past the last card (a hand-built value) compare like ids too, never overflow.
+        assert_eq!(cmp_lex(bit(127), bit(1)), lex(bit(127), bit(1)));
+        assert_eq!(cmp_lex(bit(3) | bit(127), bit(3)), Ordering::Greater);
+        assert_eq!(cmp_lex(bit(126), bit(127)), Ordering::Less);
     }
 
     #[test]
@@ -241,8 +250,13 @@ mod tests {
         assert_eq!(card_token(46), "Wa10");
         assert_eq!(card_token(64), "Me2");
         assert_eq!(card_token(67), "Wo!");
-        for bad in ["", "Fi", "Fi1", "fi3", "Fi3 ", "Xx3", "Wa!!", "Me11"] {
+        for bad in ["", "Fi", "Fi1", "fi3", "Fi3 ", "Xx3", "Wa!!", "Me11", "#70"] {
             assert_eq!(parse_card(bad), None, "{bad}");
+        }
+        // Ids past the last card have a token and a label too (error messages), never a panic.
+        for id in [70u8, 100, 127, 255] {
+            assert_eq!(card_token(id), format!("#{id}"));
+            assert_eq!(card_label(id), format!("no card {id}"));
         }
     }
 }

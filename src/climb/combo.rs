@@ -5,7 +5,7 @@
 //! combination is `(kind, units, length, copies)`; beating compares shapes for equality and then
 //! one integer key (the rank, or `units * 16 + rank` between bombs).
 
-use super::cards::{CardSet, ACE, NUM_RANKS};
+use super::cards::{CardSet, ACE, ANIMALS, NUM_RANKS};
 use super::deck::{lane, lane_one, Condition, Deck};
 use super::moves::{Kind, Ranks};
 
@@ -162,13 +162,14 @@ pub fn classify(
     }))
 }
 
-/// Fixed units (packed), wild units and the drop flag of the faces `cards` show.
+/// Fixed units (packed), wild units and the drop flag of the faces `cards` show. Ids that are
+/// not animal cards (element cards, bits 70 and up) have no face and are ignored.
 #[inline]
 pub fn units_of(deck: &Deck, cards: CardSet, blue: CardSet) -> (u128, u32, bool) {
     let mut counts = 0u128;
     let mut wild = 0u32;
     let mut drop = false;
-    for id in super::cards::ids(cards) {
+    for id in super::cards::ids(cards & ANIMALS) {
         let f = deck.face_in(id, blue);
         counts += f.counts;
         wild += f.wild as u32;
@@ -178,7 +179,8 @@ pub fn units_of(deck: &Deck, cards: CardSet, blue: CardSet) -> (u128, u32, bool)
 }
 
 /// Classify a play of cards from a hand with named ranks (used when a move is applied; the move
-/// generator only produces classifiable plays).
+/// generator only produces classifiable plays). Any set of ids is accepted: one that is empty or
+/// holds anything but animal cards (an element card, an id of 70 or more) is no combination.
 pub fn classify_play(
     deck: &Deck,
     cards: CardSet,
@@ -186,6 +188,9 @@ pub fn classify_play(
     named: &Ranks,
     leading: bool,
 ) -> Option<Combo> {
+    if cards == 0 || cards & !ANIMALS != 0 {
+        return None;
+    }
     let (mut counts, wild, drop) = units_of(deck, cards, blue);
     if named.len() != wild as usize {
         return None;
@@ -352,6 +357,31 @@ mod tests {
         assert!(classify(&deck(), &[65], &[false], &[], true).is_err());
         assert!(classify(&deck(), &[1, 1], &[false, false], &[], true).is_err());
         assert!(classify(&deck(), &[0], &[true], &[13], true).is_err());
+    }
+
+    #[test]
+    fn classify_play_refuses_what_is_not_a_set_of_animal_cards() {
+        // Issue 8 item 3: `move_info("single Me!")` reached the face table with an element id.
+        let d = deck();
+        let none = Ranks::new();
+        let bit = crate::climb::cards::bit;
+        for cards in [
+            bit(69),
+            bit(65) | bit(3),
+            bit(70),
+            bit(127),
+            1u128 << 100 | bit(5),
+            0,
+        ] {
+            assert_eq!(classify_play(&d, cards, u128::MAX, &none, true), None);
+            assert_eq!(classify_play(&d, cards, 0, &none, false), None);
+        }
+        // Named ranks out of range, too many or too few: no combination, no panic.
+        for named in [&[13u8][..], &[255], &[7, 7], &[]] {
+            let r = Ranks::from_slice(named);
+            assert_eq!(classify_play(&d, bit(0), bit(0), &r, true), None);
+        }
+        assert_eq!(units_of(&d, bit(66) | bit(120), 0), (0, 0, false));
     }
 
     #[test]

@@ -24,6 +24,12 @@ pub const RECONSTRUCTED_PATH: &str = "reconstructed.toml";
 /// The required `format` value.
 pub const FORMAT: &str = "panda-core-climb-deck";
 
+/// Most wild units one run or formation can hold with a deck (schema rule 6). The named ranks
+/// of a play with `w` wild units can come in up to `w!` orders, each a distinct move (S-4.6):
+/// `8! = 40,320` stays well below [`super::movegen::MAX_LEGAL_MOVES`], `9!` does not. The shipped
+/// deck reaches 5 (each blue Fire card has a fixed unit beside its wild unit, one per rank).
+pub const MAX_WILD_IN_PLAY: u32 = 8;
+
 /// Lane width of [`Face::counts`]: 8 bits per rank.
 pub const LANE_BITS: u32 = 8;
 
@@ -184,7 +190,8 @@ impl Deck {
 
     /// Parse and validate JSON text; `path` only names the source in errors.
     pub fn from_json(text: &str, path: &str) -> Result<Deck, StateError> {
-        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        // Strict: a repeated key is an error at any depth, as TOML makes it.
+        let v = crate::record::parse_json(text).map_err(|e| {
             StateError(format!(
                 "deck {path}: top level: not a valid JSON document: {e}"
             ))
@@ -244,17 +251,29 @@ enum Val {
     Other(&'static str),
 }
 
+/// Deepest nesting a deck document is read to: a valid deck needs 5 levels (top, `cards`, an
+/// entry, a face, its `units`). Deeper values are not walked (no recursion without bound on a
+/// hostile document) and fail validation as a wrong type.
+const MAX_DEPTH: usize = 16;
+
 impl Val {
     fn from_toml(v: &toml::Value) -> Val {
+        Val::from_toml_at(v, 0)
+    }
+
+    fn from_toml_at(v: &toml::Value, depth: usize) -> Val {
         match v {
+            _ if depth > MAX_DEPTH => Val::Other("a value nested too deeply"),
             toml::Value::Integer(i) => Val::Int(*i as i128),
             toml::Value::Float(_) => Val::Float,
             toml::Value::Boolean(_) => Val::Bool,
             toml::Value::String(s) => Val::Str(s.clone()),
-            toml::Value::Array(a) => Val::Arr(a.iter().map(Val::from_toml).collect()),
+            toml::Value::Array(a) => {
+                Val::Arr(a.iter().map(|x| Val::from_toml_at(x, depth + 1)).collect())
+            }
             toml::Value::Table(t) => Val::Table(
                 t.iter()
-                    .map(|(k, v)| (k.clone(), Val::from_toml(v)))
+                    .map(|(k, v)| (k.clone(), Val::from_toml_at(v, depth + 1)))
                     .collect(),
             ),
             toml::Value::Datetime(_) => Val::Other("a datetime"),
@@ -262,7 +281,12 @@ impl Val {
     }
 
     fn from_json(v: &serde_json::Value) -> Val {
+        Val::from_json_at(v, 0)
+    }
+
+    fn from_json_at(v: &serde_json::Value, depth: usize) -> Val {
         match v {
+            _ if depth > MAX_DEPTH => Val::Other("a value nested too deeply"),
             serde_json::Value::Number(n) => match (n.as_i64(), n.as_u64()) {
                 (Some(i), _) => Val::Int(i as i128),
                 (None, Some(u)) => Val::Int(u as i128),
@@ -270,10 +294,12 @@ impl Val {
             },
             serde_json::Value::Bool(_) => Val::Bool,
             serde_json::Value::String(s) => Val::Str(s.clone()),
-            serde_json::Value::Array(a) => Val::Arr(a.iter().map(Val::from_json).collect()),
+            serde_json::Value::Array(a) => {
+                Val::Arr(a.iter().map(|x| Val::from_json_at(x, depth + 1)).collect())
+            }
             serde_json::Value::Object(o) => Val::Table(
                 o.iter()
-                    .map(|(k, v)| (k.clone(), Val::from_json(v)))
+                    .map(|(k, v)| (k.clone(), Val::from_json_at(v, depth + 1)))
                     .collect(),
             ),
             serde_json::Value::Null => Val::Other("null"),
@@ -348,11 +374,16 @@ struct FaceSrc {
 }
 
 impl Loader<'_> {
+    /// The error about `field` of `at`. The path, the field name and the message are cut to a
+    /// sane length: they may quote the file's own (possibly huge) strings.
     fn err(&self, at: &Where, field: &str, msg: impl std::fmt::Display) -> StateError {
+        use crate::record::clip;
         StateError(format!(
-            "deck {}: {}: field '{field}': {msg}",
-            self.path,
-            at.label()
+            "deck {}: {}: field '{}': {}",
+            clip(self.path, 200),
+            at.label(),
+            clip(field, 60),
+            clip(&msg.to_string(), 300)
         ))
     }
 
@@ -407,6 +438,7 @@ impl Loader<'_> {
         }
         let elements = self.elements(doc.get("elements"))?;
         let faces = self.cards(doc.get("cards"))?;
+        self.wild_in_windows(&faces)?;
         Ok(Deck {
             name,
             faces,
@@ -623,6 +655,41 @@ impl Loader<'_> {
             }
         }
         Ok(faces)
+    }
+
+    /// Schema rule 6: in every window of five consecutive ranks 3 … A (where runs and
+    /// formations live; shorter windows lie inside one), the wild units of the cards that can
+    /// join a play there (all fixed units of a face inside the window; the face with more wild
+    /// units counts when both can) add up to at most [`MAX_WILD_IN_PLAY`]. Sets name one rank
+    /// for all their wild units, so only windows can multiply the moves.
+    fn wild_in_windows(&self, faces: &[[Face; 2]; NUM_ANIMALS as usize]) -> Result<(), StateError> {
+        for lo in 0..=(super::cards::ACE - 4) {
+            let window: u16 = 0x1F << lo;
+            let mut total = 0u32;
+            for (id, pair) in faces.iter().enumerate() {
+                let wild = pair
+                    .iter()
+                    .filter(|f| f.mask & !window == 0)
+                    .map(|f| f.wild as u32)
+                    .max()
+                    .unwrap_or(0);
+                total += wild;
+                if total > MAX_WILD_IN_PLAY {
+                    return Err(self.err(
+                        &Where::Card(id as u8),
+                        "blue.units",
+                        format!(
+                            "with this card, {total} wild units can join one run or formation \
+                             on the ranks {} to {}; at most {MAX_WILD_IN_PLAY} are allowed \
+                             (schema rule 6: every order of the named ranks is a move)",
+                            RANK_NAMES[lo as usize],
+                            RANK_NAMES[lo as usize + 4],
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     fn face(&self, at: &Where, v: Option<&Val>, name: &str) -> Result<FaceSrc, StateError> {
@@ -948,6 +1015,14 @@ mod tests {
         d["cards"][1]["blue"]["colour"] = serde_json::json!("red");
         assert!(err_of(&d).contains("'blue.colour'"));
 
+        // Huge strings from the file are cut in the message.
+        let mut d = base.clone();
+        d["cards"][1]["blue"]["units"] = serde_json::json!(["X".repeat(1_000_000)]);
+        assert!(err_of(&d).len() < 700);
+        let mut d = base.clone();
+        d["k".repeat(1_000_000)] = serde_json::json!(1);
+        assert!(err_of(&d).len() < 700);
+
         let mut d = base.clone();
         d["extra"] = serde_json::json!(1);
         assert!(err_of(&d).contains("field 'extra'"));
@@ -970,6 +1045,64 @@ mod tests {
         let deck = Deck::from_json_value(&d, "ok.json").unwrap();
         assert_eq!(deck.face(2, true).wild, 2);
         assert_eq!(deck.face(2, true).panda, 2);
+
+        // Schema rule 6 (issue 8): every blue face two wild units would give millions of
+        // moves; at most MAX_WILD_IN_PLAY wild units may meet in one five-rank window.
+        let mut d = base.clone();
+        for c in d["cards"].as_array_mut().unwrap() {
+            c["blue"] = serde_json::json!({"units": ["wild", "wild"], "symbols": ["fire", "fire"]});
+        }
+        let e = err_of(&d);
+        assert!(e.contains("'blue.units'") && e.contains("rule 6"), "{e}");
+        // Three wild-only faces (6) beside the five blue Fire cards of a window: 11 > 8.
+        let mut d = base.clone();
+        for i in [13, 14, 15] {
+            d["cards"][i]["blue"] =
+                serde_json::json!({"units": ["wild", "wild"], "symbols": ["fire", "fire"]});
+        }
+        assert!(err_of(&d).contains("rule 6"));
+        // One wild-only face with two wild units: 5 + 2 + 1 (another one-wild face) = 8 passes.
+        let mut d = base.clone();
+        d["cards"][13]["blue"] =
+            serde_json::json!({"units": ["wild", "wild"], "symbols": ["fire", "fire"]});
+        d["cards"][14]["blue"] = serde_json::json!({"units": ["wild"], "symbols": ["fire"]});
+        assert!(Deck::from_json_value(&d, "eight.json").is_ok());
+
+        // Issue 8 item 9: JSON decks with a repeated key are refused like TOML ones, at any depth.
+        let text = serde_json::to_string(&base).unwrap();
+        for (from, to) in [
+            ("\"version\":1", "\"version\":1,\"version\":1"),
+            (
+                "\"symbols\":[\"fire\"]",
+                "\"symbols\":[\"fire\"],\"symbols\":[\"fire\"]",
+            ),
+        ] {
+            let dup = text.replacen(from, to, 1);
+            assert_ne!(dup, text);
+            let e = Deck::from_json(&dup, "dup.json").unwrap_err().0;
+            assert!(e.contains("duplicate key"), "{e}");
+        }
+        let toml_dup = format!("{RECONSTRUCTED_TOML}\nversion = 1\n");
+        assert!(Deck::from_toml(&toml_dup, "dup.toml").is_err());
+        // Deep nesting, in either format, is an error and never a stack overflow.
+        let deep_json = format!(
+            "{{\"cards\": {}1{}}}",
+            "[".repeat(50_000),
+            "]".repeat(50_000)
+        );
+        assert!(Deck::from_json(&deep_json, "deep.json").is_err());
+        let deep_toml = format!("cards = {}1{}", "[".repeat(50_000), "]".repeat(50_000));
+        assert!(Deck::from_toml(&deep_toml, "deep.toml").is_err());
+        let deep_inline = format!("a = {}1{}", "{ b = ".repeat(50_000), " }".repeat(50_000));
+        assert!(Deck::from_toml(&deep_inline, "deep.toml").is_err());
+        // A deeply nested value given already parsed is not walked without bound.
+        let mut v = serde_json::json!(1);
+        for _ in 0..100 {
+            v = serde_json::json!([v]);
+        }
+        let mut d = base.clone();
+        d["cards"][0]["blue"]["units"] = v;
+        assert!(err_of(&d).contains("'blue.units'"));
 
         assert!(Deck::from_toml("format = ", "bad.toml")
             .unwrap_err()

@@ -85,7 +85,9 @@ impl ClimbDeterminizer {
         // so it allows (animals)! / prod(slots_o - [o in S])! arrangements: weight prod_S slots.
         let mut holder_sets = Vec::new();
         if spin {
-            let given = wind_holders.map(|h| h & !(1 << observer) & ((1 << n) - 1));
+            // checked_shl: an observer seat past 7 (a caller's value) is no seat bit at all.
+            let me = 1u8.checked_shl(observer as u32).unwrap_or(0);
+            let given = wind_holders.map(|h| h & !me & ((1 << n) - 1));
             match given {
                 Some(h) if h.count_ones() == wind_count && h & !can_hold == 0 => {
                     holder_sets.push((h, 1));

@@ -87,7 +87,9 @@
 //! [`action_index`] returns `None` for it and [`action_mask`] leaves it out; it is still reachable
 //! through move features. Nothing aliases.
 
-use super::cards::{self, count, suit_of, ACE, ANIMALS, ELEMENTS, NUM_ANIMALS, NUM_RANKS};
+use super::cards::{
+    self, count, suit_of, ACE, ALL_CARDS, ANIMALS, ELEMENTS, NUM_ANIMALS, NUM_RANKS,
+};
 use super::combo::{shape_of_counts, units_of, Shape};
 use super::deck::{lane, lane_one, Deck};
 use super::moves::{Kind, Move, MAX_PLAYERS};
@@ -153,7 +155,7 @@ fn points_gained(state: &ClimbState, mover: u8, mv: &Move, bamboo: u32, pandas: 
                 Some(h) if state.settings().hungry() => pandas.min(state.scores()[h as usize]),
                 _ => 0,
             };
-            bamboo + taken
+            bamboo.saturating_add(taken)
         }
     }
 }
@@ -175,13 +177,14 @@ pub fn move_features_into(state: &ClimbState, mv: &Move, out: &mut [f32]) {
     out[MF_KIND + mv.kind as usize] = 1.0;
     let mut bamboo = 0;
     let mut pandas = 0;
-    for id in cards::ids(mv.cards) {
+    // Bits past the last card (a hand-built Move) have no feature: masked, never indexed.
+    for id in cards::ids(mv.cards & ALL_CARDS) {
         out[MF_CARDS + id as usize] = 1.0;
         if id < NUM_ANIMALS {
             let face = deck.face_in(id, blue);
             out[MF_BLUE + id as usize] = (blue >> id & 1) as f32;
-            bamboo += face.bamboo;
-            pandas += face.panda;
+            bamboo = face.bamboo.saturating_add(bamboo);
+            pandas = face.panda.saturating_add(pandas);
         }
     }
     if let Some((shape, counts)) = combo_shape(state, mv) {

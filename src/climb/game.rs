@@ -70,6 +70,11 @@ impl ClimbGame {
         snapshot::snapshot(&self.state, &self.round_results)
     }
 
+    /// The legal moves, or an error for a position beyond `MAX_LEGAL_MOVES` (contract §5.3).
+    pub fn try_legal_moves(&self) -> Result<Vec<Move>, EngineError> {
+        self.state.try_legal_moves()
+    }
+
     pub fn legal_moves(&self) -> Vec<Move> {
         self.state.legal_moves()
     }

@@ -37,6 +37,7 @@ pub mod view;
 pub use combo::{beats, classify, condition_holds, Combo, Shape};
 pub use deck::{Condition, Deck, Face};
 pub use game::ClimbGame;
+pub use movegen::MAX_LEGAL_MOVES;
 pub use moves::{Kind, Move, Ranks, Steal, MAX_PLAYERS};
 pub use rules::{ClimbSettings, Mood, Preset};
 pub use state::{ClimbState, RoundResult, TableCombo};

@@ -13,6 +13,11 @@ use std::fmt::Write;
 use super::cards::{self, card_token, parse_card, parse_rank, CardSet, NUM_CARDS, RANK_NAMES};
 use super::moves::{Kind, Move, Ranks, Steal, MAX_PLAYERS};
 
+/// A token of the input as an error message shows it: at most 40 characters.
+fn shown(token: &str) -> String {
+    crate::record::clip(token, 40)
+}
+
 fn card_list(set: CardSet) -> String {
     let mut s = String::new();
     for (i, id) in cards::ids(set).enumerate() {
@@ -59,7 +64,7 @@ pub fn move_notation(m: &Move) -> String {
 fn parse_cards(text: &str) -> Result<CardSet, String> {
     let mut set: CardSet = 0;
     for tok in text.split('+') {
-        let id = parse_card(tok).ok_or_else(|| format!("{tok:?} is not a card token"))?;
+        let id = parse_card(tok).ok_or_else(|| format!("{:?} is not a card token", shown(tok)))?;
         set |= cards::bit(id);
     }
     Ok(set)
@@ -82,7 +87,8 @@ pub fn parse_move(text: &str) -> Result<Move, String> {
     let kind_tok = parts.next().unwrap_or_default();
     let kind = Kind::parse(kind_tok).ok_or_else(|| {
         format!(
-            "unknown move kind {kind_tok:?} (one of {})",
+            "unknown move kind {:?} (one of {})",
+            shown(kind_tok),
             Kind::NAMES.join(", ")
         )
     })?;
@@ -96,13 +102,15 @@ pub fn parse_move(text: &str) -> Result<Move, String> {
     while i < rest.len() {
         let key = rest[i];
         let Some(&value) = rest.get(i + 1) else {
-            return Err(format!("section {key:?} has no list"));
+            return Err(format!("section {:?} has no list", shown(key)));
         };
         match key {
             "as" => {
                 let ranks = value
                     .split('+')
-                    .map(|r| parse_rank(r).ok_or_else(|| format!("{r:?} is not a rank name")))
+                    .map(|r| {
+                        parse_rank(r).ok_or_else(|| format!("{:?} is not a rank name", shown(r)))
+                    })
                     .collect::<Result<Vec<u8>, String>>()?;
                 m.named = Ranks::from_slice(&ranks);
             }
@@ -111,11 +119,11 @@ pub fn parse_move(text: &str) -> Result<Move, String> {
                 for tok in value.split('+') {
                     let seat: i128 = tok
                         .parse()
-                        .map_err(|_| format!("{tok:?} is not a seat number"))?;
+                        .map_err(|_| format!("{:?} is not a seat number", shown(tok)))?;
                     add_steal(&mut m.steal, seat)?;
                 }
             }
-            other => return Err(format!("unexpected {other:?}")),
+            other => return Err(format!("unexpected {:?}", shown(other))),
         }
         i += 2;
     }
@@ -123,7 +131,8 @@ pub fn parse_move(text: &str) -> Result<Move, String> {
     if canonical != text {
         return Err(format!(
             "not canonical notation (sections in order kind, cards, as, flip, steal; cards \
-             increasing; single spaces): did you mean {canonical:?}?"
+             increasing; single spaces): did you mean {:?}?",
+            crate::record::clip(&canonical, 200)
         ));
     }
     Ok(m)
@@ -140,7 +149,8 @@ pub fn move_from_lists(
 ) -> Result<Move, String> {
     let kind = Kind::parse(kind).ok_or_else(|| {
         format!(
-            "unknown move kind {kind:?} (one of {})",
+            "unknown move kind {:?} (one of {})",
+            shown(kind),
             Kind::NAMES.join(", ")
         )
     })?;
@@ -191,15 +201,36 @@ pub fn move_json(m: &Move) -> serde_json::Value {
     })
 }
 
+/// The keys of a move record: every record has all five, whatever its kind (contract §5.1).
+pub const MOVE_KEYS: [&str; 5] = ["kind", "cards", "named", "flip", "steal"];
+
 /// A move from its JSON record; other keys, missing keys and non-integer entries are refused.
 pub fn move_from_json(v: &serde_json::Value) -> Result<Move, String> {
     let obj = v
         .as_object()
         .ok_or("a move record is an object with keys kind, cards, named, flip, steal")?;
     for k in obj.keys() {
-        if !["kind", "cards", "named", "flip", "steal"].contains(&k.as_str()) {
-            return Err(format!("unknown key {k:?} in a move record"));
+        if !MOVE_KEYS.contains(&k.as_str()) {
+            let shown: String = k.chars().take(40).collect();
+            return Err(format!(
+                "unknown key {shown:?} in a move record (the keys are kind, cards, named, flip, \
+                 steal)"
+            ));
         }
+    }
+    // A missing key is not read as empty: a record written by panda-core always has all five,
+    // so one without them is not a move record (issue 8, item 9).
+    let missing: Vec<&str> = MOVE_KEYS
+        .iter()
+        .copied()
+        .filter(|k| !obj.contains_key(*k))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "a move record has all five keys kind, cards, named, flip, steal (use [] for an \
+             empty list); missing: {}",
+            missing.join(", ")
+        ));
     }
     let kind = obj
         .get("kind")
@@ -207,7 +238,7 @@ pub fn move_from_json(v: &serde_json::Value) -> Result<Move, String> {
         .ok_or("'kind' must be a string")?;
     let list = |key: &str| -> Result<Vec<i128>, String> {
         match obj.get(key) {
-            None => Ok(Vec::new()),
+            None => Err(format!("'{key}' is missing")),
             Some(serde_json::Value::Array(a)) => a
                 .iter()
                 .map(|x| match x {
@@ -324,15 +355,32 @@ mod tests {
         ] {
             assert!(parse_move(bad).is_err(), "{bad:?} should be refused");
         }
+        // Issue 8: the offending text is cut to a sane length in the message.
+        for bad in [
+            "x".repeat(1_000_000),
+            format!("single {}", "Fi3".repeat(300_000)),
+            format!("run Fi3 as {}", "J+".repeat(300_000)),
+            format!("single Fi3 steal {}", "1+".repeat(300_000)),
+            format!("single Fi3 {}", "junk ".repeat(200_000)),
+            format!("single {}", ["Fi3"; 50_000].join("+")),
+        ] {
+            let e = parse_move(&bad).unwrap_err();
+            assert!(e.len() < 600, "{} bytes: {}", e.len(), &e[..200]);
+        }
         let bad_json = [
             serde_json::json!({"kind": "single", "cards": [3, 1], "named": [], "flip": [], "steal": []}),
             serde_json::json!({"kind": "single", "cards": [1], "extra": 1}),
-            serde_json::json!({"kind": "single", "cards": [true]}),
-            serde_json::json!({"kind": "single", "cards": [1.0]}),
-            serde_json::json!({"kind": "single", "cards": [70]}),
-            serde_json::json!({"kind": "single", "steal": [2, 1]}),
-            serde_json::json!({"kind": "hop"}),
+            serde_json::json!({"kind": "single", "cards": [true], "named": [], "flip": [], "steal": []}),
+            serde_json::json!({"kind": "single", "cards": [1.0], "named": [], "flip": [], "steal": []}),
+            serde_json::json!({"kind": "single", "cards": [70], "named": [], "flip": [], "steal": []}),
+            serde_json::json!({"kind": "single", "cards": [], "named": [], "flip": [], "steal": [2, 1]}),
+            serde_json::json!({"kind": "hop", "cards": [], "named": [], "flip": [], "steal": []}),
             serde_json::json!([1]),
+            // Issue 8 item 9: missing keys are refused, for every kind.
+            serde_json::json!({"kind": "pass"}),
+            serde_json::json!({"kind": "pass", "cards": [], "named": [], "flip": []}),
+            serde_json::json!({"kind": "single", "cards": [1], "named": [], "steal": []}),
+            serde_json::json!({"cards": [], "named": [], "flip": [], "steal": []}),
         ];
         for bad in bad_json {
             assert!(move_from_json(&bad).is_err(), "{bad}");

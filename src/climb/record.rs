@@ -75,10 +75,23 @@ pub fn to_json(game: &ClimbGame) -> String {
     serde_json::to_string(&doc).expect("a game record always serializes")
 }
 
-/// Rebuild a game from its JSON record, replaying and checking every move.
+/// The keys of a record's `settings`: a record states every one (`deck` is `null` for the
+/// shipped table), nothing is filled in by default.
+const SETTINGS_KEYS: [&str; 4] = ["preset", "panda_mood", "first_player", "deck"];
+
+/// Rebuild a game from its JSON record, replaying and checking every move. The text is read
+/// strictly: a repeated key is an error at any depth (the embedded deck and snapshot included).
 pub fn from_json(text: &str) -> Result<ClimbGame, EngineError> {
     let bad = |msg: String| EngineError::State(StateError(msg));
-    let doc: GameDoc = serde_json::from_str(text)
+    let value = crate::record::parse_json(text)
+        .map_err(|e| bad(format!("not a panda-core climbing game record: {e}")))?;
+    crate::record::require_keys(
+        &value,
+        &["settings"],
+        &SETTINGS_KEYS,
+        "the record's settings",
+    )?;
+    let doc: GameDoc = serde_json::from_value(value)
         .map_err(|e| bad(format!("not a panda-core climbing game record: {e}")))?;
     crate::record::check_header(&doc.format, doc.version, FORMAT, VERSION)?;
     let deck = match &doc.settings.deck {
@@ -269,6 +282,136 @@ mod tests {
             }
         }
         assert!(accepted > 0);
+    }
+
+    #[test]
+    fn records_state_every_setting_and_repeat_no_key() {
+        let text = to_json(&game(ClimbSettings::default(), 3, 20));
+        assert!(from_json(&text).is_ok());
+        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        // Issue 8 item 9: `settings: {}` or a setting left out is refused, not defaulted.
+        for key in [None, Some("deck"), Some("first_player")] {
+            let mut d = doc.clone();
+            match key {
+                None => d["settings"] = serde_json::json!({}),
+                Some(k) => {
+                    d["settings"].as_object_mut().unwrap().remove(k);
+                }
+            }
+            let e = from_json(&d.to_string()).unwrap_err().to_string();
+            assert!(e.contains("settings") && e.contains("missing"), "{e}");
+        }
+        let dup = text.replacen("\"seed\":", "\"players\":3,\"seed\":", 1);
+        assert!(from_json(&dup)
+            .unwrap_err()
+            .to_string()
+            .contains("duplicate"));
+        // Nested: the embedded snapshot.
+        let g = game(ClimbSettings::default(), 8, 10);
+        let from = ClimbGame::from_snapshot(g.snapshot(), Deck::reconstructed()).unwrap();
+        let text = to_json(&from);
+        assert!(from_json(&text).is_ok());
+        let dup = text.replacen("\"round\":", "\"round\":1,\"round\":", 1);
+        assert!(from_json(&dup)
+            .unwrap_err()
+            .to_string()
+            .contains("duplicate"));
+    }
+
+    #[test]
+    fn impossible_to_beats_and_scores_are_refused() {
+        // A year position with a play on the table.
+        let mut g = ClimbGame::new(3, 2, ClimbSettings::default()).unwrap();
+        while g.state().to_beat().is_none() {
+            let m = g.legal_moves()[0].clone();
+            g.apply(&m).unwrap();
+        }
+        let snap = serde_json::to_value(g.snapshot()).unwrap();
+        let refused = |v: &serde_json::Value| -> String {
+            let parsed = parse_snapshot(v).unwrap();
+            from_snapshot(&parsed, Deck::reconstructed())
+                .map(|_| ())
+                .unwrap_err()
+                .0
+        };
+        let maker = snap["trick"]["to_beat"]["player"].as_u64().unwrap() as usize;
+        // Its cards are not a combination of the recorded shape: another kind or rank.
+        let mut v = snap.clone();
+        let rank = v["trick"]["to_beat"]["rank"].as_u64().unwrap();
+        v["trick"]["to_beat"]["rank"] = serde_json::json!((rank + 1) % 12);
+        assert!(refused(&v).contains("to_beat"));
+        // Its maker is another seat (whose cards on the table are not these).
+        let mut v = snap.clone();
+        v["trick"]["to_beat"]["player"] = serde_json::json!((maker + 1) % 3);
+        assert!(refused(&v).contains("to_beat"));
+        // In year the play stays on the table: moved to the discard, it is refused.
+        let mut v = snap.clone();
+        let cards = v["trick"]["to_beat"]["cards"].clone();
+        v["trick"]["played"][maker] = serde_json::json!([]);
+        let mut discard: Vec<u64> = serde_json::from_value(v["discard"].clone()).unwrap();
+        discard.extend(
+            cards
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_u64().unwrap()),
+        );
+        discard.sort();
+        v["discard"] = serde_json::json!(discard);
+        assert!(refused(&v).contains("stays on the table"));
+        // Scores: above 15 at the start of a year trick, the game would be over.
+        let start = serde_json::to_value(
+            ClimbGame::new(3, 2, ClimbSettings::default())
+                .unwrap()
+                .snapshot(),
+        )
+        .unwrap();
+        let mut v = start.clone();
+        v["scores"] = serde_json::json!([16, 0, 0]);
+        assert!(refused(&v).contains("above 15"));
+        let mut v = start.clone();
+        v["scores"] = serde_json::json!([14, 0, 2_000_000]);
+        assert!(refused(&v).contains("largest score"));
+        let mut ok = start.clone();
+        ok["scores"] = serde_json::json!([14, 0, 15]);
+        let parsed = parse_snapshot(&ok).unwrap();
+        assert!(from_snapshot(&parsed, Deck::reconstructed()).is_ok());
+        // spin: no running game has 20 points.
+        let spin = ClimbGame::new(3, 2, ClimbSettings::preset(Preset::Spin)).unwrap();
+        let mut v = serde_json::to_value(spin.snapshot()).unwrap();
+        v["scores"] = serde_json::json!([0, 20, 0]);
+        assert!(refused(&v).contains("below 20"));
+    }
+
+    #[test]
+    fn spin_to_beats_off_the_table_are_checked() {
+        // Random spin games: every position whose play to beat has left the table (a pass sent
+        // its cards back or to the discard, or a wind) rebuilds; a wrong rank never does.
+        let mut checked = 0;
+        for seed in 0..200 {
+            let mut g = ClimbGame::new(3, seed, ClimbSettings::preset(Preset::Spin)).unwrap();
+            let mut rng = SplitMix64::new(seed);
+            while let Some(p) = g.state().current_player() {
+                let _ = p;
+                if let Some(t) = g.state().to_beat() {
+                    if t.combo.cards & !g.state().played(t.player) != 0 {
+                        let snap = serde_json::to_value(g.snapshot()).unwrap();
+                        let parsed = parse_snapshot(&snap).unwrap();
+                        assert!(from_snapshot(&parsed, Deck::reconstructed()).is_ok());
+                        let mut v = snap.clone();
+                        let rank = v["trick"]["to_beat"]["rank"].as_u64().unwrap();
+                        v["trick"]["to_beat"]["rank"] = serde_json::json!((rank + 1) % 12);
+                        let parsed = parse_snapshot(&v).unwrap();
+                        assert!(from_snapshot(&parsed, Deck::reconstructed()).is_err());
+                        checked += 1;
+                    }
+                }
+                let legal = g.legal_moves();
+                let m = legal[(rng.next() % legal.len() as u64) as usize].clone();
+                g.apply(&m).unwrap();
+            }
+        }
+        assert!(checked >= 5, "{checked}");
     }
 
     #[test]

@@ -27,8 +27,9 @@ impl Preset {
             "year" => Ok(Preset::Year),
             "spin" => Ok(Preset::Spin),
             other => Err(RulesError(format!(
-                "preset must be one of {:?}, got {other:?}",
-                Self::NAMES
+                "preset must be one of {:?}, got {:?}",
+                Self::NAMES,
+                crate::record::clip(other, 40)
             ))),
         }
     }
@@ -65,8 +66,9 @@ impl Mood {
             "hungry" => Ok(Mood::Hungry),
             "flip" => Ok(Mood::Flip),
             other => Err(RulesError(format!(
-                "panda_mood must be one of {:?}, got {other:?}",
-                Self::NAMES
+                "panda_mood must be one of {:?}, got {:?}",
+                Self::NAMES,
+                crate::record::clip(other, 40)
             ))),
         }
     }

@@ -15,10 +15,11 @@ use super::cards::{
     self, bit, cards_of_suits, CardSet, ALL_CARDS, ANIMALS, ELEMENTS, NUM_CARDS, NUM_RANKS,
     NUM_SUITS,
 };
-use super::combo::{classify_play, Combo, Shape};
+use super::combo::{classify_play, shape_of_counts, Combo, Shape};
+use super::deck::lane_one;
 use super::deck::Deck;
 use super::moves::{Kind, Ranks, MAX_PLAYERS};
-use super::rules::{ClimbSettings, Mood, Preset};
+use super::rules::{ClimbSettings, Mood, Preset, SPIN_WIN, YEAR_GAME_END};
 use super::state::{ClimbState, RoundResult, TableCombo};
 use crate::error::StateError;
 use crate::rng::SplitMix64;
@@ -192,8 +193,26 @@ pub fn snapshot(st: &ClimbState, results: &[RoundResult]) -> Snapshot {
     }
 }
 
+/// The largest score a snapshot may state (contract §7). Far above any score a game reaches (a
+/// game ends at 15 or 20 points; one trick adds at most the symbols of one play and one
+/// show-out), and small enough that no sum of scores can overflow.
+pub const MAX_SCORE: u32 = 1_000_000;
+
+/// Where the cards of the play to beat are, besides their maker's place on the table.
+struct Places<'a> {
+    preset: Preset,
+    hands: &'a [CardSet; MAX_PLAYERS],
+    played: &'a [CardSet; MAX_PLAYERS],
+    discard: CardSet,
+    blue: CardSet,
+}
+
+/// A snapshot error; cut to a sane length, as it may quote the document's own strings.
 fn bad(msg: impl Into<String>) -> StateError {
-    StateError(format!("invalid snapshot: {}", msg.into()))
+    StateError(format!(
+        "invalid snapshot: {}",
+        crate::record::clip(&msg.into(), 1000)
+    ))
 }
 
 fn check_keys(v: &Value, keys: &[&str], what: &str) -> Result<(), StateError> {
@@ -255,6 +274,62 @@ fn id_set(list: &[u64], what: &str) -> Result<CardSet, StateError> {
     Ok(set)
 }
 
+/// A score up to [`MAX_SCORE`].
+fn score_of(v: u64, what: &str) -> Result<u32, StateError> {
+    if v > MAX_SCORE as u64 {
+        return Err(bad(format!(
+            "{what} {v} is above the largest score {MAX_SCORE}"
+        )));
+    }
+    Ok(v as u32)
+}
+
+/// The scores of a game in progress: `spin` ends as soon as a show-out reaches 20 (S-10.2) and
+/// symbols stop at 19, so every score is below 20. `year` ends at a trick end with 15 points
+/// (S-10.1), so no trick starts above 15; symbols may take a score past 15 within a trick
+/// (reading 25). A hand-built `year` trick may start at exactly 15, to test the S-10.1 end: the
+/// game then ends at that trick's end, as it would have at the previous one.
+fn running_scores(preset: Preset, scores: &[u32], trick_start: bool) -> Result<(), StateError> {
+    let (most, when) = match preset {
+        Preset::Spin => (
+            SPIN_WIN - 1,
+            "in a spin game in progress every score is below 20",
+        ),
+        Preset::Year if trick_start => {
+            (YEAR_GAME_END, "no year trick starts with a score above 15")
+        }
+        Preset::Year => return Ok(()),
+    };
+    if let Some((s, &v)) = scores.iter().enumerate().find(|(_, &v)| v > most) {
+        return Err(bad(format!(
+            "scores[{s}] is {v}, but {when} (the game would be over, S-10)"
+        )));
+    }
+    Ok(())
+}
+
+/// The scores of a finished game: `year` ends with a score of 15 or more and the winner has the
+/// highest score (S-10.1); `spin` ends when the winner reaches 20 (S-10.2).
+fn finished_scores(preset: Preset, scores: &[u32], winner: Option<u8>) -> Result<(), StateError> {
+    let Some(w) = winner else {
+        return Ok(());
+    };
+    let top = scores.iter().copied().max().unwrap_or(0);
+    let mine = scores.get(w as usize).copied().unwrap_or(0);
+    let ok = match preset {
+        Preset::Year => top >= YEAR_GAME_END && mine == top,
+        Preset::Spin => mine >= SPIN_WIN,
+    };
+    if !ok {
+        return Err(bad(format!(
+            "a finished {} game's winner {w} has {mine} points, which does not end the game \
+             (S-10)",
+            preset.name()
+        )));
+    }
+    Ok(())
+}
+
 fn u32_of(v: u64, what: &str) -> Result<u32, StateError> {
     u32::try_from(v).map_err(|_| bad(format!("{what} {v} is too large")))
 }
@@ -287,13 +362,8 @@ fn per_seat<T>(list: &[T], n: u8, what: &str) -> Result<(), StateError> {
 }
 
 /// Rebuild the to-beat combo and check its shape is one of the §6.1 rows.
-fn to_beat_of(
-    t: &ToBeatSnap,
-    n: u8,
-    deck: &Deck,
-    blue: CardSet,
-    played: &[CardSet; MAX_PLAYERS],
-) -> Result<TableCombo, StateError> {
+fn to_beat_of(t: &ToBeatSnap, n: u8, deck: &Deck, at: &Places) -> Result<TableCombo, StateError> {
+    let (blue, played) = (at.blue, at.played);
     let player = seat(t.player, n, "trick.to_beat.player")?;
     let kind = Kind::parse(&t.kind)
         .filter(|k| k.is_combination())
@@ -357,18 +427,86 @@ fn to_beat_of(
         named: Ranks::from_slice(&named),
         has_blue: t.has_blue,
     };
-    // While the play is still on the table its faces are known: it must classify as recorded.
-    if set & !played[player as usize] == 0 {
-        let ok = [false, true].iter().any(|&leading| {
-            classify_play(deck, set, blue, &combo.named, leading).as_ref() == Some(&combo)
-        });
-        if !ok {
+    let classifies = |faces: CardSet| {
+        [false, true].iter().any(|&leading| {
+            classify_play(deck, set, faces, &combo.named, leading).as_ref() == Some(&combo)
+        })
+    };
+    let maker = player as usize;
+    if set & !played[maker] == 0 {
+        // Still on the table: its faces are known, it must classify as recorded.
+        if !classifies(blue) {
             return Err(bad(
                 "trick.to_beat does not match the cards on the table with their faces",
             ));
         }
+    } else if at.preset == Preset::Year {
+        return Err(bad(
+            "trick.to_beat: in year the play to beat stays on the table until the trick ends \
+             (its maker holds the trick, reading 20)",
+        ));
+    } else if set & !at.hands[maker] == 0 {
+        // spin: the maker passed and the cards came back, so they were all white when played
+        // and are blue now (S-6.3).
+        if t.has_blue || set & !blue != 0 || !classifies(0) {
+            return Err(bad(
+                "trick.to_beat: cards back in their maker's hand were white when played, are \
+                 blue now, and must classify as recorded with their white faces",
+            ));
+        }
+    } else if set & !at.discard == 0 {
+        // spin: discarded (a pass with a blue card among them, or a wind on one's own play):
+        // some choice of faces must give the recorded play.
+        if !classifies_with_some_faces(deck, set, &combo)? {
+            return Err(bad(
+                "trick.to_beat: no choice of faces of its cards gives the recorded play",
+            ));
+        }
+    } else {
+        return Err(bad(
+            "trick.to_beat: its cards are on the table, back in the maker's hand, or in the \
+             discard pile, all in one of these places",
+        ));
     }
     Ok(TableCombo { player, combo })
+}
+
+/// Whether some assignment of white/blue faces to `set` classifies as `combo` (faces no longer
+/// visible once the cards are discarded). Works on the distinct unit totals reachable card by
+/// card, which stay few; a set whose totals exceed a bound is refused as unverifiable.
+fn classifies_with_some_faces(
+    deck: &Deck,
+    set: CardSet,
+    combo: &Combo,
+) -> Result<bool, StateError> {
+    const MAX_STATES: usize = 1 << 14;
+    // (fixed units, wild units, some drop face, some blue face)
+    let mut states: Vec<(u128, u32, bool, bool)> = vec![(0, 0, false, false)];
+    for id in cards::ids(set) {
+        let mut next = Vec::with_capacity(states.len() * 2);
+        for &(c, w, d, b) in &states {
+            for blue_face in [false, true] {
+                let f = deck.face(id, blue_face);
+                next.push((c + f.counts, w + f.wild as u32, d | f.drop, b | blue_face));
+            }
+        }
+        next.sort_unstable();
+        next.dedup();
+        if next.len() > MAX_STATES {
+            return Err(bad(
+                "trick.to_beat: too many cards in the discard pile to check the play to beat",
+            ));
+        }
+        states = next;
+    }
+    let named: u128 = combo.named.as_slice().iter().map(|&r| lane_one(r)).sum();
+    Ok(states.iter().any(|&(c, w, d, b)| {
+        w as usize == combo.named.len()
+            && b == combo.has_blue
+            && [false, true]
+                .iter()
+                .any(|&leading| shape_of_counts(c + named, leading, d) == Some(combo.shape))
+    }))
 }
 
 /// Rebuild a state from a snapshot, checked strictly (contract §9 `from_snapshot`). `deck` must
@@ -431,7 +569,7 @@ pub fn from_snapshot(
     per_seat(&snap.trick.played, n, "trick.played")?;
     let mut scores = [0u32; MAX_PLAYERS];
     for (s, &v) in snap.scores.iter().enumerate() {
-        scores[s] = u32_of(v, "score")?;
+        scores[s] = score_of(v, &format!("scores[{s}]"))?;
     }
     let mut hands = [0 as CardSet; MAX_PLAYERS];
     let mut played = [0 as CardSet; MAX_PLAYERS];
@@ -530,11 +668,18 @@ pub fn from_snapshot(
         .map(|s| seat(s, n, "current_player"))
         .transpose()?;
     let winner = snap.winner.map(|s| seat(s, n, "winner")).transpose()?;
+    let places = Places {
+        preset,
+        hands: &hands,
+        played: &played,
+        discard,
+        blue,
+    };
     let to_beat = snap
         .trick
         .to_beat
         .as_ref()
-        .map(|t| to_beat_of(t, n, &deck, blue, &played))
+        .map(|t| to_beat_of(t, n, &deck, &places))
         .transpose()?;
     let (shown_out, n_shown) = distinct_seats(&snap.shown_out, n, "shown_out")?;
     for &s in &shown_out[..n_shown as usize] {
@@ -557,6 +702,7 @@ pub fn from_snapshot(
                  beat, passes or cards on the table",
             ));
         }
+        finished_scores(preset, &scores[..n as usize], winner)?;
     } else {
         let Some(c) = current else {
             return Err(bad("a game in progress has a current player"));
@@ -594,6 +740,7 @@ pub fn from_snapshot(
         if holding == 0 {
             return Err(bad("nobody holds cards in a game in progress"));
         }
+        running_scores(preset, &scores[..n as usize], to_beat.is_none())?;
     }
     let mut results = Vec::with_capacity(snap.round_results.len());
     for (i, r) in snap.round_results.iter().enumerate() {
@@ -605,7 +752,7 @@ pub fn from_snapshot(
         let mut rscores = [0u32; MAX_PLAYERS];
         for s in 0..n as usize {
             hand_sizes[s] = u32_of(r.hand_sizes[s], "hand size")?;
-            rscores[s] = u32_of(r.scores[s], "score")?;
+            rscores[s] = score_of(r.scores[s], &format!("{what}.scores[{s}]"))?;
         }
         if r.round == 0 {
             return Err(bad(format!("{what}.round: round numbers start at 1")));
@@ -653,5 +800,9 @@ pub fn from_snapshot(
         game_over: snap.game_over,
         winner,
     };
+    // Contract §5.3: a position with more legal moves than the engine builds is refused here,
+    // where it enters, rather than at the first call that needs its moves.
+    st.try_legal_moves_into(&mut Vec::new())
+        .map_err(|e| bad(e.to_string()))?;
     Ok((st, results))
 }

@@ -12,12 +12,12 @@ use super::cards::{
 };
 use super::combo::{classify_play, condition_holds, Combo};
 use super::deck::Deck;
-use super::movegen;
+use super::movegen::{self, TooMany, MAX_LEGAL_MOVES};
 use super::moves::{Kind, Move, Steal, MAX_PLAYERS};
 use super::rules::{
     ClimbSettings, Preset, SPIN_SYMBOL_CAP, SPIN_WIN, YEAR_GAME_END, YEAR_SHOW_OUT_CAP,
 };
-use crate::error::{EngineError, IllegalMove};
+use crate::error::{EngineError, IllegalMove, StateError};
 use crate::rng::{shuffle, SplitMix64};
 
 /// The play to beat and the seat that made it (contract §7 `to_beat`).
@@ -176,11 +176,12 @@ impl ClimbState {
     pub fn scores(&self) -> &[u32] {
         &self.scores[..self.players as usize]
     }
+    /// The hand of `seat`; empty for a seat that is not at the table.
     pub fn hand(&self, seat: u8) -> CardSet {
-        self.hands[seat as usize]
+        self.hands.get(seat as usize).copied().unwrap_or(0)
     }
     pub fn hand_size(&self, seat: u8) -> u32 {
-        count(self.hands[seat as usize])
+        count(self.hand(seat))
     }
     pub fn blue(&self) -> CardSet {
         self.blue
@@ -207,8 +208,9 @@ impl ClimbState {
     pub fn passed(&self) -> u8 {
         self.passed
     }
+    /// The cards `seat` has on the table this trick; empty for a seat that is not at the table.
     pub fn played(&self, seat: u8) -> CardSet {
-        self.played[seat as usize]
+        self.played.get(seat as usize).copied().unwrap_or(0)
     }
     pub fn current_player(&self) -> Option<u8> {
         self.current
@@ -311,6 +313,11 @@ impl ClimbState {
     // ---- legal moves ------------------------------------------------------------------------
 
     /// The legal moves of the current player in canonical order (contract §5.2).
+    ///
+    /// A position with more than [`MAX_LEGAL_MOVES`] legal moves (contract §5.3: only a
+    /// hand-built position or an unusual deck file can have one) yields the first
+    /// [`MAX_LEGAL_MOVES`] found, each legal, in canonical order: callers that must not work on a
+    /// partial list use [`Self::try_legal_moves`], which refuses such a position.
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut out = Vec::new();
         self.legal_moves_into(&mut out);
@@ -319,9 +326,53 @@ impl ClimbState {
 
     /// [`Self::legal_moves`] into a reused buffer (cleared first).
     pub fn legal_moves_into(&self, out: &mut Vec<Move>) {
+        if self.generate(out).is_err() {
+            out.truncate(MAX_LEGAL_MOVES);
+            out.sort_unstable();
+            out.dedup();
+        }
+    }
+
+    /// The legal moves, or a [`StateError`] when the position has more than
+    /// [`MAX_LEGAL_MOVES`] (contract §5.3). Generation stops at the limit: the full list is
+    /// never built.
+    pub fn try_legal_moves(&self) -> Result<Vec<Move>, EngineError> {
+        let mut out = Vec::new();
+        self.try_legal_moves_into(&mut out)?;
+        Ok(out)
+    }
+
+    /// [`Self::try_legal_moves`] into a reused buffer (cleared first; empty after an error).
+    pub fn try_legal_moves_into(&self, out: &mut Vec<Move>) -> Result<(), EngineError> {
+        if self.generate(out).is_err() {
+            out.clear();
+            return Err(self.too_many_moves().into());
+        }
+        Ok(())
+    }
+
+    /// The error for a position over the limit: which seat, which hand, which deck.
+    fn too_many_moves(&self) -> StateError {
+        let p = self.current.unwrap_or(0);
+        let hand = self.hand(p);
+        StateError(format!(
+            "the position has more than {MAX_LEGAL_MOVES} legal moves (seat {p}, {} animal \
+             cards in hand, {} of them blue, deck {:?}, {} {}): panda-core refuses positions \
+             that large (contract §5.3)",
+            count(hand & ANIMALS),
+            count(hand & self.blue & ANIMALS),
+            self.deck().name(),
+            self.settings.preset.name(),
+            self.settings.mood.name(),
+        ))
+    }
+
+    /// Fill `out` (cleared first) with the legal moves in canonical order, stopping with
+    /// [`TooMany`] (and a partial, unsorted `out`) beyond [`MAX_LEGAL_MOVES`].
+    fn generate(&self, out: &mut Vec<Move>) -> Result<(), TooMany> {
         out.clear();
         let Some(p) = self.current else {
-            return;
+            return Ok(());
         };
         let deck = &*self.settings.deck;
         let hand = self.hands[p as usize];
@@ -342,22 +393,24 @@ impl ClimbState {
             }
         }
         let start = out.len();
-        movegen::combinations(deck, hand, self.blue, to_beat.map(|c| &c.shape), out);
+        let shape = to_beat.map(|c| &c.shape);
+        movegen::try_combinations(deck, hand, self.blue, shape, out, MAX_LEGAL_MOVES)?;
         if self.settings.flips() || self.settings.preset == Preset::Spin {
-            self.expand_pandas(p, start, out);
+            self.expand_pandas(p, start, out)?;
         }
+        Ok(())
     }
 
     /// Replace each combination with panda symbols by its flip (S-7.3) or steal (S-7.4) choices.
     /// The base moves are sorted and distinct, and the choices of one base are generated in
     /// canonical order, so the result stays sorted.
-    fn expand_pandas(&self, p: u8, start: usize, out: &mut Vec<Move>) {
+    fn expand_pandas(&self, p: u8, start: usize, out: &mut Vec<Move>) -> Result<(), TooMany> {
         let deck = &*self.settings.deck;
         let has_panda = out[start..]
             .iter()
             .any(|m| cards::ids(m.cards).any(|id| deck.face_in(id, self.blue).panda > 0));
         if !has_panda {
-            return;
+            return Ok(());
         }
         let base: Vec<Move> = out.split_off(start);
         let hand = self.hands[p as usize];
@@ -374,13 +427,14 @@ impl ClimbState {
                     continue;
                 }
                 let mut counts = [0u8; MAX_PLAYERS];
-                self.steals(p, 0, c, &mut counts, &m, out);
+                self.steals(p, 0, c, &mut counts, &m, out)?;
             } else {
                 // Flip: subsets of at most `pandas` white animal cards left in the hand.
                 let cands = hand & ANIMALS & !m.cards & !self.blue;
-                flips(cands, 0, pandas, &m, out);
+                flips(cands, 0, pandas, &m, out)?;
             }
         }
+        Ok(())
     }
 
     /// S-7.4 / contract §5.2: the number of steals, `min(pandas, room under 19 after the
@@ -405,30 +459,35 @@ impl ClimbState {
         counts: &mut [u8; MAX_PLAYERS],
         m: &Move,
         out: &mut Vec<Move>,
-    ) {
+    ) -> Result<(), TooMany> {
         if left == 0 {
+            if out.len() >= MAX_LEGAL_MOVES {
+                return Err(TooMany);
+            }
             out.push(Move {
                 steal: Steal(*counts),
                 ..m.clone()
             });
-            return;
+            return Ok(());
         }
         for v in from..self.players {
             if v != p && (counts[v as usize] as u32) < self.scores[v as usize] {
                 counts[v as usize] += 1;
-                self.steals(p, v, left - 1, counts, m, out);
+                self.steals(p, v, left - 1, counts, m, out)?;
                 counts[v as usize] -= 1;
             }
         }
+        Ok(())
     }
 
     /// Bamboo and panda symbols on the faces `cards` show now.
     #[inline]
     fn symbols(&self, set: CardSet) -> (u32, u32) {
         let deck = &*self.settings.deck;
-        cards::ids(set).fold((0, 0), |(b, p), id| {
+        cards::ids(set & ANIMALS).fold((0, 0), |(b, p), id| {
             let f = deck.face_in(id, self.blue);
-            (b + f.bamboo, p + f.panda)
+            // Saturating: a deck file may repeat symbols without limit.
+            (b.saturating_add(f.bamboo), p.saturating_add(f.panda))
         })
     }
 
@@ -440,7 +499,7 @@ impl ClimbState {
         if self.game_over {
             return Err(EngineError::GameOver);
         }
-        let legal = self.legal_moves();
+        let legal = self.try_legal_moves()?;
         if legal.binary_search(mv).is_err() {
             return Err(self.illegal(mv, &legal).into());
         }
@@ -539,10 +598,14 @@ impl ClimbState {
     }
 
     /// Apply a move taken from [`Self::legal_moves`] of this state (contract §4).
+    ///
+    /// A move that is not legal here is a caller's bug: debug builds assert; release builds
+    /// never panic (a combination that does not classify, or a finished game, changes nothing).
     pub fn apply_legal(&mut self, mv: &Move) -> Option<RoundResult> {
-        let p = self
-            .current
-            .expect("a legal move exists only while the game runs");
+        let Some(p) = self.current else {
+            debug_assert!(false, "a legal move exists only while the game runs");
+            return None;
+        };
         let pi = p as usize;
         match mv.kind {
             Kind::Pass => {
@@ -583,8 +646,12 @@ impl ClimbState {
             _ => {
                 let beaten = self.holder;
                 let leading = self.to_beat.is_none();
-                let combo = classify_play(self.deck(), mv.cards, self.blue, &mv.named, leading)
-                    .expect("a legal combination classifies");
+                let Some(combo) =
+                    classify_play(self.deck(), mv.cards, self.blue, &mv.named, leading)
+                else {
+                    debug_assert!(false, "a legal combination classifies");
+                    return None;
+                };
                 debug_assert_eq!(combo.kind(), mv.kind);
                 let (bamboo, pandas) = self.symbols(mv.cards);
                 self.hands[pi] &= !mv.cards;
@@ -779,20 +846,30 @@ impl ClimbState {
 /// Every subset of `cands` above `min_id`-ordering with at most `left` more cards, added to the
 /// flip of `m`, in canonical (lexicographic) order: the set itself first, then each extension by
 /// a larger id.
-fn flips(cands: CardSet, chosen: CardSet, left: u32, m: &Move, out: &mut Vec<Move>) {
+fn flips(
+    cands: CardSet,
+    chosen: CardSet,
+    left: u32,
+    m: &Move,
+    out: &mut Vec<Move>,
+) -> Result<(), TooMany> {
+    if out.len() >= MAX_LEGAL_MOVES {
+        return Err(TooMany);
+    }
     out.push(Move {
         flip: chosen,
         ..m.clone()
     });
     if left == 0 {
-        return;
+        return Ok(());
     }
     let mut rest = cands;
     while rest != 0 {
         let id = rest.trailing_zeros() as u8;
         rest &= rest - 1;
-        flips(rest, chosen | bit(id), left - 1, m, out);
+        flips(rest, chosen | bit(id), left - 1, m, out)?;
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -1258,10 +1335,168 @@ mod tests {
     }
 
     #[test]
+    fn contract_5_3_a_position_beyond_the_move_limit_is_refused() {
+        // Hand-built: every animal card, white, in one hand. Its formations alone (ten pairs per
+        // rank, 10^5 per five-rank window) exceed the limit.
+        let all: Vec<u8> = (0..65).collect();
+        let mut st = position(year(), &[&all, &[]], &[], &[], &[0, 0], 0);
+        let e = st.try_legal_moves().unwrap_err();
+        assert!(
+            matches!(&e, EngineError::State(m) if m.0.contains(&MAX_LEGAL_MOVES.to_string())),
+            "{e}"
+        );
+        let mut buf = vec![Move::pass()];
+        assert!(st.try_legal_moves_into(&mut buf).is_err());
+        assert!(buf.is_empty());
+        // The infallible list is a bounded, canonical list of legal moves (here the search-node
+        // budget stops the general search a little before the move limit).
+        let some = st.legal_moves();
+        assert!(some.len() > MAX_LEGAL_MOVES / 2 && some.len() <= MAX_LEGAL_MOVES);
+        assert!(some.windows(2).all(|w| w[0] < w[1]));
+        for m in some.iter().step_by(9973) {
+            let c = classify_play(st.deck(), m.cards, st.blue, &m.named, true).unwrap();
+            assert_eq!(c.kind(), m.kind);
+        }
+        // A checked apply refuses, and changes nothing.
+        let before = st.clone();
+        assert!(matches!(st.apply(&some[0]), Err(EngineError::State(_))));
+        assert_eq!(snapshot(&st, &[]), snapshot(&before, &[]));
+        // The snapshot of such a position is refused where it enters.
+        let e = from_snapshot(&snapshot(&st, &[]), st.settings.deck.clone()).unwrap_err();
+        assert!(e.0.contains("legal moves"), "{e}");
+    }
+
+    #[test]
+    fn arbitrary_moves_are_refused_without_panic_and_change_nothing() {
+        // Issue 8 item 3: any Move value (ids past 69, element cards in combinations, named
+        // ranks past 12, steals from any seat) is either legal or refused with the state
+        // unchanged.
+        let mut g = SplitMix64::new(21);
+        for settings in all_settings() {
+            let mut game = ClimbGame::new(4, 3, settings).unwrap();
+            for _ in 0..if cfg!(debug_assertions) { 60 } else { 400 } {
+                if game.state().is_over() {
+                    break;
+                }
+                for _ in 0..20 {
+                    let kind = Kind::parse(Kind::NAMES[(g.next() % 8) as usize]).unwrap();
+                    let wide = g.next() as u128 | (g.next() as u128) << 64;
+                    let hand = game.state().hand(game.state().current_player().unwrap());
+                    let cards = match g.next() % 4 {
+                        0 => wide,
+                        1 => wide & ALL_CARDS,
+                        2 => wide & hand,
+                        _ => bit((g.next() % 128) as u8) | (hand & wide & ELEMENTS),
+                    };
+                    let named: Vec<u8> = (0..g.next() % 4).map(|_| g.next() as u8).collect();
+                    let mv = Move {
+                        kind,
+                        cards,
+                        named: crate::climb::moves::Ranks::from_slice(&named),
+                        flip: if g.next() % 2 == 0 {
+                            0
+                        } else {
+                            wide.rotate_left(7)
+                        },
+                        steal: Steal(std::array::from_fn(|_| (g.next() % 3) as u8 * 100)),
+                    };
+                    let before = game.snapshot();
+                    if game.state().clone().apply(&mv).is_err() {
+                        let mut copy = game.state().clone();
+                        let _ = copy.apply(&mv);
+                        assert_eq!(snapshot(&copy, game.round_results()), before);
+                    }
+                    let _ = crate::climb::combo::classify_play(
+                        game.state().deck(),
+                        cards,
+                        wide,
+                        &mv.named,
+                        g.next() % 2 == 0,
+                    );
+                    let _ = mv.notation();
+                    let _ = crate::climb::encoding::move_features(
+                        game.state(),
+                        std::slice::from_ref(&mv),
+                    );
+                    let _ = crate::climb::encoding::action_index(game.state(), &mv);
+                }
+                let legal = game.legal_moves();
+                let mv = legal[(g.next() % legal.len() as u64) as usize].clone();
+                game.apply(&mv).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn contract_5_3_panda_flips_stop_at_the_limit() {
+        // A deck that passes validation but whose blue Fire 3 carries 24 pandas: in year/flip it
+        // alone could flip any subset of the 23 white cards beside it (2^23 moves).
+        let mut doc = Deck::reconstructed().doc().clone();
+        let entry = doc["cards"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .find(|c| c["id"] == 0)
+            .unwrap();
+        entry["blue"] = serde_json::json!({"units": ["10"], "symbols": vec!["panda"; 24]});
+        let deck = std::sync::Arc::new(Deck::from_json_value(&doc, "pandas.json").unwrap());
+        let settings = ClimbSettings {
+            deck,
+            ..year().with_mood(Mood::Flip)
+        };
+        let hand: Vec<u8> = (0..24).collect();
+        let st = position(settings, &[&hand, &[30]], &[0], &[], &[0, 0], 0);
+        assert!(matches!(st.try_legal_moves(), Err(EngineError::State(_))));
+        assert_eq!(st.legal_moves().len(), MAX_LEGAL_MOVES);
+    }
+
+    #[test]
     fn s6_5_discarding_does_not_end_the_turn() {
         let mut st = position(year(), &[&[65, 67, 4], &[1], &[2]], &[], &[], &[0; 3], 0);
         play(&mut st, "discard_element Fi!");
         assert_eq!(st.current, Some(0));
         assert_eq!(legal(&st), ["discard_element Wo!", "single Fi7"]);
+    }
+}
+
+#[cfg(test)]
+mod measure {
+    use super::*;
+    use crate::climb::game::ClimbGame;
+    use crate::climb::rules::Mood;
+
+    /// The largest legal-move count in random games (run with --release --ignored).
+    #[test]
+    #[ignore]
+    fn measure_largest_legal_move_counts() {
+        let settings = [
+            ClimbSettings::preset(Preset::Year),
+            ClimbSettings::preset(Preset::Year).with_mood(Mood::Flip),
+            ClimbSettings::preset(Preset::Spin),
+        ];
+        for s in settings {
+            for players in 2..=5u8 {
+                let mut max = 0usize;
+                let mut max_hand = 0u32;
+                let mut positions = 0u64;
+                for seed in 0..3000u64 {
+                    let mut game = ClimbGame::new(players, seed, s.clone()).unwrap();
+                    let mut rng = SplitMix64::new(seed ^ 0xABCD);
+                    let mut legal = Vec::new();
+                    while let Some(p) = game.state().current_player() {
+                        game.state().legal_moves_into(&mut legal);
+                        positions += 1;
+                        max = max.max(legal.len());
+                        max_hand = max_hand.max(count(game.state().hand(p) & ANIMALS));
+                        let mv = legal[(rng.next() % legal.len() as u64) as usize].clone();
+                        game.apply(&mv).unwrap();
+                    }
+                }
+                eprintln!(
+                    "{:?} {:?} players {players}: {positions} positions, max legal {max}, max animal hand {max_hand}",
+                    s.preset, s.mood
+                );
+            }
+        }
     }
 }

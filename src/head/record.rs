@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::action::ActionId;
 use super::game::{HeadGame, Start};
-use super::rules::HeadRules;
+use super::rules::{HeadRules, RULE_KEYS};
 use super::state::Deal;
 use crate::error::{EngineError, StateError};
 
@@ -63,10 +63,28 @@ pub fn to_json(game: &HeadGame) -> Result<String, StateError> {
     Ok(serde_json::to_string(&doc).expect("a game record always serializes"))
 }
 
-/// Rebuild a game from its JSON record, replaying and checking every action.
+/// The keys of a deal document: a record states every one.
+const DEAL_KEYS: [&str; 8] = [
+    "hands",
+    "draw_pile",
+    "dealer",
+    "scores",
+    "drowsy",
+    "pooped",
+    "rng_state",
+    "hand_number",
+];
+
+/// Rebuild a game from its JSON record, replaying and checking every action. The text is read
+/// strictly: a repeated key is an error, and the rules (and a deal) must state every field, as
+/// [`to_json`] writes them: nothing is filled in by default.
 pub fn from_json(text: &str) -> Result<HeadGame, EngineError> {
     let bad = |msg: String| EngineError::State(StateError(msg));
-    let doc: GameDoc = serde_json::from_str(text)
+    let value = crate::record::parse_json(text)
+        .map_err(|e| bad(format!("not a panda-core game record: {e}")))?;
+    crate::record::require_keys(&value, &["rules"], &RULE_KEYS, "the record's rules")?;
+    crate::record::require_keys(&value, &["start", "deal"], &DEAL_KEYS, "the record's deal")?;
+    let doc: GameDoc = serde_json::from_value(value)
         .map_err(|e| bad(format!("not a panda-core game record: {e}")))?;
     crate::record::check_header(&doc.format, doc.version, FORMAT, VERSION)?;
     let mut game = match doc.start {
@@ -98,6 +116,111 @@ mod tests {
             let _ = game.apply(id); // illegal ids are refused and change nothing
         }
         game
+    }
+
+    #[test]
+    fn records_state_every_rule_and_repeat_no_key() {
+        let text = to_json(&finished_game(4)).unwrap();
+        let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        // The list of rule keys is the one records are written with.
+        let written: Vec<&str> = doc["rules"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(written, RULE_KEYS);
+        // Issue 8 item 9: `rules: {}` (or a rule left out) is refused, not defaulted.
+        for drop in [None, Some("bust_threshold")] {
+            let mut d = doc.clone();
+            match drop {
+                None => d["rules"] = serde_json::json!({}),
+                Some(k) => {
+                    d["rules"].as_object_mut().unwrap().remove(k);
+                }
+            }
+            let e = from_json(&d.to_string()).unwrap_err().to_string();
+            assert!(e.contains("rules") && e.contains("bust_threshold"), "{e}");
+        }
+        // A repeated key, at the top or nested.
+        let dup = text.replacen("\"players\":3", "\"players\":3,\"players\":3", 1);
+        assert!(from_json(&dup)
+            .unwrap_err()
+            .to_string()
+            .contains("duplicate"));
+        let dup = text.replacen(
+            "\"poor_panda\":true",
+            "\"poor_panda\":true,\"poor_panda\":false",
+            1,
+        );
+        assert!(from_json(&dup)
+            .unwrap_err()
+            .to_string()
+            .contains("duplicate"));
+        // A deal states every key, hand_number included.
+        let game = HeadGame::new(2, 5, HeadRules::default()).unwrap();
+        let deal = Deal {
+            hands: (0..2)
+                .map(|s| crate::head::cards::ids(game.state().hand(s)))
+                .collect(),
+            draw_pile: game.state().draw_pile().to_vec(),
+            dealer: 0,
+            scores: vec![3, 4],
+            drowsy: vec![false; 2],
+            pooped: vec![false; 2],
+            rng_state: 7,
+            hand_number: 2,
+        };
+        let text = to_json(&HeadGame::from_deal(2, deal, HeadRules::default()).unwrap()).unwrap();
+        assert!(from_json(&text).is_ok());
+        doc = serde_json::from_str(&text).unwrap();
+        doc["start"]["deal"]
+            .as_object_mut()
+            .unwrap()
+            .remove("hand_number");
+        let e = from_json(&doc.to_string()).unwrap_err().to_string();
+        assert!(e.contains("hand_number"), "{e}");
+    }
+
+    #[test]
+    fn scores_near_the_wrap_are_refused() {
+        // Issue 8 item 9: a hand-built score near 2^32 used to wrap when a pile was won.
+        let game = HeadGame::new(2, 5, HeadRules::default()).unwrap();
+        let deal = |scores: Vec<u32>, pooped: Vec<bool>| Deal {
+            hands: (0..2)
+                .map(|s| crate::head::cards::ids(game.state().hand(s)))
+                .collect(),
+            draw_pile: game.state().draw_pile().to_vec(),
+            dealer: 0,
+            scores,
+            drowsy: pooped.clone(),
+            pooped,
+            rng_state: 7,
+            hand_number: u32::MAX,
+        };
+        let rules = HeadRules {
+            bust_threshold: u32::MAX,
+            ..HeadRules::default()
+        };
+        assert!(rules.validate().is_err());
+        let high = HeadRules {
+            bust_threshold: crate::head::rules::MAX_SCORE,
+            ..HeadRules::default()
+        };
+        assert!(high.validate().is_ok());
+        let e = HeadGame::from_deal(2, deal(vec![u32::MAX - 3, 0], vec![false; 2]), high)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("largest score"), "{e}");
+        // At the largest score and the last hand number, a whole game plays without wrapping.
+        let max = crate::head::rules::MAX_SCORE;
+        let mut g = HeadGame::from_deal(2, deal(vec![max, max], vec![false; 2]), high).unwrap();
+        let mut rng = SplitMix64::new(3);
+        while !g.state().is_over() {
+            let id = (rng.next() % NUM_ACTIONS as u64) as u8;
+            let _ = g.apply(id);
+        }
+        assert!(g.state().scores().iter().all(|&s| s >= max));
     }
 
     #[test]

@@ -4,6 +4,21 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::RulesError;
 
+/// The largest score and `bust_threshold` this engine accepts. Far above any real game (the
+/// threshold is 21 by default and a hand adds at most the sum of one pile), and far enough below
+/// `2^32` that adding a hand's points can never wrap.
+pub const MAX_SCORE: u32 = 1_000_000;
+
+/// The keys of a rules document: a game record states every one (no defaults are filled in).
+pub const RULE_KEYS: [&str; 6] = [
+    "last_pile_scoring",
+    "poor_panda",
+    "lowest_only_when_cannot_follow",
+    "bust_threshold",
+    "special_cards",
+    "first_dealer",
+];
+
 /// Who scores pile 7 and how much (H-5.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -30,8 +45,9 @@ impl LastPileScoring {
             "pile_sum" => Ok(Self::PileSum),
             "own_card" => Ok(Self::OwnCard),
             other => Err(RulesError(format!(
-                "last_pile_scoring must be one of {:?}, got {other:?}",
-                Self::NAMES
+                "last_pile_scoring must be one of {:?}, got {:?}",
+                Self::NAMES,
+                crate::record::clip(other, 40)
             ))),
         }
     }
@@ -71,10 +87,11 @@ impl Default for HeadRules {
 impl HeadRules {
     /// Check the values that do not depend on the player count.
     pub fn validate(&self) -> Result<(), RulesError> {
-        if self.bust_threshold == 0 {
-            return Err(RulesError(
-                "bust_threshold must be a positive integer, got 0".into(),
-            ));
+        if self.bust_threshold == 0 || self.bust_threshold > MAX_SCORE {
+            return Err(RulesError(format!(
+                "bust_threshold must be a positive integer up to {MAX_SCORE}, got {}",
+                self.bust_threshold
+            )));
         }
         Ok(())
     }

@@ -7,7 +7,7 @@
 use super::action::{mask_ids, Action, ActionId, ActionMask, NUM_ACTIONS};
 use super::cards::{self, kind, CardKind, CardSet, BAMBOO_MASK, BIG_PANDA_MASK, DECK_SIZE};
 use super::legal::legal_mask;
-use super::rules::{HeadRules, LastPileScoring};
+use super::rules::{HeadRules, LastPileScoring, MAX_SCORE};
 use crate::error::{EngineError, IllegalMove, StateError};
 use crate::rng::{shuffle, SplitMix64};
 
@@ -209,6 +209,12 @@ impl HeadState {
                     rules.bust_threshold
                 )));
             }
+            if deal.scores[seat] > MAX_SCORE {
+                return Err(bad(format!(
+                    "score {} of seat {seat} is above the largest score {MAX_SCORE}",
+                    deal.scores[seat]
+                )));
+            }
             state.scores[seat] = deal.scores[seat];
             if !deal.pooped[seat] && deal.scores[seat] > rules.bust_threshold {
                 return Err(bad(format!(
@@ -274,14 +280,17 @@ impl HeadState {
     pub fn scores(&self) -> &[u32] {
         &self.scores[..self.players as usize]
     }
+    /// False for a seat that is not at the table.
     pub fn is_drowsy(&self, seat: u8) -> bool {
-        self.drowsy & (1 << seat) != 0
+        (self.drowsy as u32).checked_shr(seat as u32).unwrap_or(0) & 1 != 0
     }
+    /// False for a seat that is not at the table.
     pub fn is_pooped(&self, seat: u8) -> bool {
-        self.pooped & (1 << seat) != 0
+        (self.pooped as u32).checked_shr(seat as u32).unwrap_or(0) & 1 != 0
     }
+    /// The hand of `seat`; empty for a seat that is not at the table.
     pub fn hand(&self, seat: u8) -> CardSet {
-        self.hands[seat as usize]
+        self.hands.get(seat as usize).copied().unwrap_or(0)
     }
     /// The draw pile, top card first.
     pub fn draw_pile(&self) -> &[u8] {
@@ -416,7 +425,7 @@ impl HeadState {
     ///
     /// The only failure left is an exhausted draw pile (H-4.6), detected before anything changes.
     pub fn apply_legal(&mut self, id: ActionId) -> Result<Option<HandResult>, EngineError> {
-        debug_assert!(self.legal_actions() & (1 << id) != 0);
+        debug_assert!((id as usize) < NUM_ACTIONS && self.legal_actions() & (1 << id) != 0);
         let seat = self.current;
         let hand = self.hands[seat as usize];
         let leading = self.n_plays == 0;
@@ -452,7 +461,8 @@ impl HeadState {
                 let (turned, v, pos) = self.turn_up()?;
                 (card | turned, v, pos, 0)
             }
-            None => unreachable!("legal action ids are < NUM_ACTIONS"),
+            // Not an action id: refused like an illegal action, the state unchanged.
+            None => return Err(self.illegal(id, self.legal_actions()).into()),
         };
         // Commit: nothing below can fail.
         self.hands[seat as usize] = (hand & !play_cards) | replacement;
@@ -524,7 +534,9 @@ impl HeadState {
             LastPileScoring::PileSum => self.pile_plays().iter().map(|p| p.value as u32).sum(),
             LastPileScoring::OwnCard => top as u32,
         };
-        self.scores[winner as usize] += gain;
+        // Saturating: scores start at most at MAX_SCORE, far below the wrap, but never wrap.
+        let won = &mut self.scores[winner as usize];
+        *won = won.saturating_add(gain);
         deltas[winner as usize] = gain as i32;
         if self.rules.poor_panda {
             // H-5.3: the others who tied the top value lose it, never below zero.
@@ -577,7 +589,7 @@ impl HeadState {
         } else {
             // H-2.2: the deal passes clockwise, counting from the old dealer's seat.
             self.dealer = self.next_active(self.dealer);
-            self.hand_number += 1;
+            self.hand_number = self.hand_number.saturating_add(1);
             self.deal();
         }
         result
@@ -638,6 +650,25 @@ impl HeadState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn out_of_range_ids_and_seats_never_panic() {
+        let mut st = HeadState::new(3, 4, HeadRules::default()).unwrap();
+        let before = st.clone();
+        for id in [24u8, 31, 32, 63, 64, 200, 255] {
+            assert!(matches!(st.apply(id), Err(EngineError::Illegal(_))));
+            // apply_legal's contract is a legal id (debug builds assert it); release builds
+            // refuse a non-id instead of panicking.
+            if !cfg!(debug_assertions) {
+                assert!(matches!(st.apply_legal(id), Err(EngineError::Illegal(_))));
+            }
+        }
+        assert_eq!(st, before);
+        for seat in [3u8, 5, 8, 31, 200, 255] {
+            assert_eq!(st.hand(seat), 0);
+            assert!(!st.is_drowsy(seat) && !st.is_pooped(seat));
+        }
+    }
 
     /// H-4.6: with the draw pile emptied behind the engine's back, a Big Panda lead, a Bamboo
     /// alone and a Panda + Bamboo all fail loudly, leaving the state exactly as it was.

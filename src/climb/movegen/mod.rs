@@ -21,6 +21,22 @@
 
 mod rank_groups;
 
+/// Most legal moves one position may have (contract §5.3). Generation stops as soon as a
+/// position exceeds it, without building the rest. The largest count measured in 13 million
+/// positions of random games of the shipped deck (every preset and mood, 2–5 players) is 1,694,
+/// so ordinary play stays more than 150 times below it; only hand-built positions (a very large
+/// hand) or unusual deck files can reach it.
+pub const MAX_LEGAL_MOVES: usize = 1 << 18;
+
+/// Search nodes one generation may visit before it gives up (a bound on time as
+/// [`MAX_LEGAL_MOVES`] is on memory): 16 nodes per allowed move, a few tens of milliseconds.
+pub const MAX_SEARCH_NODES: usize = 16 * MAX_LEGAL_MOVES;
+
+/// Generation stopped: the position has more than the allowed number of moves (or needs more
+/// search than [`MAX_SEARCH_NODES`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooMany;
+
 use super::cards::{self, CardSet, ACE, NUM_RANKS};
 use super::combo::{bomb_key, Shape};
 use super::deck::{lane, Deck};
@@ -127,25 +143,32 @@ fn units_in(deck: &Deck, set: CardSet, blue: CardSet) -> u32 {
         .sum()
 }
 
-/// Every subset of `rem` (added to `pick`) within `lim`, passed to `emit`.
+/// Every subset of `rem` (added to `pick`) within `lim`, passed to `emit`. Returns false (and
+/// stops) when `emit` does or when the node budget `nodes` runs out.
 #[inline]
-fn search<F: FnMut(&Pick)>(
+#[allow(clippy::too_many_arguments)]
+fn search<F: FnMut(&Pick) -> bool>(
     deck: &Deck,
     blue: CardSet,
     rem: CardSet,
     rem_units: u32,
     pick: Pick,
     lim: Limits,
+    nodes: &mut usize,
     emit: &mut F,
-) {
+) -> bool {
+    if *nodes == 0 {
+        return false;
+    }
+    *nodes -= 1;
     if pick.units + rem_units < lim.min {
-        return;
+        return true;
     }
     if rem == 0 {
         if pick.cards != 0 {
-            emit(&pick);
+            return emit(&pick);
         }
-        return;
+        return true;
     }
     let id = rem.trailing_zeros() as u8;
     let rest = rem & (rem - 1);
@@ -173,10 +196,12 @@ fn search<F: FnMut(&Pick)>(
                 wild: pick.wild + f.wild as u32,
                 drop: pick.drop | f.drop,
             };
-            search(deck, blue, rest, rest_units, next, lim, emit);
+            if !search(deck, blue, rest, rest_units, next, lim, nodes, emit) {
+                return false;
+            }
         }
     }
-    search(deck, blue, rest, rest_units, pick, lim, emit);
+    search(deck, blue, rest, rest_units, pick, lim, nodes, emit)
 }
 
 /// Step `a` to the next distinct permutation in lexicographic order; false after the last.
@@ -210,6 +235,12 @@ struct Gen<'a> {
     out: &'a mut Vec<Move>,
     /// Scratch for the named ranks of multi-wild window plays.
     scratch: Vec<u8>,
+    /// `out` may not grow beyond this length.
+    limit: usize,
+    /// Search nodes left.
+    nodes: usize,
+    /// Set once the limit or the node budget stopped the generation.
+    full: bool,
 }
 
 impl Gen<'_> {
@@ -221,30 +252,44 @@ impl Gen<'_> {
         lim: Limits,
         kind: F,
     ) {
-        if cands == 0 {
+        if cands == 0 || self.full {
             return;
         }
-        let (deck, blue) = (self.deck, self.blue);
+        let (deck, blue, limit) = (self.deck, self.blue, self.limit);
         let rem_units = units_in(deck, cands, blue);
         let out = &mut *self.out;
-        search(deck, blue, cands, rem_units, EMPTY, lim, &mut |p: &Pick| {
-            if let Some(k) = kind(p) {
-                out.push(Move {
-                    named: Ranks::repeat(x, p.wild as usize),
-                    ..Move::of(k, p.cards)
-                });
-            }
-        });
+        let done = search(
+            deck,
+            blue,
+            cands,
+            rem_units,
+            EMPTY,
+            lim,
+            &mut self.nodes,
+            &mut |p: &Pick| {
+                if let Some(k) = kind(p) {
+                    if out.len() >= limit {
+                        return false;
+                    }
+                    out.push(Move {
+                        named: Ranks::repeat(x, p.wild as usize),
+                        ..Move::of(k, p.cards)
+                    });
+                }
+                true
+            },
+        );
+        self.full |= !done;
     }
 
     /// Plays on the window `lo .. lo + len` (len >= 2) with `k` units per rank: runs (k = 1) and
     /// formations (k >= 2).
     fn window(&mut self, lo: u8, len: u8, k: u32) {
         let cands = self.units.compat(self.hand, lo, lo + len - 1);
-        if cands == 0 {
+        if cands == 0 || self.full {
             return;
         }
-        let (deck, blue) = (self.deck, self.blue);
+        let (deck, blue, limit) = (self.deck, self.blue, self.limit);
         let rem_units = units_in(deck, cands, blue);
         let total = k * len as u32;
         let lim = Limits {
@@ -255,29 +300,45 @@ impl Gen<'_> {
         let kind = if k == 1 { Kind::Run } else { Kind::Formation };
         let out = &mut *self.out;
         let scratch = &mut self.scratch;
-        search(deck, blue, cands, rem_units, EMPTY, lim, &mut |p: &Pick| {
-            if p.wild == 0 {
-                out.push(Move::of(kind, p.cards));
-                return;
-            }
-            // The wild units take the missing units, in every distinct order (S-4.6).
-            scratch.clear();
-            for r in lo..lo + len {
-                for _ in lane(p.counts, r)..k {
-                    scratch.push(r);
+        let done = search(
+            deck,
+            blue,
+            cands,
+            rem_units,
+            EMPTY,
+            lim,
+            &mut self.nodes,
+            &mut |p: &Pick| {
+                if p.wild == 0 {
+                    if out.len() >= limit {
+                        return false;
+                    }
+                    out.push(Move::of(kind, p.cards));
+                    return true;
                 }
-            }
-            debug_assert_eq!(scratch.len(), p.wild as usize);
-            loop {
-                out.push(Move {
-                    named: Ranks::from_slice(scratch),
-                    ..Move::of(kind, p.cards)
-                });
-                if !next_permutation(scratch) {
-                    break;
+                // The wild units take the missing units, in every distinct order (S-4.6).
+                scratch.clear();
+                for r in lo..lo + len {
+                    for _ in lane(p.counts, r)..k {
+                        scratch.push(r);
+                    }
                 }
-            }
-        });
+                debug_assert_eq!(scratch.len(), p.wild as usize);
+                loop {
+                    if out.len() >= limit {
+                        return false;
+                    }
+                    out.push(Move {
+                        named: Ranks::from_slice(scratch),
+                        ..Move::of(kind, p.cards)
+                    });
+                    if !next_permutation(scratch) {
+                        return true;
+                    }
+                }
+            },
+        );
+        self.full |= !done;
     }
 
     /// Leading: every combination (a 4+ set is a set, S-4.5).
@@ -382,6 +443,9 @@ impl Gen<'_> {
 /// Append every legal combination of the animal cards in `hand` (faces from `blue`) to `out`:
 /// any combination when `to_beat` is `None` (leading), else those beating it. The appended part
 /// is in canonical order (contract §5.1), without duplicates; `flip` and `steal` are empty.
+///
+/// At most [`MAX_LEGAL_MOVES`] are appended in all: past that, generation stops early and the
+/// appended part holds some of them only; [`try_combinations`] reports that case.
 pub fn combinations(
     deck: &Deck,
     hand: CardSet,
@@ -389,12 +453,30 @@ pub fn combinations(
     to_beat: Option<&Shape>,
     out: &mut Vec<Move>,
 ) {
+    let start = out.len();
+    if try_combinations(deck, hand, blue, to_beat, out, start + MAX_LEGAL_MOVES).is_err() {
+        out[start..].sort_unstable();
+    }
+}
+
+/// [`combinations`] with `out` never growing beyond `limit` entries: when the combinations do
+/// not fit (or the search needs more than [`MAX_SEARCH_NODES`] nodes), generation stops early
+/// and returns [`TooMany`]; `out` then holds some of them, in no particular order.
+pub fn try_combinations(
+    deck: &Deck,
+    hand: CardSet,
+    blue: CardSet,
+    to_beat: Option<&Shape>,
+    out: &mut Vec<Move>,
+    limit: usize,
+) -> Result<(), TooMany> {
     let hand = hand & cards::ANIMALS;
     if hand == 0 {
-        return;
+        return Ok(());
     }
-    if !rank_groups::combinations(deck, hand, blue, to_beat, out) {
-        general(deck, hand, blue, to_beat, out);
+    match rank_groups::combinations(deck, hand, blue, to_beat, out, limit) {
+        Some(done) => done,
+        None => general(deck, hand, blue, to_beat, out, limit),
     }
 }
 
@@ -405,7 +487,8 @@ fn general(
     blue: CardSet,
     to_beat: Option<&Shape>,
     out: &mut Vec<Move>,
-) {
+    limit: usize,
+) -> Result<(), TooMany> {
     let start = out.len();
     let mut g = Gen {
         deck,
@@ -414,12 +497,19 @@ fn general(
         units: HandUnits::new(deck, hand, blue),
         out,
         scratch: Vec::new(),
+        limit,
+        nodes: MAX_SEARCH_NODES,
+        full: false,
     };
     match to_beat {
         None => g.leading(),
         Some(b) => g.following(b),
     }
+    if g.full {
+        return Err(TooMany);
+    }
     out[start..].sort_unstable();
+    Ok(())
 }
 
 #[cfg(test)]
@@ -484,10 +574,18 @@ mod tests {
 
     fn gen(deck: &Deck, hand: CardSet, blue: CardSet, to_beat: Option<&Shape>) -> Vec<Move> {
         let mut out = Vec::new();
-        combinations(deck, hand, blue, to_beat, &mut out);
+        try_combinations(deck, hand, blue, to_beat, &mut out, MAX_LEGAL_MOVES).unwrap();
         // Both implementations agree.
         let mut slow = Vec::new();
-        general(deck, hand & ANIMALS, blue, to_beat, &mut slow);
+        general(
+            deck,
+            hand & ANIMALS,
+            blue,
+            to_beat,
+            &mut slow,
+            MAX_LEGAL_MOVES,
+        )
+        .unwrap();
         assert_eq!(out, slow, "fast and general paths differ");
         out
     }
@@ -562,15 +660,17 @@ mod tests {
             ),
             (
                 14,
-                serde_json::json!({"units": ["wild"], "symbols": ["fire", "panda"]}),
+                serde_json::json!({"units": ["4"], "symbols": ["panda", "panda"]}),
             ),
             (
                 15,
                 serde_json::json!({"units": ["5", "6", "wild"], "symbols": ["fire"]}),
             ),
+            // Schema rule 6 allows 8 wild units per window: the wild-only face, the five blue
+            // Fire cards of a window and card 15 reach it.
             (
                 16,
-                serde_json::json!({"units": ["9", "wild"], "symbols": ["fire"]}),
+                serde_json::json!({"units": ["9"], "symbols": ["bamboo"]}),
             ),
             (
                 17,

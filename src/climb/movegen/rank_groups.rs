@@ -18,7 +18,7 @@
 
 use std::cell::RefCell;
 
-use super::next_permutation;
+use super::{next_permutation, TooMany, MAX_SEARCH_NODES};
 use crate::climb::cards::{self, CardSet, ACE, NUM_RANKS};
 use crate::climb::combo::{bomb_key, Shape};
 use crate::climb::deck::{Deck, NO_RANK};
@@ -177,6 +177,13 @@ struct Scratch {
 }
 
 impl Scratch {
+    /// Drop the window plays found so far (after a generation stopped early).
+    fn clear_entries(&mut self) {
+        self.entries.clear();
+        self.keys.clear();
+        self.named.clear();
+    }
+
     /// Forget the tables of the previous hand.
     fn reset(&mut self) {
         self.opts_k = 0;
@@ -265,6 +272,9 @@ struct OneRank<'a, F: Fn(&Sum, u8) -> Option<Kind>> {
     max_total: u32,
     /// Cards that may not take part (drop faces for bombs).
     excluded: u32,
+    /// `out` may not grow beyond this length; `full` is set when it would have.
+    limit: usize,
+    full: bool,
 }
 
 impl<F: Fn(&Sum, u8) -> Option<Kind>> OneRank<'_, F> {
@@ -283,7 +293,14 @@ impl<F: Fn(&Sum, u8) -> Option<Kind>> OneRank<'_, F> {
 
     /// Emit `acc`, then each extension by a later card of the group, in id order.
     fn extend(&mut self, acc: Sum, later: u32, r: u8) {
+        if self.full {
+            return;
+        }
         if let Some(kind) = (self.kind)(&acc, r) {
+            if self.out.len() >= self.limit {
+                self.full = true;
+                return;
+            }
             self.out
                 .push(play(kind, acc.cards, Ranks::repeat(r, acc.wild as usize)));
         }
@@ -312,6 +329,10 @@ struct Windows<'a> {
     k: u32,
     min_len: u8,
     max_len: u8,
+    /// Entries allowed in total, and search nodes left; `full` once either ran out.
+    limit: usize,
+    nodes: &'a mut usize,
+    full: bool,
 }
 
 /// What the ranks `lo .. lo + depth` chosen so far give.
@@ -329,6 +350,11 @@ struct Acc {
 impl Windows<'_> {
     /// Choose what rank `lo + depth` gives.
     fn search(&mut self, depth: u8, acc: Acc) {
+        if self.full || *self.nodes == 0 {
+            self.full = true;
+            return;
+        }
+        *self.nodes -= 1;
         let r = (self.lo + depth) as usize;
         // Without wild units in the hand every rank must get exactly `k` fixed units.
         let exact = self.h.wild_total() == 0;
@@ -392,6 +418,10 @@ impl Windows<'_> {
     /// A window `lo .. lo + len` closed: one play per distinct order of the missing ranks.
     fn emit(&mut self, s: &Acc, len: u8) {
         let key = lex_key(s.pos, s.key) << 16;
+        if self.entries.len() >= self.limit {
+            self.full = true;
+            return;
+        }
         if s.wild == 0 {
             self.keys.push(key | self.entries.len() as u64);
             self.entries.push(Entry {
@@ -409,6 +439,10 @@ impl Windows<'_> {
             }
         }
         loop {
+            if self.entries.len() >= self.limit {
+                self.full = true;
+                return;
+            }
             self.keys.push(key | self.entries.len() as u64);
             self.entries.push(Entry {
                 cards: s.cards,
@@ -456,7 +490,8 @@ fn build_subs(h: &Hand, subs: &mut Vec<Part>, start: &mut [u32; NUM_RANKS + 1]) 
 
 /// Without wild units in the hand every rank of a window takes exactly `k` fixed units: the
 /// plays are the products of each rank's options (`opts[start[r]..start[r + 1]]`), enumerated
-/// iteratively with shared prefixes, every length in `lens` at once.
+/// iteratively with shared prefixes, every length in `lens` at once. False (stopped) when
+/// `entries` would grow beyond `limit`.
 #[allow(clippy::too_many_arguments)]
 fn exact_windows(
     opts: &[Part],
@@ -465,7 +500,8 @@ fn exact_windows(
     lens: (u8, u8),
     entries: &mut Vec<Entry>,
     keys: &mut Vec<u64>,
-) {
+    limit: usize,
+) -> bool {
     let lo = lo as usize;
     let (min_len, max_len) = (lens.0 as usize, lens.1 as usize);
     let mut idx = [0usize; 6];
@@ -476,7 +512,7 @@ fn exact_windows(
         let r = lo + d;
         if idx[d] == start[r + 1] as usize {
             if d == 0 {
-                return;
+                return true;
             }
             d -= 1;
             idx[d] += 1;
@@ -488,6 +524,9 @@ fn exact_windows(
         acc[d + 1] = next;
         let len = d + 1;
         if len >= min_len {
+            if entries.len() >= limit {
+                return false;
+            }
             keys.push(lex_key(next.1, next.2) << 16 | entries.len() as u64);
             entries.push(Entry {
                 cards: next.0,
@@ -541,7 +580,16 @@ fn exact_options(
 }
 
 /// Runs (`k = 1`) or formations over the windows `lo` with lengths `lens`, into the scratch.
-fn windows(h: &Hand, sc: &mut Scratch, lo: u8, k: u32, lens: (u8, u8)) {
+/// False when the scratch reached `limit` entries or the node budget ran out.
+fn windows(
+    h: &Hand,
+    sc: &mut Scratch,
+    lo: u8,
+    k: u32,
+    lens: (u8, u8),
+    limit: usize,
+    nodes: &mut usize,
+) -> bool {
     if k >= 2 {
         sc.ensure_subs(h);
     }
@@ -557,15 +605,15 @@ fn windows(h: &Hand, sc: &mut Scratch, lo: u8, k: u32, lens: (u8, u8)) {
             );
             sc.opts_k = k;
         }
-        exact_windows(
+        return exact_windows(
             &sc.opts,
             &sc.opts_start,
             lo,
             lens,
             &mut sc.entries,
             &mut sc.keys,
+            limit,
         );
-        return;
     }
     let mut w = Windows {
         h,
@@ -579,6 +627,9 @@ fn windows(h: &Hand, sc: &mut Scratch, lo: u8, k: u32, lens: (u8, u8)) {
         k,
         min_len: lens.0,
         max_len: lens.1,
+        limit,
+        nodes,
+        full: false,
     };
     w.search(
         0,
@@ -591,6 +642,7 @@ fn windows(h: &Hand, sc: &mut Scratch, lo: u8, k: u32, lens: (u8, u8)) {
             lanes: 0,
         },
     );
+    !w.full
 }
 
 /// Sort the scratch entries into canonical order and append them to `out` as `kind` moves.
@@ -644,20 +696,39 @@ fn flush(sc: &mut Scratch, kind: Kind, out: &mut Vec<Move>) {
     named.clear();
 }
 
-/// Generate into `out` (canonical order) if the hand suits the fast path; `false` otherwise.
+/// Generate into `out` (canonical order) if the hand suits the fast path; `None` otherwise.
+/// `out` never grows beyond `limit` entries: `Some(Err(TooMany))` when the plays do not fit.
 pub(super) fn combinations(
     deck: &Deck,
     hand: CardSet,
     blue: CardSet,
     to_beat: Option<&Shape>,
     out: &mut Vec<Move>,
-) -> bool {
-    let Some(h) = Hand::new(deck, hand, blue) else {
-        return false;
-    };
+    limit: usize,
+) -> Option<Result<(), TooMany>> {
+    let h = Hand::new(deck, hand, blue)?;
+    Some(generate(&h, to_beat, out, limit))
+}
+
+/// The plays of a grouped hand (see [`combinations`]).
+fn generate(
+    h: &Hand,
+    to_beat: Option<&Shape>,
+    out: &mut Vec<Move>,
+    limit: usize,
+) -> Result<(), TooMany> {
     let all = (1u32 << h.len) - 1;
     // Positions of the cards of ranks above `q`.
     let ranks_above = |q: u8| -> u32 { (q as usize + 1..NUM_RANKS).fold(0, |m, r| m | h.group[r]) };
+    // At most MAX_HAND singles: checked once they are in.
+    let singles_fit = |out: &Vec<Move>| {
+        if out.len() > limit {
+            Err(TooMany)
+        } else {
+            Ok(())
+        }
+    };
+    let mut nodes = MAX_SEARCH_NODES;
     match to_beat {
         None => {
             // Singles, then sets (S-4.1, S-4.2; a led 4+ set is a set, S-4.5).
@@ -666,33 +737,51 @@ pub(super) fn combinations(
                     out.push(Move::of(Kind::Single, cards::bit(h.id[p])));
                 }
             }
-            OneRank {
-                h: &h,
+            singles_fit(out)?;
+            let mut sets = OneRank {
+                h,
                 out,
                 kind: |s: &Sum, _| (s.total() >= 2).then_some(Kind::Set),
                 max_total: u32::MAX,
                 excluded: 0,
+                limit,
+                full: false,
+            };
+            sets.run(all);
+            if sets.full {
+                return Err(TooMany);
             }
-            .run(all);
             // Runs, then formations (S-4.3, S-4.4): windows up to the A.
             SCRATCH.with(|cell| {
                 let sc = &mut *cell.borrow_mut();
                 sc.reset();
+                let room = limit - out.len();
+                let mut fits = true;
                 for lo in 0..ACE {
-                    if h.can_fill(lo, 2, 1) {
-                        windows(&h, sc, lo, 1, (2, (ACE + 1 - lo).min(5)));
+                    if fits && h.can_fill(lo, 2, 1) {
+                        fits = windows(h, sc, lo, 1, (2, (ACE + 1 - lo).min(5)), room, &mut nodes);
                     }
                 }
+                if !fits {
+                    sc.clear_entries();
+                    return Err(TooMany);
+                }
                 flush(sc, Kind::Run, out);
+                let room = limit - out.len();
                 for lo in 0..ACE {
                     let mut k = 2;
-                    while h.can_fill(lo, 2, k) {
-                        windows(&h, sc, lo, k, (2, (ACE + 1 - lo).min(5)));
+                    while fits && h.can_fill(lo, 2, k) {
+                        fits = windows(h, sc, lo, k, (2, (ACE + 1 - lo).min(5)), room, &mut nodes);
                         k += 1;
                     }
                 }
+                if !fits {
+                    sc.clear_entries();
+                    return Err(TooMany);
+                }
                 flush(sc, Kind::Formation, out);
-            });
+                Ok(())
+            })?;
         }
         Some(b) => {
             match b.kind {
@@ -703,21 +792,27 @@ pub(super) fn combinations(
                             out.push(Move::of(Kind::Single, cards::bit(h.id[p])));
                         }
                     }
+                    singles_fit(out)?;
                 }
                 Kind::Set => {
                     let u = b.units;
                     // A 4+ play without a drop face is a bomb when following (S-4.5): the bomb
                     // pass finds it.
-                    OneRank {
-                        h: &h,
+                    let mut sets = OneRank {
+                        h,
                         out,
                         kind: |s: &Sum, _| {
                             (s.total() == u && (u < 4 || s.drop)).then_some(Kind::Set)
                         },
                         max_total: u,
                         excluded: 0,
+                        limit,
+                        full: false,
+                    };
+                    sets.run(ranks_above(b.rank));
+                    if sets.full {
+                        return Err(TooMany);
                     }
-                    .run(ranks_above(b.rank));
                 }
                 Kind::Run | Kind::Formation => {
                     let len = b.length as u8;
@@ -725,13 +820,20 @@ pub(super) fn combinations(
                     SCRATCH.with(|cell| {
                         let sc = &mut *cell.borrow_mut();
                         sc.reset();
-                        for lo in (b.rank + 2).saturating_sub(len)..=(ACE + 1 - len) {
-                            if h.can_fill(lo, len, k) {
-                                windows(&h, sc, lo, k, (len, len));
+                        let room = limit - out.len();
+                        let mut fits = true;
+                        for lo in (b.rank + 2).saturating_sub(len)..=(ACE + 1).saturating_sub(len) {
+                            if fits && h.can_fill(lo, len, k) {
+                                fits = windows(h, sc, lo, k, (len, len), room, &mut nodes);
                             }
                         }
+                        if !fits {
+                            sc.clear_entries();
+                            return Err(TooMany);
+                        }
                         flush(sc, b.kind, out);
-                    });
+                        Ok(())
+                    })?;
                 }
                 _ => {}
             }
@@ -746,8 +848,8 @@ pub(super) fn combinations(
             }
             if starts & !drops != 0 {
                 let against = (b.kind == Kind::Bomb).then(|| bomb_key(b));
-                OneRank {
-                    h: &h,
+                let mut bombs = OneRank {
+                    h,
                     out,
                     kind: |s: &Sum, x: u8| {
                         let t = s.total();
@@ -765,12 +867,17 @@ pub(super) fn combinations(
                     },
                     max_total: u32::MAX,
                     excluded: drops,
+                    limit,
+                    full: false,
+                };
+                bombs.run(starts);
+                if bombs.full {
+                    return Err(TooMany);
                 }
-                .run(starts);
             }
         }
     }
-    true
+    Ok(())
 }
 
 #[cfg(test)]
