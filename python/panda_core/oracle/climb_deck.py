@@ -44,6 +44,10 @@ DECK_FORMAT = "panda-core-climb-deck"
 DECK_VERSION = 1
 MAX_UNITS_PER_FACE = 5
 MAX_WILDS_PER_FACE = 2
+# Schema rule 6: at most this many wild units may meet in one five-rank window (3-7 … 10-A),
+# because every order of a play's named ranks is a distinct move (S-4.6) and 9! is too many.
+MAX_WILD_IN_PLAY = 8
+ACE = 11  # rank index of the ace: the highest rank a run or formation reaches (S-4.3)
 
 DEFAULT_DECK_PATH = Path(__file__).resolve().parent.parent / "data" / "decks" / "reconstructed.toml"
 
@@ -335,11 +339,46 @@ def parse_deck(data: object, source: str = "<data>") -> Deck:
     for cid in range(N_ANIMALS):
         if cid not in animals:
             raise _err(source, card_label(cid), "id", "is missing from 'cards'")
+    _check_wild_windows(source, [animals[c] for c in range(N_ANIMALS)])
     return Deck(
         name=top["name"],
         animals=tuple(animals[c] for c in range(N_ANIMALS)),
         elements=tuple(elements[c] for c in range(ELEMENT_BASE, N_CARDS)),
     )
+
+
+def _check_wild_windows(source: str, animals: list[AnimalCard]) -> None:
+    """Schema rule 6: in each five-rank window, add up per card the wild units of the faces
+    that can join a run or formation there (every fixed unit inside the window; a face of wild
+    units only joins every window), taking the larger when both faces can; refuse a sum above
+    MAX_WILD_IN_PLAY, naming the card at which it is passed."""
+    for lo in range(ACE - 4 + 1):
+        window = range(lo, lo + 5)
+        total = 0
+        for card in animals:
+            joining = [
+                f.wilds for f in (card.white, card.blue) if all(r in window for r in f.fixed)
+            ]
+            total += max(joining, default=0)
+            if total > MAX_WILD_IN_PLAY:
+                raise _err(
+                    source,
+                    card_label(card.id),
+                    "blue.units",
+                    f"{total} wild units can join one run or formation on the ranks "
+                    f"{RANKS[lo]} to {RANKS[lo + 4]}; at most {MAX_WILD_IN_PLAY} are allowed",
+                )
+
+
+def _refuse_duplicate_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """``json.loads`` hook: a JSON object with a key twice is refused, as TOML refuses it
+    (the standard library would silently keep the last value)."""
+    out: dict[str, object] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"duplicate key {key!r}")
+        out[key] = value
+    return out
 
 
 def load_deck(path: str | Path | None = None) -> Deck:
@@ -351,7 +390,7 @@ def load_deck(path: str | Path | None = None) -> Deck:
     raw = p.read_bytes()
     try:
         if p.suffix.lower() == ".json":
-            data: object = json.loads(raw.decode("utf-8"))
+            data: object = json.loads(raw.decode("utf-8"), object_pairs_hook=_refuse_duplicate_keys)
         else:
             data = _toml_loads(raw.decode("utf-8"))
     except (
