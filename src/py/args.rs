@@ -19,7 +19,12 @@ pub const SHOWN_CHARS: usize = 60;
 
 /// `text` cut to [`SHOWN_CHARS`] characters, with the full length said when it was cut.
 pub fn cut(text: &str) -> String {
-    match text.char_indices().nth(SHOWN_CHARS) {
+    cut_to(text, SHOWN_CHARS)
+}
+
+/// `text` cut to `chars` characters, with the full length said when it was cut.
+pub fn cut_to(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
         None => text.to_owned(),
         Some((end, _)) => format!("{}… ({} characters)", &text[..end], text.chars().count()),
     }

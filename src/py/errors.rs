@@ -9,7 +9,11 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::args::{cut, cut_message};
+use super::args::{cut_message, cut_to};
+
+/// Longest requested move kept in an `IllegalMoveError`: the longest real notations (a five-card
+/// set with flips and steals) fit; a 10 MB string does not come back whole.
+const REQUESTED_CHARS: usize = 200;
 use crate::error::{EngineError, IllegalMove};
 
 create_exception!(
@@ -73,7 +77,7 @@ pub fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
             // The requested move is the user's text (a 10 MB notation must not come back whole);
             // `legal` stays complete as an attribute, the message only gets its ends.
             let e = IllegalMove {
-                requested: cut(&e.requested),
+                requested: cut_to(&e.requested, REQUESTED_CHARS),
                 reason: cut_message(&e.reason),
                 legal: e.legal,
             };

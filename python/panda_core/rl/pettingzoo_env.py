@@ -36,6 +36,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 
+from panda_core._args import seed_arg
 from panda_core._core import ClimbSettings, HeadRules, RulesError
 from panda_core.bots import GameName
 from panda_core.rl._game import Table, agent_name, final_rewards, observation_bounds
@@ -107,8 +108,8 @@ class PandaAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         """Deal a new game: from ``seed`` when given (and reseed the env's generator with it),
         otherwise from the env's generator."""
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
-            deal = int(seed)
+            deal = seed_arg(seed)  # before numpy sees it: one error for every bad seed
+            self._rng = np.random.default_rng(deal)
         else:
             if self._rng is None:
                 self._rng = np.random.default_rng()
@@ -142,7 +143,8 @@ class PandaAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
             return
         if action is None:
             raise RulesError(f"{agent} is to move: an action is needed, not None")
-        self.table.apply_action(int(action))  # raises IllegalMoveError, state unchanged
+        # TypeError for a float or a string; IllegalMoveError, state unchanged, when not legal.
+        self.table.apply_action(self.table.action_arg(action))
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if self.table.is_over:
