@@ -124,7 +124,7 @@ def test_moves() -> None:
                 move.kind,
             )
     c = climb_midgame(moves=3)
-    for move in c.legal_moves() + [ClimbMove.parse("single Fi3 steal 1+2")]:
+    for move in [*c.legal_moves(), ClimbMove.parse("single Fi3 steal 1+2")]:
         for back in copies(move):
             assert back == move and back.notation == move.notation
             assert back.to_json() == move.to_json()
