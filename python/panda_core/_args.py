@@ -12,7 +12,7 @@ import reprlib
 
 from panda_core._core import ArgumentError, RulesError
 
-__all__ = ["SHOWN_CHARS", "count_arg", "int_arg", "players_arg", "seed_arg", "shown"]
+__all__ = ["SHOWN_CHARS", "count_arg", "cut", "int_arg", "players_arg", "seed_arg", "shown"]
 
 _MASK64 = (1 << 64) - 1
 
@@ -23,6 +23,13 @@ _REPR = reprlib.Repr()
 _REPR.maxstring = SHOWN_CHARS
 _REPR.maxother = SHOWN_CHARS
 _REPR.maxlong = SHOWN_CHARS
+
+
+def cut(text: str) -> str:
+    """``text`` cut to ``SHOWN_CHARS`` characters, with its full length said when it was cut."""
+    if len(text) <= SHOWN_CHARS:
+        return text
+    return f"{text[:SHOWN_CHARS]}… ({len(text)} characters)"
 
 
 def shown(value: object) -> str:

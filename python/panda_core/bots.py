@@ -35,7 +35,7 @@ from typing import Any, Literal, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 import numpy as np
 
-from panda_core._args import count_arg, players_arg, seed_arg, shown
+from panda_core._args import count_arg, cut, players_arg, seed_arg, shown
 from panda_core._core import (
     BOT_NAMES,
     ArgumentError,
@@ -295,7 +295,7 @@ class IllegalBotMoveError(IllegalMoveError):
 def _illegal(seat: int, name: str, move: object, err: Exception, game: Game) -> IllegalBotMoveError:
     # The engine's message and `err.move` are already cut; the bot's answer may be anything.
     exc = IllegalBotMoveError(
-        f"seat {seat} ({shown(name)}) played an illegal move {shown(move)}: {err}"
+        f"seat {seat} ({cut(name)}) played an illegal move {shown(move)}: {err}"
     )
     exc.seat = seat
     exc.bot = name

@@ -50,8 +50,13 @@ impl PyHeadRules {
     ) -> PyResult<Self> {
         let scoring = LastPileScoring::parse(last_pile_scoring)
             .map_err(|e| RulesError::new_err(super::args::cut_message(&e.0)))?;
-        let bust_threshold = rules_int(bust_threshold, "bust_threshold", 1, u32::MAX.into())?;
-        let first_dealer = rules_int(first_dealer, "first_dealer", 0, 4)?;
+        let bust_threshold = rules_int(
+            bust_threshold,
+            "bust_threshold",
+            (1, u32::MAX.into()),
+            "a positive integer below 2**32",
+        )?;
+        let first_dealer = rules_int(first_dealer, "first_dealer", (0, 4), "a seat 0..=4")?;
         Ok(Self {
             inner: HeadRules {
                 last_pile_scoring: scoring,
@@ -121,15 +126,17 @@ impl PyHeadRules {
 
 /// A rules setting in `lo..=hi`, else a `RulesError` naming it and the range (not an
 /// `ArgumentError`: these are the rules of the game, checked as the other rules are).
-fn rules_int<T: TryFrom<i128>>(v: Int, what: &str, lo: i128, hi: i128) -> PyResult<T> {
+fn rules_int<T: TryFrom<i128>>(
+    v: Int,
+    what: &str,
+    (lo, hi): (i128, i128),
+    allowed: &str,
+) -> PyResult<T> {
     v.in_range(what, lo, hi)
         .ok()
         .and_then(|v| T::try_from(v).ok())
         .ok_or_else(|| {
-            RulesError::new_err(format!(
-                "{what} must be in {lo}..={hi}, got {}",
-                v.written()
-            ))
+            RulesError::new_err(format!("{what} must be {allowed}, got {}", v.written()))
         })
 }
 
@@ -387,18 +394,19 @@ impl PyHeadGame {
         let deal = Deal {
             hands: hands
                 .iter()
-                .map(|h| h.iter().map(|&c| state_int(c, "a card id", 62)).collect())
+                .map(|h| h.iter().map(|&c| card_id(c)).collect())
                 .collect::<PyResult<_>>()?,
             draw_pile: draw_pile
                 .iter()
-                .map(|&c| state_int(c, "a card id", 62))
+                .map(|&c| card_id(c))
                 .collect::<PyResult<_>>()?,
-            dealer: state_int(dealer, "dealer (a seat)", 4)?,
+            // Seat ranges depend on the table: the core checks them, the binding only makes a byte.
+            dealer: state_int(dealer, "dealer (a seat)", u8::MAX.into())?,
             scores: match scores {
                 None => vec![0; n],
                 Some(s) => s
                     .iter()
-                    .map(|&s| state_int(s, "a score", u32::MAX.into()))
+                    .map(|&s| state_int(s, "scores", u32::MAX.into()))
                     .collect::<PyResult<_>>()?,
             },
             drowsy: drowsy.unwrap_or_else(|| vec![false; n]),
@@ -780,6 +788,13 @@ impl HeadRequest {
             shown(obj)
         )))
     }
+}
+
+/// A card id of an explicit deal as a byte; which bytes are cards the core decides (and says).
+fn card_id(c: Int) -> PyResult<u8> {
+    u8::try_from(c.0).map_err(|_| {
+        InvalidStateError::new_err(format!("{} is not a card id (0..=62)", c.written()))
+    })
 }
 
 /// A value of an explicit position in `0..=max`, else an `InvalidStateError` naming it.
