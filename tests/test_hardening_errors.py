@@ -337,3 +337,42 @@ def test_refused_climb_calls_change_nothing(call: Callable[[ClimbGame], Any]) ->
     err = refused(lambda: call(g))
     assert in_contract(err), (type(err), err)
     assert g.snapshot() == before
+
+
+# ---- text that is not UTF-8 ----------------------------------------------------------------------
+
+SURROGATE = "single \ud800"
+"""A Python str with a lone surrogate: legal in Python, impossible in UTF-8."""
+
+
+def surrogate_calls() -> list[tuple[str, Callable[[], object], type[PandaCoreError]]]:
+    s = SURROGATE
+    return [
+        ("HeadGame.apply", lambda: head_game().apply(s), IllegalMoveError),
+        ("ClimbGame.apply", lambda: climb_game().apply(s), IllegalMoveError),
+        ("ClimbGame.action_index", lambda: climb_game().action_index(s), IllegalMoveError),
+        ("ClimbMove.parse", lambda: ClimbMove.parse(s), InvalidStateError),
+        ("ClimbMove.from_json(value)", lambda: ClimbMove.from_json({"kind": s}), InvalidStateError),
+        ("ClimbMove.from_json(key)", lambda: ClimbMove.from_json({s: 1}), InvalidStateError),  # type: ignore[misc]
+        ("HeadRules", lambda: HeadRules(last_pile_scoring=s), RulesError),  # type: ignore[arg-type]
+        ("ClimbSettings(preset)", lambda: ClimbSettings(preset=s), RulesError),  # type: ignore[arg-type]
+        ("ClimbSettings(deck)", lambda: ClimbSettings(deck=s), InvalidStateError),
+        ("bot_action", lambda: head_game().bot_action(s), RulesError),
+        ("bot_move", lambda: climb_game().bot_move(s), RulesError),
+        ("HeadGame.from_json", lambda: HeadGame.from_json(s), InvalidStateError),
+        ("ClimbGame.from_json", lambda: ClimbGame.from_json(s), InvalidStateError),
+        ("climb_classify", lambda: climb_classify([0], [s], []), ArgumentError),  # type: ignore[list-item]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [(c, e) for _, c, e in surrogate_calls()],
+    ids=[n for n, _, _ in surrogate_calls()],
+)
+def test_lone_surrogates_are_refused_by_the_real_check(
+    call: Callable[[], object], expected: type[PandaCoreError]
+) -> None:
+    """Every str parameter raised UnicodeEncodeError (outside the contract) for "\\ud800"."""
+    err = refused(call)
+    assert isinstance(err, expected), (type(err), err)

@@ -183,6 +183,47 @@ pub fn threads_arg(threads: Option<Int>) -> PyResult<Option<usize>> {
         .transpose()
 }
 
+/// A `str` argument as Rust text. A Python `str` may hold lone surrogates (`"\\ud800"`), which
+/// UTF-8 cannot: PyO3's `&str` raises `UnicodeEncodeError` for them, outside the error contract.
+/// They become U+FFFD instead; no name, notation or record holds that character, so the value is
+/// then refused by the very check it was meant for, with that check's error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Text(pub String);
+
+impl Text {
+    /// A default value in a `#[pyo3(signature)]`.
+    pub fn new(text: &str) -> Self {
+        Text(text.to_owned())
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Text {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        match obj.cast::<PyString>() {
+            Ok(s) => Ok(Text(text_of(&s))),
+            Err(_) => Err(PyTypeError::new_err(format!(
+                "expected a str, got {} {}",
+                type_name(&obj),
+                shown(&obj)
+            ))),
+        }
+    }
+}
+
+/// The text of a Python `str`, lone surrogates as U+FFFD (see [`Text`]).
+pub fn text_of(s: &Bound<'_, PyString>) -> String {
+    s.to_string_lossy().into_owned()
+}
+
 /// A file path argument: a `str` or an `os.PathLike` whose `os.fspath()` is a `str` (such as
 /// `pathlib.Path`). Bytes paths are refused: the path is kept as text (the `deck` getter, pickle).
 pub fn path_arg(obj: &Bound<'_, PyAny>) -> PyResult<String> {
@@ -198,7 +239,13 @@ pub fn path_arg(obj: &Bound<'_, PyAny>) -> PyResult<String> {
         )));
     };
     match text.cast::<PyString>() {
-        Ok(s) => Ok(s.to_str()?.to_owned()),
+        // A path is opened as given: a lossy copy would name another file.
+        Ok(s) => s.to_str().map(str::to_owned).map_err(|_| {
+            super::errors::InvalidStateError::new_err(format!(
+                "a path must be valid Unicode text (no lone surrogates), got {}",
+                shown(&text)
+            ))
+        }),
         Err(_) => Err(PyTypeError::new_err(format!(
             "a path must be text, got {} {}",
             type_name(&text),

@@ -7,7 +7,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
-use super::args::{cut, cut_message, path_arg, shown, type_name, Int};
+use super::args::{cut, cut_message, path_arg, shown, text_of, type_name, Int, Text};
 use super::errors::{ArgumentError, IntoPyResult, InvalidStateError, RulesError};
 use super::head::{concurrent_use, players_arg, seat_of, seed_arg};
 use super::json::{from_py, to_py};
@@ -73,17 +73,18 @@ fn settings_of(
 impl PyClimbSettings {
     /// `deck` is a deck file's path (`str` or `pathlib.Path`), `None` for the shipped table.
     #[new]
-    #[pyo3(signature = (*, preset = "year", panda_mood = "hungry", first_player = Int(0), deck = None),
+    #[pyo3(signature = (*, preset = Text::new("year"), panda_mood = Text::new("hungry"),
+        first_player = Int(0), deck = None),
         text_signature = "(*, preset='year', panda_mood='hungry', first_player=0, deck=None)")]
     fn new(
-        preset: &str,
-        panda_mood: &str,
+        preset: Text,
+        panda_mood: Text,
         first_player: Int,
         deck: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let (deck_path, deck) = deck_arg(deck)?;
         Ok(Self {
-            inner: settings_of(preset, panda_mood, first_player, deck)?,
+            inner: settings_of(&preset, &panda_mood, first_player, deck)?,
             deck_path,
         })
     }
@@ -123,24 +124,25 @@ impl PyClimbSettings {
     /// Rebuild settings from `__reduce__`'s fields, every one checked as the constructor does.
     #[staticmethod]
     fn _restore(
-        preset: &str,
-        panda_mood: &str,
+        preset: Text,
+        panda_mood: Text,
         first_player: Int,
-        deck_path: Option<String>,
-        deck_doc: Option<&str>,
+        deck_path: Option<Text>,
+        deck_doc: Option<Text>,
     ) -> PyResult<Self> {
+        let deck_path = deck_path.map(|p| p.0);
         let deck = match deck_doc {
             None => Deck::reconstructed(),
             Some(text) => {
                 let name = deck_path.as_deref().unwrap_or("(pickled deck)");
                 Arc::new(
-                    Deck::from_json(text, name)
+                    Deck::from_json(&text, name)
                         .map_err(|e| InvalidStateError::new_err(cut_message(&e.0)))?,
                 )
             }
         };
         Ok(Self {
-            inner: settings_of(preset, panda_mood, first_player, deck)?,
+            inner: settings_of(&preset, &panda_mood, first_player, deck)?,
             deck_path,
         })
     }
@@ -202,14 +204,16 @@ impl PyClimbMove {
     /// Parse a move's notation (contract §8), e.g. `"set Fi3+Ea10 as 10"`; `InvalidStateError`
     /// when it does not parse.
     #[staticmethod]
-    fn parse(text: &str) -> PyResult<Self> {
-        parse_move(text).map(|inner| Self { inner }).map_err(|why| {
-            InvalidStateError::new_err(format!(
-                "not a move notation: {:?}: {}",
-                cut(text),
-                cut_message(&why)
-            ))
-        })
+    fn parse(text: Text) -> PyResult<Self> {
+        parse_move(&text)
+            .map(|inner| Self { inner })
+            .map_err(|why| {
+                InvalidStateError::new_err(format!(
+                    "not a move notation: {:?}: {}",
+                    cut(&text),
+                    cut_message(&why)
+                ))
+            })
     }
     /// A move from its JSON record (the five keys kind, cards, named, flip, steal);
     /// `InvalidStateError` when it is not one.
@@ -329,9 +333,9 @@ impl PyClimbGame {
 
     /// Rebuild a game from `to_json()` output, replaying and checking every move.
     #[staticmethod]
-    fn from_json(py: Python<'_>, text: &str) -> PyResult<Self> {
+    fn from_json(py: Python<'_>, text: Text) -> PyResult<Self> {
         Ok(Self {
-            game: record::from_json(text).py_err(py)?,
+            game: record::from_json(&text).py_err(py)?,
         })
     }
     /// The game record as JSON: settings, start and every move.
@@ -423,14 +427,15 @@ impl PyClimbGame {
     /// The move a built-in bot (`"random"`, `"heuristic"`, …, see `BOT_NAMES`) picks for the
     /// player to move; `seed` drives its randomness. The bot uses only what that player may know.
     /// Raises `GameOverError` once the game is over.
-    #[pyo3(signature = (bot = "heuristic", seed = None))]
+    #[pyo3(signature = (bot = Text::new("heuristic"), seed = None),
+        text_signature = "(self, /, bot='heuristic', seed=None)")]
     fn bot_move(
         &self,
         py: Python<'_>,
-        bot: &str,
+        bot: Text,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClimbMove> {
-        let kind = BotKind::parse(bot).map_err(|e| RulesError::new_err(cut_message(&e.0)))?;
+        let kind = BotKind::parse(&bot).map_err(|e| RulesError::new_err(cut_message(&e.0)))?;
         let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
         let game = &self.game;
         let mut legal = self.game.legal_moves();
@@ -641,8 +646,8 @@ impl PyClimbGame {
         let mv = if let Ok(m) = obj.cast::<PyClimbMove>() {
             m.get().inner.clone()
         } else if let Ok(text) = obj.cast::<PyString>() {
-            let text = text.to_str()?;
-            parse_move(text).map_err(|why| to_py_err(py, self.game.unparsable(text, &why)))?
+            let text = text_of(text);
+            parse_move(&text).map_err(|why| to_py_err(py, self.game.unparsable(&text, &why)))?
         } else {
             return Err(PyTypeError::new_err(format!(
                 "a move is a ClimbMove or a notation (str), got {} {}",
@@ -717,7 +722,7 @@ impl ClimbRequest {
             return Ok(Self::Move(m.get().inner.clone()));
         }
         if let Ok(text) = obj.cast::<PyString>() {
-            return Ok(Self::Notation(text.to_str()?.to_owned()));
+            return Ok(Self::Notation(text_of(text)));
         }
         if obj.cast::<PyDict>().is_ok() {
             return Ok(match move_from_json(&from_py(obj)?) {
@@ -749,7 +754,7 @@ fn internal(e: serde_json::Error) -> PyErr {
 fn climb_classify<'py>(
     py: Python<'py>,
     cards: Vec<Int>,
-    faces: Vec<String>,
+    faces: Vec<Text>,
     named: Vec<Int>,
     leading: bool,
     deck: Option<&Bound<'py, PyAny>>,
@@ -763,7 +768,7 @@ fn climb_classify<'py>(
         .collect::<PyResult<Vec<u8>>>()?;
     let blue = faces
         .iter()
-        .map(|f| match f.as_str() {
+        .map(|f| match &**f {
             "white" => Ok(false),
             "blue" => Ok(true),
             other => Err(ArgumentError::new_err(format!(

@@ -4,7 +4,7 @@ use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::args::{shown, Int};
+use super::args::{shown, text_of, Int, Text};
 use super::errors::{
     to_py as to_py_err, ConcurrentUseError, IntoPyResult, InvalidStateError, RulesError,
 };
@@ -34,21 +34,21 @@ pub struct PyHeadRules {
 #[pymethods]
 impl PyHeadRules {
     #[new]
-    #[pyo3(signature = (*, last_pile_scoring = "pile_sum", poor_panda = true,
+    #[pyo3(signature = (*, last_pile_scoring = Text::new("pile_sum"), poor_panda = true,
         lowest_only_when_cannot_follow = false, bust_threshold = Int(21), special_cards = true,
         first_dealer = Int(0)),
         text_signature = "(*, last_pile_scoring='pile_sum', poor_panda=True, \
         lowest_only_when_cannot_follow=False, bust_threshold=21, special_cards=True, \
         first_dealer=0)")]
     fn new(
-        last_pile_scoring: &str,
+        last_pile_scoring: Text,
         poor_panda: bool,
         lowest_only_when_cannot_follow: bool,
         bust_threshold: Int,
         special_cards: bool,
         first_dealer: Int,
     ) -> PyResult<Self> {
-        let scoring = LastPileScoring::parse(last_pile_scoring)
+        let scoring = LastPileScoring::parse(&last_pile_scoring)
             .map_err(|e| RulesError::new_err(super::args::cut_message(&e.0)))?;
         let bust_threshold = rules_int(
             bust_threshold,
@@ -422,9 +422,9 @@ impl PyHeadGame {
 
     /// Rebuild a game from `to_json()` output, replaying and checking every action.
     #[staticmethod]
-    fn from_json(py: Python<'_>, text: &str) -> PyResult<Self> {
+    fn from_json(py: Python<'_>, text: Text) -> PyResult<Self> {
         Ok(Self {
-            game: record::from_json(text).py_err(py)?,
+            game: record::from_json(&text).py_err(py)?,
         })
     }
 
@@ -650,15 +650,16 @@ impl PyHeadGame {
     /// The action id a built-in bot (`"random"`, `"heuristic"`, …, see `BOT_NAMES`) picks for
     /// the player to move; `seed` drives its randomness. The bot uses only what that player may
     /// know. Raises `GameOverError` once the game is over.
-    #[pyo3(signature = (bot = "heuristic", seed = None))]
+    #[pyo3(signature = (bot = Text::new("heuristic"), seed = None),
+        text_signature = "(self, /, bot='heuristic', seed=None)")]
     fn bot_action(
         &self,
         py: Python<'_>,
-        bot: &str,
+        bot: Text,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<ActionId> {
-        let kind =
-            BotKind::parse(bot).map_err(|e| RulesError::new_err(super::args::cut_message(&e.0)))?;
+        let kind = BotKind::parse(&bot)
+            .map_err(|e| RulesError::new_err(super::args::cut_message(&e.0)))?;
         let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
         let game = &self.game;
         py.detach(|| head_decision(game, kind, seed)).py_err(py)
@@ -776,7 +777,7 @@ impl HeadRequest {
             return Ok(Self::Id(Int(m.get().action.into())));
         }
         if let Ok(text) = obj.cast::<pyo3::types::PyString>() {
-            return Ok(Self::Notation(text.to_str()?.to_owned()));
+            return Ok(Self::Notation(text_of(text)));
         }
         let is_bool = obj.is_instance_of::<pyo3::types::PyBool>();
         if !is_bool && (obj.is_instance_of::<pyo3::types::PyInt>() || obj.hasattr("__index__")?) {

@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::Value;
 
-use super::args::{int_value, shown, type_name};
+use super::args::{int_value, shown, text_of, type_name};
 use super::errors::InvalidStateError;
 
 /// Deepest nesting of dicts and lists accepted from Python: serde_json's own limit for JSON text,
@@ -75,7 +75,7 @@ fn value_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
             .unwrap_or(Value::Null));
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(Value::String(s.to_str()?.to_owned()));
+        return Ok(Value::String(text_of(s)));
     }
     let is_container = obj.is_instance_of::<PyDict>()
         || obj.is_instance_of::<PyList>()
@@ -96,7 +96,7 @@ fn value_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
                     shown(&k)
                 ))
             })?;
-            map.insert(key.to_str()?.to_owned(), value_at(&v, depth + 1)?);
+            map.insert(text_of(key), value_at(&v, depth + 1)?);
         }
         return Ok(Value::Object(map));
     }
