@@ -101,6 +101,11 @@ pub fn int_value(obj: &Bound<'_, PyAny>) -> PyResult<Int> {
             shown(obj)
         )));
     };
+    // Fast path: every value a binding accepts fits an i64 (on abi3, i128 extraction goes through
+    // Python-level calls, microseconds per argument).
+    if let Ok(v) = index.extract::<i64>() {
+        return Ok(Int(v.into()));
+    }
     match index.extract::<i128>() {
         Ok(v) => Ok(Int(v)),
         Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
