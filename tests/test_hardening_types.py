@@ -196,3 +196,20 @@ def test_pathlib_paths_are_decks(tmp_path: Path) -> None:
         ClimbSettings(deck=3)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         ClimbSettings(deck=str(copy).encode())  # type: ignore[arg-type]
+
+
+def test_pettingzoo_unknown_agents_are_argument_errors() -> None:
+    """`observe("nobody")` raised a plain ValueError, the space getters a KeyError."""
+    from panda_core import ArgumentError
+
+    env = head_env(players=2)
+    env.reset(seed=1)
+    for call in (env.observe, env.observation_space, env.action_space):
+        with pytest.raises(ArgumentError, match="player_0"):
+            call("nobody")
+        with pytest.raises(ArgumentError):
+            call(0)  # type: ignore[arg-type]
+    assert (
+        env.observe("player_1")["observation"].shape
+        == env.observation_space("player_1")["observation"].shape
+    )
