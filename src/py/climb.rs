@@ -494,7 +494,7 @@ impl PyClimbGame {
     /// blue faces, then canonical order). Raises `IllegalMoveError` when the action is masked out.
     fn move_for_action(&self, py: Python<'_>, action: Int) -> PyResult<PyClimbMove> {
         let legal = self.game.legal_moves();
-        let i = self.resolve_arg(py, &legal, action)?;
+        let i = self.resolve_arg(&legal, action).py_err(py)?;
         Ok(PyClimbMove {
             inner: legal[i].clone(),
         })
@@ -503,15 +503,17 @@ impl PyClimbGame {
     /// Apply the move an abstract action stands for (see `move_for_action`).
     fn apply_action(slf: &Bound<'_, Self>, action: Int) -> PyResult<()> {
         let py = slf.py();
-        let mut this = slf
-            .try_borrow_mut()
-            .map_err(|_| concurrent_use("ClimbGame"))?;
-        let legal = this.game.legal_moves();
-        // `resolve_arg` builds its error without running Python code, borrow held or not.
-        let i = this.resolve_arg(py, &legal, action)?;
-        // `legal[i]` comes from the legal list itself: no second generation to check it.
-        this.game.apply_legal(&legal[i]);
-        Ok(())
+        let result = {
+            let mut this = slf
+                .try_borrow_mut()
+                .map_err(|_| concurrent_use("ClimbGame"))?;
+            let legal = this.game.legal_moves();
+            // `legal[i]` comes from the legal list itself: no second generation to check it.
+            this.resolve_arg(&legal, action)
+                .map(|i| this.game.apply_legal(&legal[i]))
+        };
+        // The exception is built once the borrow is released (building it runs Python code).
+        result.py_err(py)
     }
 
     /// Apply a move: a `ClimbMove`, its notation or its JSON dict. An illegal move raises
@@ -671,10 +673,10 @@ impl PyClimbGame {
     }
 
     /// The index in `legal` of the move abstract `action` stands for.
-    fn resolve_arg(&self, py: Python<'_>, legal: &[Move], action: Int) -> PyResult<usize> {
+    fn resolve_arg(&self, legal: &[Move], action: Int) -> Result<usize, EngineError> {
         let state = self.game.state();
         if state.is_over() {
-            return Err(to_py_err(py, EngineError::GameOver));
+            return Err(EngineError::GameOver);
         }
         let found = usize::try_from(action.0)
             .ok()
@@ -687,20 +689,16 @@ impl PyClimbGame {
                 .filter(|&a| mask[a])
                 .map(|a| a.to_string())
                 .collect();
-            to_py_err(
-                py,
-                EngineError::Illegal(IllegalMove {
-                    requested: action.written(),
-                    reason: format!(
-                        "abstract action {} names no legal move of seat {} (actions are \
-                         0..={})",
-                        action.written(),
-                        state.current_player().unwrap_or(0),
-                        NUM_ACTIONS - 1
-                    ),
-                    legal: allowed,
-                }),
-            )
+            EngineError::Illegal(IllegalMove {
+                requested: action.written(),
+                reason: format!(
+                    "abstract action {} names no legal move of seat {} (actions are 0..={})",
+                    action.written(),
+                    state.current_player().unwrap_or(0),
+                    NUM_ACTIONS - 1
+                ),
+                legal: allowed,
+            })
         })
     }
 }
