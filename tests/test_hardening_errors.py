@@ -7,10 +7,12 @@ allowed range and quote the true value, cut to a sane length; a refused call cha
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pytest
 
 import panda_core
@@ -376,3 +378,77 @@ def test_lone_surrogates_are_refused_by_the_real_check(
     """Every str parameter raised UnicodeEncodeError (outside the contract) for "\\ud800"."""
     err = refused(call)
     assert isinstance(err, expected), (type(err), err)
+
+
+# ---- a sweep: every method, odd values ---------------------------------------------------------
+
+ODD_VALUES: list[object] = [
+    None,
+    [],
+    {},
+    object(),
+    -1,
+    2**64,
+    -(2**70),
+    "x",
+    "",
+    1.5,
+    float("nan"),
+    True,
+    np.int64(1),
+    b"x",
+    "\ud800",
+    [[[]]],
+    {"kind": None},
+    10**6,
+]
+
+
+def sweep_targets() -> list[tuple[str, Callable[..., object]]]:
+    h, c = HeadGame(3, 1), ClimbGame(3, 1)
+    owners: list[object] = [
+        h,
+        c,
+        h.legal_moves()[0],
+        c.legal_moves()[0],
+        HeadRules(),
+        ClimbSettings(),
+    ]
+    targets: list[tuple[str, Callable[..., object]]] = []
+    for owner in owners:
+        for attr in dir(owner):
+            if attr.startswith("__") and attr not in ("__reduce__", "__deepcopy__"):
+                continue
+            method = getattr(owner, attr)
+            if callable(method):
+                targets.append((f"{type(owner).__name__}.{attr}", method))
+    targets += [
+        ("HeadGame", HeadGame),
+        ("ClimbGame", ClimbGame),
+        ("climb_classify", climb_classify),
+    ]
+    for name in ("last_pile_scoring", "bust_threshold", "first_dealer", "poor_panda"):
+        targets.append((f"HeadRules({name})", lambda v, name=name: HeadRules(**{name: v})))
+    for name in ("preset", "panda_mood", "first_player", "deck"):
+        targets.append((f"ClimbSettings({name})", lambda v, name=name: ClimbSettings(**{name: v})))
+    return targets
+
+
+@pytest.mark.parametrize(
+    "call", [c for _, c in sweep_targets()], ids=[n for n, _ in sweep_targets()]
+)
+def test_every_method_with_odd_values_stays_in_the_contract(call: Callable[..., object]) -> None:
+    """One, two and three odd positional values into every method: nothing outside the contract
+    (this found the `UnicodeEncodeError` of lone surrogates)."""
+    outside = []
+    for n in (1, 2, 3):
+        for args in (
+            itertools.product(ODD_VALUES, repeat=n) if n < 3 else [(v,) * 3 for v in ODD_VALUES]
+        ):
+            try:
+                call(*args)
+            except (PandaCoreError, TypeError):
+                pass
+            except BaseException as err:
+                outside.append((args, type(err).__name__, str(err)[:100]))
+    assert outside == []
