@@ -452,3 +452,56 @@ def test_every_method_with_odd_values_stays_in_the_contract(call: Callable[..., 
             except BaseException as err:
                 outside.append((args, type(err).__name__, str(err)[:100]))
     assert outside == []
+
+
+def facade_targets() -> list[tuple[str, Callable[..., object]]]:
+    from panda_core import bots
+    from panda_core.rl import PandaEnv, head_env, year_env
+
+    return [
+        ("play_game", bots.play_game),
+        ("tournament", bots.tournament),
+        ("new_game", bots.new_game),
+        ("climb_settings", bots.climb_settings),
+        ("BuiltinBot", bots.BuiltinBot),
+        ("head.action_notation", head.action_notation),
+        ("head.card_name", head.card_name),
+        ("head.new_game", head.new_game),
+        ("climb.parse_move", climb.parse_move),
+        ("climb.new_game", climb.new_game),
+        ("PandaEnv", PandaEnv),
+        ("head_env", head_env),
+        ("year_env", year_env),
+    ]
+
+
+FACADE_VALUES: list[object] = [*ODD_VALUES[:14], "head", "random", 2]
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize(
+    "call", [c for _, c in facade_targets()], ids=[n for n, _ in facade_targets()]
+)
+def test_the_python_facade_with_odd_values_stays_in_the_contract(
+    call: Callable[..., object],
+) -> None:
+    """`tournament("head", b"x")` raised IndexError, `year_env(2, object())` AttributeError."""
+    outside = []
+    for n in (1, 2):
+        for args in itertools.product(FACADE_VALUES, repeat=n):
+            try:
+                call(*args)
+            except (PandaCoreError, TypeError):
+                pass
+            except BaseException as err:
+                outside.append((args, type(err).__name__, str(err)[:100]))
+    for args in [("head", v, None) for v in FACADE_VALUES] + [
+        ("year", 2, v) for v in FACADE_VALUES
+    ]:
+        try:
+            call(*args)
+        except (PandaCoreError, TypeError):
+            pass
+        except BaseException as err:
+            outside.append((args, type(err).__name__, str(err)[:100]))
+    assert outside == []

@@ -133,6 +133,8 @@ def climb_settings(game: str, settings: ClimbSettings | None) -> ClimbSettings:
     preset = _check_game_name(game)
     if preset == "head":
         raise RulesError("Panda Head takes HeadRules, not ClimbSettings")
+    if settings is not None and not isinstance(settings, ClimbSettings):
+        raise TypeError(f"settings must be a ClimbSettings or None, got {shown(settings)}")
     base = settings or ClimbSettings()
     return ClimbSettings(
         preset=preset,
@@ -445,6 +447,8 @@ def tournament(
     given and deals every game afresh.
     """
     name = _check_game_name(game)
+    if not isinstance(bots, Mapping):
+        raise TypeError(f"bots must be a mapping of names to bots, got {shown(bots)}")
     if not bots:
         raise RulesError("a tournament needs at least one bot")
     labels = list(bots)
