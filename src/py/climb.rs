@@ -278,8 +278,9 @@ impl PyClimbMove {
 /// A game of `year` or `spin` (RULES.md Part S).
 ///
 /// Thread safety (docs/errors.md): reads may run from any number of threads at once; a change
-/// (`apply`, `apply_action`) while another thread is inside a call that released the GIL on this
-/// game (`bot_move`, `determinize`) is refused with `ConcurrentUseError`, state unchanged.
+/// while another thread is inside a call on this game (in practice one that releases the GIL:
+/// `bot_move`, `determinize`) is refused with `ConcurrentUseError`, state unchanged. A change never
+/// runs Python code while it holds the game, so no read sees it half made.
 #[pyclass(name = "ClimbGame", module = "panda_core._core")]
 #[derive(Clone)]
 pub struct PyClimbGame {

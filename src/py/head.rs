@@ -293,8 +293,9 @@ impl PyHeadMove {
 /// A Panda Head game in progress (RULES.md Part H).
 ///
 /// Thread safety (docs/errors.md): reads may run from any number of threads at once; a change
-/// (`apply`) while another thread is inside a call that released the GIL on this game
-/// (`bot_action`, `determinize`) is refused with `ConcurrentUseError`, state unchanged.
+/// while another thread is inside a call on this game (in practice one that releases the GIL:
+/// `bot_action`, `determinize`) is refused with `ConcurrentUseError`, state unchanged. A change never
+/// runs Python code while it holds the game, so no read sees it half made.
 #[pyclass(name = "HeadGame", module = "panda_core._core")]
 #[derive(Clone)]
 pub struct PyHeadGame {
