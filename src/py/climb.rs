@@ -553,8 +553,8 @@ impl PyClimbGame {
         };
         let st = self.game.state();
         let blue = st.blue();
-        // A combination is made of animal cards (S-1.3): element cards, which a move record or
-        // notation may still name ("single Me!"), form none and are not classified.
+        // Combinations are made of animal cards (ids 0..=64, S-1.3): element cards, which a move
+        // record or notation may still name ("single Me!"), form none and are not classified.
         let classifiable =
             mv.kind.is_combination() && mv.cards & !crate::climb::cards::ANIMALS == 0;
         let faces: Vec<&str> = mv
