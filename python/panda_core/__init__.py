@@ -7,8 +7,9 @@
 * :mod:`panda_core.rl` — PettingZoo and Gymnasium environments (extra ``[rl]``)
 * :mod:`panda_core.oracle` — an independent pure-Python reading of the rules (the test reference)
 
-Every error is a :class:`PandaCoreError` (a ``ValueError``); illegal moves raise
-:class:`IllegalMoveError`, whose ``legal`` attribute lists the legal moves.
+Every error is a :class:`PandaCoreError` (a ``ValueError``), or a ``TypeError`` for a value of
+the wrong type; illegal moves raise :class:`IllegalMoveError`, whose ``legal`` attribute lists the
+legal moves. The contract and the thread-safety rules: ``docs/errors.md``.
 """
 
 from panda_core import bots, climb, head
@@ -18,6 +19,7 @@ from panda_core._core import (
     ClimbGame,
     ClimbMove,
     ClimbSettings,
+    ConcurrentUseError,
     EngineInvariantError,
     GameOverError,
     HeadGame,
@@ -48,6 +50,7 @@ __all__ = [
     "ClimbGame",
     "ClimbMove",
     "ClimbSettings",
+    "ConcurrentUseError",
     "EngineInvariantError",
     "GameOverError",
     "GameResult",

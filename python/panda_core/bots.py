@@ -35,8 +35,10 @@ from typing import Any, Literal, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 import numpy as np
 
+from panda_core._args import count_arg, cut, players_arg, seed_arg, shown
 from panda_core._core import (
     BOT_NAMES,
+    ArgumentError,
     ClimbGame,
     ClimbMove,
     ClimbSettings,
@@ -114,12 +116,7 @@ def nth_output(seed: int, k: int) -> int:
 
 
 def _check_seed(seed: object, what: str = "seed") -> int:
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
-        raise RulesError(f"{what} must be an int in 0 .. 2**64 - 1, got {seed!r}")
-    value = int(seed)
-    if not 0 <= value <= _MASK64:
-        raise RulesError(f"{what} must be an int in 0 .. 2**64 - 1, got {value}")
-    return value
+    return seed_arg(seed, what)
 
 
 # ---- games ------------------------------------------------------------------------------------
@@ -128,7 +125,7 @@ def _check_seed(seed: object, what: str = "seed") -> int:
 def _check_game_name(name: str) -> GameName:
     if name in GAMES:
         return name
-    raise RulesError(f"unknown game {name!r}; the games are {list(GAMES)}")
+    raise RulesError(f"unknown game {shown(name)}; the games are {list(GAMES)}")
 
 
 def climb_settings(game: str, settings: ClimbSettings | None) -> ClimbSettings:
@@ -136,6 +133,8 @@ def climb_settings(game: str, settings: ClimbSettings | None) -> ClimbSettings:
     preset = _check_game_name(game)
     if preset == "head":
         raise RulesError("Panda Head takes HeadRules, not ClimbSettings")
+    if settings is not None and not isinstance(settings, ClimbSettings):
+        raise TypeError(f"settings must be a ClimbSettings or None, got {shown(settings)}")
     base = settings or ClimbSettings()
     return ClimbSettings(
         preset=preset,
@@ -185,7 +184,7 @@ def is_builtin_bot(name: object) -> bool:
 
 def _check_builtin(name: str) -> str:
     if not is_builtin_bot(name):
-        raise RulesError(f"unknown bot {name!r}; built-in bots are {BOT_NAMES}")
+        raise RulesError(f"unknown bot {shown(name)}; built-in bots are {BOT_NAMES}")
     return name
 
 
@@ -217,7 +216,7 @@ class BuiltinBot:
 
     def __call__(self, game: Game, player: int, /) -> HeadMove | ClimbMove | int:
         if game.current_player != player:
-            raise ValueError(
+            raise ArgumentError(
                 f"{self.name} was asked to move for seat {player}, but seat "
                 f"{game.current_player} is to move"
             )
@@ -248,7 +247,7 @@ def _as_bot(bot: Bot[Any] | str) -> Bot[Any]:
         return BuiltinBot(bot)
     if not callable(bot):
         raise TypeError(
-            f"a bot is a built-in bot name or a callable bot(game, player), got {bot!r}"
+            f"a bot is a built-in bot name or a callable bot(game, player), got {shown(bot)}"
         )
     return bot
 
@@ -296,11 +295,14 @@ class IllegalBotMoveError(IllegalMoveError):
 
 
 def _illegal(seat: int, name: str, move: object, err: Exception, game: Game) -> IllegalBotMoveError:
-    exc = IllegalBotMoveError(f"seat {seat} ({name}) played an illegal move {move!r}: {err}")
+    # The engine's message and `err.move` are already cut; the bot's answer may be anything.
+    exc = IllegalBotMoveError(
+        f"seat {seat} ({cut(name)}) played an illegal move {shown(move)}: {err}"
+    )
     exc.seat = seat
     exc.bot = name
     exc.game = game
-    exc.move = str(getattr(err, "move", None) or move)
+    exc.move = str(getattr(err, "move", None) or shown(move))
     exc.reason = str(getattr(err, "reason", None) or err)
     exc.legal = list(getattr(err, "legal", None) or [])
     return exc
@@ -325,7 +327,7 @@ def play_game(
     ``legal``, and ``game``: the game as it was before that move, unchanged).
     """
     name = _check_game_name(game)
-    n = len(bots) if players is None else players
+    n = len(bots) if players is None else players_arg(players)
     if len(bots) != n:
         raise RulesError(f"need one bot per player: {n} players, {len(bots)} bots")
     seed = _check_seed(seed)
@@ -445,15 +447,17 @@ def tournament(
     given and deals every game afresh.
     """
     name = _check_game_name(game)
+    if not isinstance(bots, Mapping):
+        raise TypeError(f"bots must be a mapping of names to bots, got {shown(bots)}")
     if not bots:
         raise RulesError("a tournament needs at least one bot")
     labels = list(bots)
     entries = [_as_bot(bots[label]) for label in labels]
     k = len(labels)
-    n = k if players is None else players
+    # Every size is checked before anything is sized by it (a seat order of 2**64 seats).
+    n = players_arg(k if players is None else players)
     seed = _check_seed(seed)
-    if games < 0:
-        raise RulesError(f"games must be >= 0, got {games}")
+    games = count_arg(games, "games")
     if rotate and games % k:
         raise RulesError(
             f"with seat rotation, games must be a multiple of the number of bots ({k}) so that "

@@ -35,7 +35,8 @@ def new_game(players: int, seed: int, settings: ClimbSettings | None = None) -> 
 
 
 def parse_move(text: str) -> ClimbMove:
-    """Parse a move's notation (``"set Fi3+Ea10 as 10"``); raises ``ValueError`` if malformed."""
+    """Parse a move's notation (``"set Fi3+Ea10 as 10"``); raises ``InvalidStateError`` if
+    malformed."""
     return ClimbMove.parse(text)
 
 

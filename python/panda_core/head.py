@@ -22,11 +22,13 @@ Card ids follow H-1.3: ``0 .. 54`` regular Pandas of value ``id // 5 + 1``, ``55
 
 from __future__ import annotations
 
+from panda_core._args import int_arg
 from panda_core._core import (
     HEAD_BAMBOO_ACTION,
     HEAD_BIG_PANDA_ACTION,
     HEAD_OBSERVATION_SIZE,
     NUM_HEAD_ACTIONS,
+    ArgumentError,
     HeadGame,
     HeadMove,
     HeadRules,
@@ -109,8 +111,9 @@ def _rules_from_dict(values: HeadRulesDict) -> HeadRules:
 
 def action_notation(action_id: int) -> str:
     """The notation of an action id: ``"7"``, ``"7+B"``, ``"BP"`` or ``"B"``."""
+    action_id = int_arg(action_id, "action_id")
     if not 0 <= action_id < NUM_ACTIONS:
-        raise ValueError(f"action ids are 0..{NUM_ACTIONS - 1}, got {action_id}")
+        raise ArgumentError(f"action ids are 0..{NUM_ACTIONS - 1}, got {action_id}")
     if action_id <= 10:
         return str(action_id + 1)
     if action_id <= 21:
@@ -120,8 +123,9 @@ def action_notation(action_id: int) -> str:
 
 def card_name(card_id: int) -> str:
     """A readable name for a card id: ``"7"`` for a regular Panda, ``"BP"``, ``"Bamboo"``."""
+    card_id = int_arg(card_id, "card_id")
     if not 0 <= card_id <= 62:
-        raise ValueError(f"Panda Head card ids are 0..62, got {card_id}")
+        raise ArgumentError(f"Panda Head card ids are 0..62, got {card_id}")
     if card_id < 55:
         return str(card_id // 5 + 1)
     return "BP" if card_id < 59 else "Bamboo"

@@ -7,12 +7,9 @@
 //! anything with `__index__`, such as numpy integers), refuses `bool`, floats and strings with a
 //! `TypeError`, and keeps any size of integer so the range check can report the real value.
 
-// The bindings adopt these helpers one by one (issue 8); drop this once every caller is in.
-#![allow(dead_code)]
-
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt};
+use pyo3::types::{PyBool, PyInt, PyString};
 
 use super::errors::ArgumentError;
 
@@ -22,10 +19,36 @@ pub const SHOWN_CHARS: usize = 60;
 
 /// `text` cut to [`SHOWN_CHARS`] characters, with the full length said when it was cut.
 pub fn cut(text: &str) -> String {
-    match text.char_indices().nth(SHOWN_CHARS) {
+    cut_to(text, SHOWN_CHARS)
+}
+
+/// `text` cut to `chars` characters, with the full length said when it was cut.
+pub fn cut_to(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
         None => text.to_owned(),
         Some((end, _)) => format!("{}… ({} characters)", &text[..end], text.chars().count()),
     }
+}
+
+/// Longest error message passed on whole. Longer ones (a core message quoting a huge input, or
+/// listing hundreds of legal moves) keep their start and their end, where the explanation and the
+/// allowed values are, and say how much was left out.
+pub const MESSAGE_CHARS: usize = 1200;
+
+/// `message` cut in the middle to about [`MESSAGE_CHARS`] characters.
+pub fn cut_message(message: &str) -> String {
+    let total = message.chars().count();
+    if total <= MESSAGE_CHARS {
+        return message.to_owned();
+    }
+    let head = MESSAGE_CHARS * 2 / 3;
+    let tail = MESSAGE_CHARS - head;
+    let start: String = message.chars().take(head).collect();
+    let end: String = message.chars().skip(total - tail).collect();
+    format!(
+        "{start} … [{} characters left out] … {end}",
+        total - head - tail
+    )
 }
 
 /// The `repr()` of a user's value, cut to a sane length for a message.
@@ -78,6 +101,11 @@ pub fn int_value(obj: &Bound<'_, PyAny>) -> PyResult<Int> {
             shown(obj)
         )));
     };
+    // Fast path: every value a binding accepts fits an i64 (on abi3, i128 extraction goes through
+    // Python-level calls, microseconds per argument).
+    if let Ok(v) = index.extract::<i64>() {
+        return Ok(Int(v.into()));
+    }
     match index.extract::<i128>() {
         Ok(v) => Ok(Int(v)),
         Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
@@ -90,7 +118,7 @@ pub fn int_value(obj: &Bound<'_, PyAny>) -> PyResult<Int> {
 
 /// How an out-of-range value is written: the saturated ends are "huge" rather than a misleading
 /// number (`2**200` is not `170141183460469231731687303715884105727`).
-fn written(v: i128) -> String {
+pub fn written(v: i128) -> String {
     match v {
         i128::MAX => "an integer above 2**127".into(),
         i128::MIN => "an integer below -2**127".into(),
@@ -98,7 +126,18 @@ fn written(v: i128) -> String {
     }
 }
 
+impl From<i64> for Int {
+    fn from(v: i64) -> Self {
+        Int(i128::from(v))
+    }
+}
+
 impl Int {
+    /// The value as an error message writes it (see [`written`]).
+    pub fn written(self) -> String {
+        written(self.0)
+    }
+
     /// The value if it lies in `lo..=hi`, else an [`ArgumentError`] naming `what` and the range.
     pub fn in_range(self, what: &str, lo: i128, hi: i128) -> PyResult<i128> {
         if (lo..=hi).contains(&self.0) {
@@ -118,11 +157,13 @@ impl Int {
     }
 
     /// A count (games, environments, iterations) in `0..=max`.
+    #[allow(dead_code)] // for the batch simulators and vector envs (issue 8)
     pub fn count(self, what: &str, max: usize) -> PyResult<usize> {
         Ok(self.in_range(what, 0, max as i128)? as usize)
     }
 
     /// An index into a collection of `len` items (`env.game(i)`).
+    #[allow(dead_code)] // for the vector envs (issue 8)
     pub fn index(self, what: &str, len: usize) -> PyResult<usize> {
         if len == 0 {
             return Err(ArgumentError::new_err(format!(
@@ -136,11 +177,84 @@ impl Int {
 
 /// Most worker threads one call may ask for. Far above any machine this runs on; below the point
 /// where starting the threads alone takes seconds or exhausts the process's thread limit.
+#[allow(dead_code)] // for the batch simulators and vector envs (issue 8)
 pub const MAX_THREADS: usize = 256;
 
 /// An optional `threads` argument: `None` (the default: every core) or `1..=MAX_THREADS`.
+#[allow(dead_code)] // for the batch simulators and vector envs (issue 8)
 pub fn threads_arg(threads: Option<Int>) -> PyResult<Option<usize>> {
     threads
         .map(|t| Ok(t.in_range("threads", 1, MAX_THREADS as i128)? as usize))
         .transpose()
+}
+
+/// A `str` argument as Rust text. A Python `str` may hold lone surrogates (`"\\ud800"`), which
+/// UTF-8 cannot: PyO3's `&str` raises `UnicodeEncodeError` for them, outside the error contract.
+/// They become U+FFFD instead; no name, notation or record holds that character, so the value is
+/// then refused by the very check it was meant for, with that check's error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Text(pub String);
+
+impl Text {
+    /// A default value in a `#[pyo3(signature)]`.
+    pub fn new(text: &str) -> Self {
+        Text(text.to_owned())
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Text {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        match obj.cast::<PyString>() {
+            Ok(s) => Ok(Text(text_of(&s))),
+            Err(_) => Err(PyTypeError::new_err(format!(
+                "expected a str, got {} {}",
+                type_name(&obj),
+                shown(&obj)
+            ))),
+        }
+    }
+}
+
+/// The text of a Python `str`, lone surrogates as U+FFFD (see [`Text`]).
+pub fn text_of(s: &Bound<'_, PyString>) -> String {
+    s.to_string_lossy().into_owned()
+}
+
+/// A file path argument: a `str` or an `os.PathLike` whose `os.fspath()` is a `str` (such as
+/// `pathlib.Path`). Bytes paths are refused: the path is kept as text (the `deck` getter, pickle).
+pub fn path_arg(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    let text = if obj.is_instance_of::<PyString>() {
+        obj.clone()
+    } else if obj.hasattr("__fspath__")? {
+        obj.py().import("os")?.call_method1("fspath", (obj,))?
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "a path is a str or an os.PathLike (pathlib.Path), got {} {}",
+            type_name(obj),
+            shown(obj)
+        )));
+    };
+    match text.cast::<PyString>() {
+        // A path is opened as given: a lossy copy would name another file.
+        Ok(s) => s.to_str().map(str::to_owned).map_err(|_| {
+            super::errors::InvalidStateError::new_err(format!(
+                "a path must be valid Unicode text (no lone surrogates), got {}",
+                shown(&text)
+            ))
+        }),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "a path must be text, got {} {}",
+            type_name(&text),
+            shown(&text)
+        ))),
+    }
 }

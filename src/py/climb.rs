@@ -7,8 +7,9 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
-use super::errors::{IntoPyResult, InvalidStateError, RulesError};
-use super::head::{players_arg, seat_of, seed_arg};
+use super::args::{cut, cut_message, path_arg, shown, text_of, type_name, Int, Text};
+use super::errors::{ArgumentError, IntoPyResult, InvalidStateError, RulesError};
+use super::head::{concurrent_use, players_arg, seat_of, seed_arg};
 use super::json::{from_py, to_py};
 use super::sim::{batch_dict, BatchArgs};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
@@ -36,40 +37,113 @@ pub struct PyClimbSettings {
     deck_path: Option<String>,
 }
 
+/// A deck file (`str` or `os.PathLike`), loaded and validated; `None` is the shipped table.
+fn deck_arg(deck: Option<&Bound<'_, PyAny>>) -> PyResult<(Option<String>, Arc<Deck>)> {
+    let Some(deck) = deck else {
+        return Ok((None, Deck::reconstructed()));
+    };
+    let path = path_arg(deck)?;
+    let loaded =
+        Deck::from_path(&path).map_err(|e| InvalidStateError::new_err(cut_message(&e.0)))?;
+    Ok((Some(path), Arc::new(loaded)))
+}
+
+/// The preset, mood and first player of a settings object, checked (`RulesError`).
+fn settings_of(
+    preset: &str,
+    panda_mood: &str,
+    first_player: Int,
+    deck: Arc<Deck>,
+) -> PyResult<ClimbSettings> {
+    let rules_err = |e: crate::error::RulesError| RulesError::new_err(cut_message(&e.0));
+    Ok(ClimbSettings {
+        preset: Preset::parse(preset).map_err(rules_err)?,
+        mood: Mood::parse(panda_mood).map_err(rules_err)?,
+        first_player: first_player.in_range("first_player", 0, 4).map_err(|_| {
+            RulesError::new_err(format!(
+                "first_player must be a seat 0..=4, got {}",
+                first_player.written()
+            ))
+        })? as u8,
+        deck,
+    })
+}
+
 #[pymethods]
 impl PyClimbSettings {
+    /// `deck` is a deck file's path (`str` or `pathlib.Path`), `None` for the shipped table.
     #[new]
-    #[pyo3(signature = (*, preset = "year", panda_mood = "hungry", first_player = 0, deck = None))]
+    #[pyo3(signature = (*, preset = Text::new("year"), panda_mood = Text::new("hungry"),
+        first_player = Int(0), deck = None),
+        text_signature = "(*, preset='year', panda_mood='hungry', first_player=0, deck=None)")]
     fn new(
-        preset: &str,
-        panda_mood: &str,
-        first_player: i64,
-        deck: Option<String>,
+        preset: Text,
+        panda_mood: Text,
+        first_player: Int,
+        deck: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let preset = Preset::parse(preset).map_err(|e| RulesError::new_err(e.0))?;
-        let mood = Mood::parse(panda_mood).map_err(|e| RulesError::new_err(e.0))?;
-        let first_player = u8::try_from(first_player)
-            .ok()
-            .filter(|&p| p < 5)
-            .ok_or_else(|| {
-                RulesError::new_err(format!(
-                    "first_player must be a seat 0..=4, got {first_player}"
-                ))
-            })?;
-        let deck_data = match &deck {
+        let (deck_path, deck) = deck_arg(deck)?;
+        Ok(Self {
+            inner: settings_of(&preset, &panda_mood, first_player, deck)?,
+            deck_path,
+        })
+    }
+
+    /// Pickle and copy support. The deck travels as its document (the JSON a game record embeds),
+    /// not as the path: the unpickled settings play with exactly this deck even where the file
+    /// is missing or has changed since.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(
+        Bound<'py, PyAny>,
+        (
+            &'static str,
+            &'static str,
+            u8,
+            Option<String>,
+            Option<String>,
+        ),
+    )> {
+        let s = slf.get();
+        let restore = slf.get_type().getattr("_restore")?;
+        let custom = *s.inner.deck != *Deck::reconstructed();
+        let doc = custom.then(|| s.inner.deck.doc().to_string());
+        Ok((
+            restore,
+            (
+                s.inner.preset.name(),
+                s.inner.mood.name(),
+                s.inner.first_player,
+                s.deck_path.clone(),
+                doc,
+            ),
+        ))
+    }
+
+    /// Rebuild settings from `__reduce__`'s fields, every one checked as the constructor does.
+    #[staticmethod]
+    fn _restore(
+        preset: Text,
+        panda_mood: Text,
+        first_player: Int,
+        deck_path: Option<Text>,
+        deck_doc: Option<Text>,
+    ) -> PyResult<Self> {
+        let deck_path = deck_path.map(|p| p.0);
+        let deck = match deck_doc {
             None => Deck::reconstructed(),
-            Some(path) => {
-                Arc::new(Deck::from_path(path).map_err(|e| InvalidStateError::new_err(e.0))?)
+            Some(text) => {
+                let name = deck_path.as_deref().unwrap_or("(pickled deck)");
+                Arc::new(
+                    Deck::from_json(&text, name)
+                        .map_err(|e| InvalidStateError::new_err(cut_message(&e.0)))?,
+                )
             }
         };
         Ok(Self {
-            inner: ClimbSettings {
-                preset,
-                mood,
-                first_player,
-                deck: deck_data,
-            },
-            deck_path: deck,
+            inner: settings_of(&preset, &panda_mood, first_player, deck)?,
+            deck_path,
         })
     }
 
@@ -127,19 +201,36 @@ fn widen(ids: Vec<u8>) -> Vec<u32> {
 
 #[pymethods]
 impl PyClimbMove {
-    /// Parse a move's notation (contract §8), e.g. `"set Fi3+Ea10 as 10"`.
+    /// Parse a move's notation (contract §8), e.g. `"set Fi3+Ea10 as 10"`; `InvalidStateError`
+    /// when it does not parse.
     #[staticmethod]
-    fn parse(text: &str) -> PyResult<Self> {
-        parse_move(text)
+    fn parse(text: Text) -> PyResult<Self> {
+        parse_move(&text)
             .map(|inner| Self { inner })
-            .map_err(|why| pyo3::exceptions::PyValueError::new_err(format!("{text:?}: {why}")))
+            .map_err(|why| {
+                InvalidStateError::new_err(format!(
+                    "not a move notation: {:?}: {}",
+                    cut(&text),
+                    cut_message(&why)
+                ))
+            })
     }
-    /// A move from its JSON record (the five keys kind, cards, named, flip, steal).
+    /// A move from its JSON record (the five keys kind, cards, named, flip, steal);
+    /// `InvalidStateError` when it is not one.
     #[staticmethod]
     fn from_json(data: &Bound<'_, PyAny>) -> PyResult<Self> {
         move_from_json(&from_py(data)?)
             .map(|inner| Self { inner })
-            .map_err(pyo3::exceptions::PyValueError::new_err)
+            .map_err(|why| {
+                InvalidStateError::new_err(format!("not a move record: {}", cut_message(&why)))
+            })
+    }
+    /// Pickle and copy support: rebuilt from the JSON record.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>,))> {
+        let from_json = slf.get_type().getattr("from_json")?;
+        Ok((from_json, (to_py(slf.py(), &move_json(&slf.get().inner))?,)))
     }
     /// `pass`, `discard_element`, `element`, `single`, `set`, `run`, `formation` or `bomb`.
     #[getter]
@@ -185,6 +276,11 @@ impl PyClimbMove {
 }
 
 /// A game of `year` or `spin` (RULES.md Part S).
+///
+/// Thread safety (docs/errors.md): reads may run from any number of threads at once; a change
+/// while another thread is inside a call on this game (in practice one that releases the GIL:
+/// `bot_move`, `determinize`) is refused with `ConcurrentUseError`, state unchanged. A change never
+/// runs Python code while it holds the game, so no read sees it half made.
 #[pyclass(name = "ClimbGame", module = "panda_core._core")]
 #[derive(Clone)]
 pub struct PyClimbGame {
@@ -208,7 +304,7 @@ impl PyClimbGame {
     #[pyo3(signature = (players, seed, settings = None))]
     fn new(
         py: Python<'_>,
-        players: i64,
+        players: Int,
         seed: &Bound<'_, PyAny>,
         settings: Option<PyClimbSettings>,
     ) -> PyResult<Self> {
@@ -223,35 +319,35 @@ impl PyClimbGame {
     /// A position from a §7 snapshot dict (docs/climb_interface.md), checked strictly.
     #[staticmethod]
     #[pyo3(signature = (snapshot, deck = None))]
-    fn from_snapshot(snapshot: &Bound<'_, PyAny>, deck: Option<String>) -> PyResult<Self> {
-        let snap =
-            parse_snapshot(&from_py(snapshot)?).map_err(|e| InvalidStateError::new_err(e.0))?;
-        let deck = match deck {
-            None => Deck::reconstructed(),
-            Some(path) => {
-                Arc::new(Deck::from_path(&path).map_err(|e| InvalidStateError::new_err(e.0))?)
-            }
-        };
+    fn from_snapshot(
+        snapshot: &Bound<'_, PyAny>,
+        deck: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let snap = parse_snapshot(&from_py(snapshot)?)
+            .map_err(|e| InvalidStateError::new_err(cut_message(&e.0)))?;
+        let (_, deck) = deck_arg(deck)?;
         Ok(Self {
             game: ClimbGame::from_snapshot(snap, deck)
-                .map_err(|e| InvalidStateError::new_err(e.0))?,
+                .map_err(|e| InvalidStateError::new_err(cut_message(&e.0)))?,
         })
     }
 
     /// Rebuild a game from `to_json()` output, replaying and checking every move.
     #[staticmethod]
-    fn from_json(py: Python<'_>, text: &str) -> PyResult<Self> {
+    fn from_json(py: Python<'_>, text: Text) -> PyResult<Self> {
         Ok(Self {
-            game: record::from_json(text).py_err(py)?,
+            game: record::from_json(&text).py_err(py)?,
         })
     }
     /// The game record as JSON: settings, start and every move.
     fn to_json(&self) -> String {
         record::to_json(&self.game)
     }
+    /// Pickle support: the JSON record (deck embedded), replayed on load.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         let from_json = slf.get_type().getattr("from_json")?;
-        Ok((from_json, (record::to_json(&slf.borrow().game),)))
+        let game = slf.try_borrow().map_err(|_| concurrent_use("ClimbGame"))?;
+        Ok((from_json, (record::to_json(&game.game),)))
     }
     fn clone(&self) -> Self {
         Clone::clone(self)
@@ -306,7 +402,7 @@ impl PyClimbGame {
     fn determinize(
         &self,
         py: Python<'_>,
-        player: i64,
+        player: Int,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let seat = self.seat_arg(player)?;
@@ -332,14 +428,15 @@ impl PyClimbGame {
     /// The move a built-in bot (`"random"`, `"heuristic"`, …, see `BOT_NAMES`) picks for the
     /// player to move; `seed` drives its randomness. The bot uses only what that player may know.
     /// Raises `GameOverError` once the game is over.
-    #[pyo3(signature = (bot = "heuristic", seed = None))]
+    #[pyo3(signature = (bot = Text::new("heuristic"), seed = None),
+        text_signature = "(self, /, bot='heuristic', seed=None)")]
     fn bot_move(
         &self,
         py: Python<'_>,
-        bot: &str,
+        bot: Text,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClimbMove> {
-        let kind = BotKind::parse(bot).map_err(|e| RulesError::new_err(e.0))?;
+        let kind = BotKind::parse(&bot).map_err(|e| RulesError::new_err(cut_message(&e.0)))?;
         let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
         let game = &self.game;
         let mut legal = self.game.legal_moves();
@@ -356,7 +453,7 @@ impl PyClimbGame {
     fn observation<'py>(
         &self,
         py: Python<'py>,
-        player: i64,
+        player: Int,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let seat = self.seat_arg(player)?;
         Ok(observation(self.game.state(), seat).into_pyarray(py))
@@ -386,7 +483,7 @@ impl PyClimbGame {
     fn action_index(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<usize> {
         let mv = self.legal_move_arg(py, r#move)?;
         encoding::action_index(self.game.state(), &mv).ok_or_else(|| {
-            pyo3::exceptions::PyValueError::new_err(format!(
+            ArgumentError::new_err(format!(
                 "move {} has no abstract action (a play of more than {} units)",
                 mv.notation(),
                 encoding::MAX_UNITS
@@ -396,44 +493,49 @@ impl PyClimbGame {
 
     /// The one legal move an abstract action stands for (tie-break: fewest cards, then fewest
     /// blue faces, then canonical order). Raises `IllegalMoveError` when the action is masked out.
-    fn move_for_action(&self, py: Python<'_>, action: i64) -> PyResult<PyClimbMove> {
+    fn move_for_action(&self, py: Python<'_>, action: Int) -> PyResult<PyClimbMove> {
         let legal = self.game.legal_moves();
-        let i = self.resolve_arg(py, &legal, action)?;
+        let i = self.resolve_arg(&legal, action).py_err(py)?;
         Ok(PyClimbMove {
             inner: legal[i].clone(),
         })
     }
 
     /// Apply the move an abstract action stands for (see `move_for_action`).
-    fn apply_action(&mut self, py: Python<'_>, action: i64) -> PyResult<()> {
-        let legal = self.game.legal_moves();
-        let i = self.resolve_arg(py, &legal, action)?;
-        // `legal[i]` comes from the legal list itself: no second generation to check it.
-        self.game.apply_legal(&legal[i]);
-        Ok(())
+    fn apply_action(slf: &Bound<'_, Self>, action: Int) -> PyResult<()> {
+        let py = slf.py();
+        let result = {
+            let mut this = slf
+                .try_borrow_mut()
+                .map_err(|_| concurrent_use("ClimbGame"))?;
+            let legal = this.game.legal_moves();
+            // `legal[i]` comes from the legal list itself: no second generation to check it.
+            this.resolve_arg(&legal, action)
+                .map(|i| this.game.apply_legal(&legal[i]))
+        };
+        // The exception is built once the borrow is released (building it runs Python code).
+        result.py_err(py)
     }
 
     /// Apply a move: a `ClimbMove`, its notation or its JSON dict. An illegal move raises
     /// `IllegalMoveError` (with `.legal`) and changes nothing.
-    fn apply(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
-        if let Ok(m) = r#move.cast::<PyClimbMove>() {
-            let mv = m.get().inner.clone();
-            return self.game.apply(&mv).py_err(py);
-        }
-        if let Ok(text) = r#move.cast::<PyString>() {
-            return self.game.apply_notation(text.to_str()?).py_err(py);
-        }
-        if r#move.cast::<PyDict>().is_ok() {
-            let result = match move_from_json(&from_py(r#move)?) {
-                Ok(mv) => self.game.apply(&mv),
-                Err(why) => Err(self.game.unparsable(&r#move.to_string(), &why)),
-            };
-            return result.py_err(py);
-        }
-        Err(PyTypeError::new_err(format!(
-            "a move is a ClimbMove, a notation (str) or a move dict, got {}",
-            r#move.get_type().name()?
-        )))
+    fn apply(slf: &Bound<'_, Self>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let py = slf.py();
+        // Read the argument completely before borrowing the game: reading a dict may run Python
+        // code (`__index__`, `repr`), which may let another thread in.
+        let requested = ClimbRequest::from_py(r#move)?;
+        let result = {
+            let mut this = slf
+                .try_borrow_mut()
+                .map_err(|_| concurrent_use("ClimbGame"))?;
+            match &requested {
+                ClimbRequest::Move(mv) => this.game.apply(mv),
+                ClimbRequest::Notation(text) => this.game.apply_notation(text),
+                ClimbRequest::Unparsable { shown, why } => Err(this.game.unparsable(shown, why)),
+            }
+        };
+        // The exception is built once the borrow is released (building it runs Python code).
+        result.py_err(py)
     }
 
     /// What a move of the current player plays: the face each of its cards shows (`"white"`,
@@ -451,6 +553,10 @@ impl PyClimbGame {
         };
         let st = self.game.state();
         let blue = st.blue();
+        // Combinations are made of animal cards (ids 0..=64, S-1.3): element cards, which a move
+        // record or notation may still name ("single Me!"), form none and are not classified.
+        let classifiable =
+            mv.kind.is_combination() && mv.cards & !crate::climb::cards::ANIMALS == 0;
         let faces: Vec<&str> = mv
             .card_ids()
             .into_iter()
@@ -464,7 +570,7 @@ impl PyClimbGame {
                 }
             })
             .collect();
-        let combo = if mv.kind.is_combination() {
+        let combo = if classifiable {
             let leading = st.to_beat().is_none();
             crate::climb::combo::classify_play(st.deck(), mv.cards, blue, &mv.named, leading)
         } else {
@@ -504,7 +610,7 @@ impl PyClimbGame {
     }
 
     /// What `player` may see (S-11): own hand with faces, public information only.
-    fn view<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyAny>> {
+    fn view<'py>(&self, py: Python<'py>, player: Int) -> PyResult<Bound<'py, PyAny>> {
         let seat = self.seat_arg(player)?;
         to_py(py, &view::view(&self.game, seat))
     }
@@ -534,7 +640,7 @@ impl PyClimbGame {
 }
 
 impl PyClimbGame {
-    fn seat_arg(&self, seat: i64) -> PyResult<u8> {
+    fn seat_arg(&self, seat: Int) -> PyResult<u8> {
         seat_of(seat, self.game.state().players())
     }
 
@@ -543,12 +649,13 @@ impl PyClimbGame {
         let mv = if let Ok(m) = obj.cast::<PyClimbMove>() {
             m.get().inner.clone()
         } else if let Ok(text) = obj.cast::<PyString>() {
-            let text = text.to_str()?;
-            parse_move(text).map_err(|why| to_py_err(py, self.game.unparsable(text, &why)))?
+            let text = text_of(text);
+            parse_move(&text).map_err(|why| to_py_err(py, self.game.unparsable(&text, &why)))?
         } else {
             return Err(PyTypeError::new_err(format!(
-                "a move is a ClimbMove or a notation (str), got {}",
-                obj.get_type().name()?
+                "a move is a ClimbMove or a notation (str), got {} {}",
+                type_name(obj),
+                shown(obj)
             )));
         };
         let state = self.game.state();
@@ -567,12 +674,12 @@ impl PyClimbGame {
     }
 
     /// The index in `legal` of the move abstract `action` stands for.
-    fn resolve_arg(&self, py: Python<'_>, legal: &[Move], action: i64) -> PyResult<usize> {
+    fn resolve_arg(&self, legal: &[Move], action: Int) -> Result<usize, EngineError> {
         let state = self.game.state();
         if state.is_over() {
-            return Err(to_py_err(py, EngineError::GameOver));
+            return Err(EngineError::GameOver);
         }
-        let found = usize::try_from(action)
+        let found = usize::try_from(action.0)
             .ok()
             .filter(|&a| a < NUM_ACTIONS)
             .and_then(|a| encoding::resolve(state, legal, a));
@@ -583,18 +690,53 @@ impl PyClimbGame {
                 .filter(|&a| mask[a])
                 .map(|a| a.to_string())
                 .collect();
-            to_py_err(
-                py,
-                EngineError::Illegal(IllegalMove {
-                    requested: action.to_string(),
-                    reason: format!(
-                        "abstract action {action} names no legal move of seat {}",
-                        state.current_player().unwrap_or(0)
-                    ),
-                    legal: allowed,
-                }),
-            )
+            EngineError::Illegal(IllegalMove {
+                requested: action.written(),
+                reason: format!(
+                    "abstract action {} names no legal move of seat {} (actions are 0..={})",
+                    action.written(),
+                    state.current_player().unwrap_or(0),
+                    NUM_ACTIONS - 1
+                ),
+                legal: allowed,
+            })
         })
+    }
+}
+
+/// What `ClimbGame.apply` was asked to play, read from its Python argument.
+enum ClimbRequest {
+    Move(Move),
+    Notation(String),
+    /// A move dict that is not a move record: refused as an illegal move naming it.
+    Unparsable {
+        shown: String,
+        why: String,
+    },
+}
+
+impl ClimbRequest {
+    fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if let Ok(m) = obj.cast::<PyClimbMove>() {
+            return Ok(Self::Move(m.get().inner.clone()));
+        }
+        if let Ok(text) = obj.cast::<PyString>() {
+            return Ok(Self::Notation(text_of(text)));
+        }
+        if obj.cast::<PyDict>().is_ok() {
+            return Ok(match move_from_json(&from_py(obj)?) {
+                Ok(mv) => Self::Move(mv),
+                Err(why) => Self::Unparsable {
+                    shown: shown(obj),
+                    why,
+                },
+            });
+        }
+        Err(PyTypeError::new_err(format!(
+            "a move is a ClimbMove, a notation (str) or a move dict, got {} {}",
+            type_name(obj),
+            shown(obj)
+        )))
     }
 }
 
@@ -604,41 +746,43 @@ fn internal(e: serde_json::Error) -> PyErr {
 
 /// Classify a play (contract §6.1): card ids, their faces (`"white"`/`"blue"`), one named rank
 /// per wild unit in card-id order. A dict (kind, rank, units, length, copies, cards, named,
-/// has_blue), or `None` when the units form no combination; `ValueError` for malformed input.
+/// has_blue), or `None` when the units form no combination; `ArgumentError` for malformed input
+/// (a card id out of range or of an element card, an unknown face, a rank index out of range).
 #[pyfunction]
 #[pyo3(signature = (cards, faces, named, leading = false, deck = None))]
 fn climb_classify<'py>(
     py: Python<'py>,
-    cards: Vec<i64>,
-    faces: Vec<String>,
-    named: Vec<i64>,
+    cards: Vec<Int>,
+    faces: Vec<Text>,
+    named: Vec<Int>,
     leading: bool,
-    deck: Option<String>,
+    deck: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Option<Bound<'py, PyAny>>> {
-    let bad = pyo3::exceptions::PyValueError::new_err;
+    // Ranges only make the values bytes; the core says what else is wrong (an element card…).
+    let last_card = i128::from(crate::climb::cards::NUM_CARDS) - 1;
+    let last_rank = crate::climb::cards::NUM_RANKS as i128 - 1;
     let ids = cards
         .iter()
-        .map(|&c| u8::try_from(c).map_err(|_| bad(format!("{c} is not a card id (0..69)"))))
+        .map(|c| Ok(c.in_range("a card id", 0, last_card)? as u8))
         .collect::<PyResult<Vec<u8>>>()?;
     let blue = faces
         .iter()
-        .map(|f| match f.as_str() {
+        .map(|f| match &**f {
             "white" => Ok(false),
             "blue" => Ok(true),
-            other => Err(bad(format!("a face is 'white' or 'blue', got {other:?}"))),
+            other => Err(ArgumentError::new_err(format!(
+                "a face is 'white' or 'blue', got {:?}",
+                cut(other)
+            ))),
         })
         .collect::<PyResult<Vec<bool>>>()?;
     let named = named
         .iter()
-        .map(|&r| u8::try_from(r).map_err(|_| bad(format!("{r} is not a rank index (0..12)"))))
+        .map(|r| Ok(r.in_range("a rank index", 0, last_rank)? as u8))
         .collect::<PyResult<Vec<u8>>>()?;
-    let deck = match deck {
-        None => Deck::reconstructed(),
-        Some(path) => {
-            Arc::new(Deck::from_path(&path).map_err(|e| InvalidStateError::new_err(e.0))?)
-        }
-    };
-    let combo = crate::climb::classify(&deck, &ids, &blue, &named, leading).map_err(bad)?;
+    let (_, deck) = deck_arg(deck)?;
+    let combo = crate::climb::classify(&deck, &ids, &blue, &named, leading)
+        .map_err(|why| ArgumentError::new_err(cut_message(&why)))?;
     combo
         .map(|c| {
             let table = crate::climb::TableCombo {

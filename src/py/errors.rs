@@ -1,13 +1,20 @@
 //! The Python exception family and the mapping from core errors to it.
 //!
 //! Every class derives from `PandaCoreError`, itself a `ValueError`, so `except ValueError` keeps
-//! working for users who do not care about the details.
+//! working for users who do not care about the details. The contract (docs/errors.md): every
+//! error panda-core raises is one of these, or a `TypeError` for a value of the wrong type.
+//! Messages are cut to a sane length ([`cut_message`]): a core message may quote a user's input.
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::error::EngineError;
+use super::args::{cut_message, cut_to};
+
+/// Longest requested move kept in an `IllegalMoveError`: the longest real notations (a five-card
+/// set with flips and steals) fit; a 10 MB string does not come back whole.
+const REQUESTED_CHARS: usize = 200;
+use crate::error::{EngineError, IllegalMove};
 
 create_exception!(
     panda_core,
@@ -29,9 +36,16 @@ create_exception!(
 );
 create_exception!(
     panda_core,
+    ConcurrentUseError,
+    PandaCoreError,
+    "A game was changed while another thread was still using it (a bot thinking, a \
+     determinization): the change is refused and the state is unchanged. See docs/errors.md."
+);
+create_exception!(
+    panda_core,
     InvalidStateError,
     PandaCoreError,
-    "An explicit position or a game record that is not a valid state."
+    "An explicit position, a game record, a move record or a move notation that is not valid."
 );
 create_exception!(
     panda_core,
@@ -49,17 +63,25 @@ create_exception!(
 create_exception!(
     panda_core,
     EngineInvariantError,
-    PyRuntimeError,
-    "The engine detected an impossible situation (a bug); the state is unchanged."
+    PandaCoreError,
+    "The engine detected an impossible situation: a bug in panda-core, please report it. The \
+     state is unchanged."
 );
 
 /// Convert a core error into the matching Python exception.
 pub fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
     match err {
-        EngineError::Rules(e) => RulesError::new_err(e.0),
-        EngineError::State(e) => InvalidStateError::new_err(e.0),
+        EngineError::Rules(e) => RulesError::new_err(cut_message(&e.0)),
+        EngineError::State(e) => InvalidStateError::new_err(cut_message(&e.0)),
         EngineError::Illegal(e) => {
-            let exc = IllegalMoveError::new_err(e.to_string());
+            // The requested move is the user's text (a 10 MB notation must not come back whole);
+            // `legal` stays complete as an attribute, the message only gets its ends.
+            let e = IllegalMove {
+                requested: cut_to(&e.requested, REQUESTED_CHARS),
+                reason: cut_message(&e.reason),
+                legal: e.legal,
+            };
+            let exc = IllegalMoveError::new_err(cut_message(&e.to_string()));
             let value = exc.value(py);
             // Attribute failures cannot happen on a fresh exception; ignore them rather than mask
             // the real error.
@@ -89,6 +111,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PandaCoreError", py.get_type::<PandaCoreError>())?;
     m.add("RulesError", py.get_type::<RulesError>())?;
     m.add("ArgumentError", py.get_type::<ArgumentError>())?;
+    m.add("ConcurrentUseError", py.get_type::<ConcurrentUseError>())?;
     m.add("InvalidStateError", py.get_type::<InvalidStateError>())?;
     m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
     m.add("GameOverError", py.get_type::<GameOverError>())?;

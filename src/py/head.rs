@@ -1,10 +1,13 @@
 //! Python classes for Panda Head: `HeadRules`, `HeadMove`, `HeadGame`.
 
-use numpy::{PyArray1, PyArrayMethods};
+use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::errors::{IntoPyResult, InvalidStateError, RulesError};
+use super::args::{shown, text_of, Int, Text};
+use super::errors::{
+    to_py as to_py_err, ConcurrentUseError, IntoPyResult, InvalidStateError, RulesError,
+};
 use crate::bots::decide::head_decision;
 use crate::bots::BotKind;
 use crate::error::{EngineError, IllegalMove};
@@ -31,35 +34,29 @@ pub struct PyHeadRules {
 #[pymethods]
 impl PyHeadRules {
     #[new]
-    #[pyo3(signature = (*, last_pile_scoring = "pile_sum", poor_panda = true,
-        lowest_only_when_cannot_follow = false, bust_threshold = 21, special_cards = true,
-        first_dealer = 0))]
+    #[pyo3(signature = (*, last_pile_scoring = Text::new("pile_sum"), poor_panda = true,
+        lowest_only_when_cannot_follow = false, bust_threshold = Int(21), special_cards = true,
+        first_dealer = Int(0)),
+        text_signature = "(*, last_pile_scoring='pile_sum', poor_panda=True, \
+        lowest_only_when_cannot_follow=False, bust_threshold=21, special_cards=True, \
+        first_dealer=0)")]
     fn new(
-        last_pile_scoring: &str,
+        last_pile_scoring: Text,
         poor_panda: bool,
         lowest_only_when_cannot_follow: bool,
-        bust_threshold: i64,
+        bust_threshold: Int,
         special_cards: bool,
-        first_dealer: i64,
+        first_dealer: Int,
     ) -> PyResult<Self> {
-        let scoring =
-            LastPileScoring::parse(last_pile_scoring).map_err(|e| RulesError::new_err(e.0))?;
-        let bust_threshold = u32::try_from(bust_threshold)
-            .ok()
-            .filter(|&t| t > 0)
-            .ok_or_else(|| {
-                RulesError::new_err(format!(
-                    "bust_threshold must be a positive integer below 2**32, got {bust_threshold}"
-                ))
-            })?;
-        let first_dealer = u8::try_from(first_dealer)
-            .ok()
-            .filter(|&d| d < 5)
-            .ok_or_else(|| {
-                RulesError::new_err(format!(
-                    "first_dealer must be a seat 0..=4, got {first_dealer}"
-                ))
-            })?;
+        let scoring = LastPileScoring::parse(&last_pile_scoring)
+            .map_err(|e| RulesError::new_err(super::args::cut_message(&e.0)))?;
+        let bust_threshold = rules_int(
+            bust_threshold,
+            "bust_threshold",
+            (1, u32::MAX.into()),
+            "a positive integer below 2**32",
+        )?;
+        let first_dealer = rules_int(first_dealer, "first_dealer", (0, 4), "a seat 0..=4")?;
         Ok(Self {
             inner: HeadRules {
                 last_pile_scoring: scoring,
@@ -125,6 +122,22 @@ impl PyHeadRules {
             r.first_dealer
         )
     }
+}
+
+/// A rules setting in `lo..=hi`, else a `RulesError` naming it and the range (not an
+/// `ArgumentError`: these are the rules of the game, checked as the other rules are).
+fn rules_int<T: TryFrom<i128>>(
+    v: Int,
+    what: &str,
+    (lo, hi): (i128, i128),
+    allowed: &str,
+) -> PyResult<T> {
+    v.in_range(what, lo, hi)
+        .ok()
+        .and_then(|v| T::try_from(v).ok())
+        .ok_or_else(|| {
+            RulesError::new_err(format!("{what} must be {allowed}, got {}", v.written()))
+        })
 }
 
 fn rules_dict<'py>(py: Python<'py>, r: &HeadRules) -> PyResult<Bound<'py, PyDict>> {
@@ -226,6 +239,49 @@ impl PyHeadMove {
     fn __repr__(&self) -> String {
         format!("HeadMove('{}')", self.notation())
     }
+
+    /// Pickle and copy support: the three fields, rebuilt by `_restore`.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (ActionId, Vec<u32>, Option<u8>))> {
+        let m = slf.get();
+        let restore = slf.get_type().getattr("_restore")?;
+        Ok((restore, (m.action, id_list(m.cards), m.effective_value)))
+    }
+
+    /// Rebuild a move from `__reduce__`'s fields, checked (anyone can call this): a valid action
+    /// id, card ids of the deck, at most two of them.
+    #[staticmethod]
+    fn _restore(action_id: Int, cards: Vec<Int>, effective_value: Option<Int>) -> PyResult<Self> {
+        let bad = |what: String| InvalidStateError::new_err(format!("not a HeadMove: {what}"));
+        let last_action = i128::from(NUM_ACTIONS as u8) - 1;
+        let action = action_id
+            .in_range("action_id", 0, last_action)
+            .map_err(|e| bad(e.to_string()))? as ActionId;
+        if cards.len() > 2 {
+            return Err(bad(format!(
+                "a move plays at most 2 cards, got {}",
+                cards.len()
+            )));
+        }
+        let mut set: CardSet = 0;
+        for c in cards {
+            let id = c
+                .in_range("card id", 0, 62)
+                .map_err(|e| bad(e.to_string()))?;
+            set |= 1u64 << id;
+        }
+        let effective_value = effective_value
+            .map(|v| v.in_range("effective_value", 0, 255).map(|v| v as u8))
+            .transpose()
+            .map_err(|e| bad(e.to_string()))?;
+        Ok(Self {
+            action,
+            cards: set,
+            effective_value,
+        })
+    }
 }
 
 impl PyHeadMove {
@@ -235,6 +291,11 @@ impl PyHeadMove {
 }
 
 /// A Panda Head game in progress (RULES.md Part H).
+///
+/// Thread safety (docs/errors.md): reads may run from any number of threads at once; a change
+/// while another thread is inside a call on this game (in practice one that releases the GIL:
+/// `bot_action`, `determinize`) is refused with `ConcurrentUseError`, state unchanged. A change never
+/// runs Python code while it holds the game, so no read sees it half made.
 #[pyclass(name = "HeadGame", module = "panda_core._core")]
 #[derive(Clone)]
 pub struct PyHeadGame {
@@ -248,45 +309,45 @@ impl PyHeadGame {
     }
 }
 
-/// 2 to 5 players (H-2.1, S-12), refused with a message naming the game otherwise.
-pub fn players_arg(players: i64, game: &str) -> PyResult<u8> {
-    u8::try_from(players)
-        .ok()
-        .filter(|p| (2..=5).contains(p))
-        .ok_or_else(|| {
-            RulesError::new_err(format!("{game} played by 2 to 5 players, got {players}"))
+/// 2 to 5 players (H-2.1, S-12), refused with a `RulesError` naming the game otherwise.
+pub fn players_arg(players: impl Into<Int>, game: &str) -> PyResult<u8> {
+    let players = players.into();
+    players
+        .in_range("players", 2, 5)
+        .map(|p| p as u8)
+        .map_err(|_| {
+            RulesError::new_err(format!(
+                "{game} played by 2 to 5 players, got {}",
+                players.written()
+            ))
         })
 }
 
-/// R-2: a seed is an integer in 0 … 2**64 − 1.
-/// A seat of a `players`-player table, or a `ValueError` naming the range.
-pub fn seat_of(seat: i64, players: u8) -> PyResult<u8> {
-    let n = players as i64;
-    if (0..n).contains(&seat) {
-        Ok(seat as u8)
-    } else {
-        Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "seat must be 0..={}, got {seat}",
-            n - 1
-        )))
-    }
+/// A seat of a `players`-player table, or an `ArgumentError` naming the range.
+pub fn seat_of(seat: Int, players: u8) -> PyResult<u8> {
+    seat.seat(players)
 }
 
+/// R-2: a seed is an integer in 0 … 2**64 − 1 (numpy integers too); anything else, bools
+/// included, is a `RulesError`.
 pub fn seed_arg(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
-    if seed.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(RulesError::new_err(
-            "seed must be an integer in 0..2**64-1, got a bool",
-        ));
-    }
-    seed.extract::<u64>().map_err(|_| {
-        let shown = seed
-            .repr()
-            .map(|r| r.to_string())
-            .unwrap_or_else(|_| "?".into());
+    let refused = || {
         RulesError::new_err(format!(
-            "seed must be an integer in 0..2**64-1, got {shown}"
+            "seed must be an integer in 0..2**64-1, got {}",
+            shown(seed)
         ))
-    })
+    };
+    let value = super::args::int_value(seed).map_err(|_| refused())?;
+    u64::try_from(value.0).map_err(|_| refused())
+}
+
+/// `ConcurrentUseError` for a change refused because another thread is using the game.
+pub fn concurrent_use(what: &str) -> PyErr {
+    ConcurrentUseError::new_err(format!(
+        "this {what} is in use by another thread (a bot thinking or a determinization on it); \
+         a game may be read from several threads at once but changed only while no other call \
+         on it runs: wait for that call, or give each thread its own copy (game.clone())"
+    ))
 }
 
 #[pymethods]
@@ -296,7 +357,7 @@ impl PyHeadGame {
     #[pyo3(signature = (players, seed, rules = None))]
     fn new(
         py: Python<'_>,
-        players: i64,
+        players: Int,
         seed: &Bound<'_, PyAny>,
         rules: Option<PyHeadRules>,
     ) -> PyResult<Self> {
@@ -311,54 +372,48 @@ impl PyHeadGame {
     /// A game from an explicit deal at the start of a hand. `draw_pile` is top card first; Pooped
     /// seats hold no cards; `rng_state` seeds the shuffles of later hands.
     #[staticmethod]
-    #[pyo3(signature = (hands, draw_pile, *, dealer = 0, scores = None, drowsy = None,
-        pooped = None, rng_state = None, hand_number = 0, rules = None))]
+    #[pyo3(signature = (hands, draw_pile, *, dealer = Int(0), scores = None, drowsy = None,
+        pooped = None, rng_state = None, hand_number = Int(0), rules = None),
+        text_signature = "(hands, draw_pile, *, dealer=0, scores=None, drowsy=None, \
+        pooped=None, rng_state=None, hand_number=0, rules=None)")]
     #[allow(clippy::too_many_arguments)]
     fn from_deal(
         py: Python<'_>,
-        hands: Vec<Vec<i64>>,
-        draw_pile: Vec<i64>,
-        dealer: i64,
-        scores: Option<Vec<i64>>,
+        hands: Vec<Vec<Int>>,
+        draw_pile: Vec<Int>,
+        dealer: Int,
+        scores: Option<Vec<Int>>,
         drowsy: Option<Vec<bool>>,
         pooped: Option<Vec<bool>>,
         rng_state: Option<&Bound<'_, PyAny>>,
-        hand_number: i64,
+        hand_number: Int,
         rules: Option<PyHeadRules>,
     ) -> PyResult<Self> {
-        let players = players_arg(hands.len() as i64, HEAD)?;
+        // More than 5 hands is refused before anything is built from them.
+        let players = players_arg(Int(hands.len() as i128), HEAD)?;
         let n = players as usize;
-        let card = |c: i64| {
-            u8::try_from(c)
-                .map_err(|_| InvalidStateError::new_err(format!("{c} is not a card id (0..=62)")))
-        };
         let deal = Deal {
             hands: hands
                 .iter()
-                .map(|h| h.iter().map(|&c| card(c)).collect::<PyResult<Vec<u8>>>())
+                .map(|h| h.iter().map(|&c| card_id(c)).collect())
                 .collect::<PyResult<_>>()?,
             draw_pile: draw_pile
                 .iter()
-                .map(|&c| card(c))
+                .map(|&c| card_id(c))
                 .collect::<PyResult<_>>()?,
-            dealer: u8::try_from(dealer).map_err(|_| {
-                InvalidStateError::new_err(format!("dealer {dealer} is not a seat"))
-            })?,
-            scores: scores
-                .unwrap_or_else(|| vec![0; n])
-                .into_iter()
-                .map(|s| {
-                    u32::try_from(s).map_err(|_| {
-                        InvalidStateError::new_err(format!("scores are integers >= 0, got {s}"))
-                    })
-                })
-                .collect::<PyResult<_>>()?,
+            // Seat ranges depend on the table: the core checks them, the binding only makes a byte.
+            dealer: state_int(dealer, "dealer (a seat)", u8::MAX.into())?,
+            scores: match scores {
+                None => vec![0; n],
+                Some(s) => s
+                    .iter()
+                    .map(|&s| state_int(s, "scores", u32::MAX.into()))
+                    .collect::<PyResult<_>>()?,
+            },
             drowsy: drowsy.unwrap_or_else(|| vec![false; n]),
             pooped: pooped.unwrap_or_else(|| vec![false; n]),
             rng_state: rng_state.map(seed_arg).transpose()?.unwrap_or(0),
-            hand_number: u32::try_from(hand_number).map_err(|_| {
-                InvalidStateError::new_err(format!("hand_number must be >= 0, got {hand_number}"))
-            })?,
+            hand_number: state_int(hand_number, "hand_number", u32::MAX.into())?,
         };
         let rules = rules.map(|r| r.inner).unwrap_or_default();
         Ok(Self {
@@ -368,9 +423,9 @@ impl PyHeadGame {
 
     /// Rebuild a game from `to_json()` output, replaying and checking every action.
     #[staticmethod]
-    fn from_json(py: Python<'_>, text: &str) -> PyResult<Self> {
+    fn from_json(py: Python<'_>, text: Text) -> PyResult<Self> {
         Ok(Self {
-            game: record::from_json(text).py_err(py)?,
+            game: record::from_json(&text).py_err(py)?,
         })
     }
 
@@ -381,10 +436,11 @@ impl PyHeadGame {
     }
 
     /// Pickle support (multiprocessing, saving a position): the JSON record, replayed on load.
+    /// A game from `determinize` (or a vector env's `game(i)`) has no record: `InvalidStateError`.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         let from_json = slf.get_type().getattr("from_json")?;
-        let text =
-            record::to_json(&slf.borrow().game).map_err(|e| InvalidStateError::new_err(e.0))?;
+        let game = slf.try_borrow().map_err(|_| concurrent_use("HeadGame"))?;
+        let text = record::to_json(&game.game).map_err(|e| InvalidStateError::new_err(e.0))?;
         Ok((from_json, (text,)))
     }
 
@@ -457,7 +513,7 @@ impl PyHeadGame {
             .collect()
     }
     /// The card ids of `seat`'s hand (the full state: use `view()` for what a player may see).
-    fn hand(&self, seat: i64) -> PyResult<Vec<u32>> {
+    fn hand(&self, seat: Int) -> PyResult<Vec<u32>> {
         let seat = self.seat_arg(seat)?;
         Ok(id_list(self.st().hand(seat)))
     }
@@ -481,41 +537,33 @@ impl PyHeadGame {
     /// A boolean numpy array of shape `(NUM_HEAD_ACTIONS,)`, True where the action is legal.
     fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
         let mask = self.st().legal_actions();
-        let out = PyArray1::<bool>::zeros(py, NUM_ACTIONS, false);
-        // SAFETY-free path: fill through a Vec to avoid unsafe slice access.
         let values: Vec<bool> = (0..NUM_ACTIONS).map(|i| mask & (1 << i) != 0).collect();
-        out.readwrite()
-            .as_slice_mut()
-            .expect("fresh array is contiguous")
-            .copy_from_slice(&values);
-        out
+        PyArray1::from_vec(py, values)
     }
 
-    /// Apply a move: a `HeadMove`, an action id or a notation string (`7`, `7+B`, `BP`, `B`).
-    /// An illegal move raises `IllegalMoveError` (with `.legal`) and changes nothing.
-    fn apply(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
-        if let Ok(m) = r#move.cast::<PyHeadMove>() {
-            let id = m.get().action;
-            return self.game.apply(id).py_err(py);
-        }
-        if let Ok(text) = r#move.extract::<String>() {
-            return self.game.apply_notation(&text).py_err(py);
-        }
-        if r#move.is_instance_of::<pyo3::types::PyInt>()
-            && !r#move.is_instance_of::<pyo3::types::PyBool>()
-        {
-            // Ids beyond i64 are as illegal as 24: report them the same way, not as a TypeError.
-            let id = r#move.extract::<i64>().unwrap_or(i64::MAX);
-            let result = match u8::try_from(id) {
-                Ok(id) => self.game.apply(id),
-                Err(_) => self.out_of_range(id),
-            };
-            return result.py_err(py);
-        }
-        let shown = r#move.repr().map(|r| r.to_string()).unwrap_or_default();
-        Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "a move is a HeadMove, an action id (int) or a notation (str), got {shown}"
-        )))
+    /// Apply a move: a `HeadMove`, an action id (an int or a numpy integer, not a bool) or a
+    /// notation string (`7`, `7+B`, `BP`, `B`). An illegal move raises `IllegalMoveError` (with
+    /// `.legal`) and changes nothing.
+    fn apply(slf: &Bound<'_, Self>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let py = slf.py();
+        // Read the argument completely before borrowing the game: reading may run Python code
+        // (`__index__`), which may let another thread in.
+        let requested = HeadRequest::from_py(r#move)?;
+        let result = {
+            let mut this = slf
+                .try_borrow_mut()
+                .map_err(|_| concurrent_use("HeadGame"))?;
+            match &requested {
+                HeadRequest::Id(id) => match u8::try_from(id.0) {
+                    Ok(id) => this.game.apply(id),
+                    // Ids beyond u8 are as illegal as 24: reported the same way, true value shown.
+                    Err(_) => this.out_of_range(*id),
+                },
+                HeadRequest::Notation(text) => this.game.apply_notation(text),
+            }
+        };
+        // The exception is built once the borrow is released (building it runs Python code).
+        result.map_err(|e| to_py_err(py, e))
     }
 
     /// Every decision so far: a list of `(seat, action_id, hand, pile)` tuples.
@@ -553,7 +601,7 @@ impl PyHeadGame {
 
     /// What `player` may see: their own hand and public information only (never another hand or
     /// the draw-pile order).
-    fn view<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyDict>> {
+    fn view<'py>(&self, py: Python<'py>, player: Int) -> PyResult<Bound<'py, PyDict>> {
         let seat = self.seat_arg(player)?;
         let st = self.st();
         let d = self.public_dict(py)?;
@@ -585,7 +633,7 @@ impl PyHeadGame {
     fn determinize(
         &self,
         py: Python<'_>,
-        player: i64,
+        player: Int,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let seat = self.seat_arg(player)?;
@@ -603,14 +651,16 @@ impl PyHeadGame {
     /// The action id a built-in bot (`"random"`, `"heuristic"`, …, see `BOT_NAMES`) picks for
     /// the player to move; `seed` drives its randomness. The bot uses only what that player may
     /// know. Raises `GameOverError` once the game is over.
-    #[pyo3(signature = (bot = "heuristic", seed = None))]
+    #[pyo3(signature = (bot = Text::new("heuristic"), seed = None),
+        text_signature = "(self, /, bot='heuristic', seed=None)")]
     fn bot_action(
         &self,
         py: Python<'_>,
-        bot: &str,
+        bot: Text,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<ActionId> {
-        let kind = BotKind::parse(bot).map_err(|e| RulesError::new_err(e.0))?;
+        let kind = BotKind::parse(&bot)
+            .map_err(|e| RulesError::new_err(super::args::cut_message(&e.0)))?;
         let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
         let game = &self.game;
         py.detach(|| head_decision(game, kind, seed)).py_err(py)
@@ -621,7 +671,7 @@ impl PyHeadGame {
     fn observation<'py>(
         &self,
         py: Python<'py>,
-        player: i64,
+        player: Int,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let seat = self.seat_arg(player)?;
         Ok(PyArray1::from_slice(py, &observation(self.st(), seat)))
@@ -675,16 +725,16 @@ impl PyHeadGame {
         self.game.state()
     }
 
-    fn seat_arg(&self, seat: i64) -> PyResult<u8> {
+    fn seat_arg(&self, seat: Int) -> PyResult<u8> {
         seat_of(seat, self.st().players())
     }
 
-    fn out_of_range(&self, id: i64) -> Result<(), EngineError> {
+    fn out_of_range(&self, id: Int) -> Result<(), EngineError> {
         if self.st().is_over() {
             return Err(EngineError::GameOver);
         }
         Err(EngineError::Illegal(IllegalMove {
-            requested: format!("action id {id}"),
+            requested: format!("action id {}", id.written()),
             reason: format!("action ids are 0..={}", NUM_ACTIONS - 1),
             legal: mask_ids(self.st().legal_actions())
                 .filter_map(|i| Action::from_id(i).map(Action::notation))
@@ -714,6 +764,49 @@ impl PyHeadGame {
         d.set_item("winner", st.winner())?;
         Ok(d)
     }
+}
+
+/// What `HeadGame.apply` was asked to play, read from its Python argument.
+enum HeadRequest {
+    Id(Int),
+    Notation(String),
+}
+
+impl HeadRequest {
+    fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if let Ok(m) = obj.cast::<PyHeadMove>() {
+            return Ok(Self::Id(Int(m.get().action.into())));
+        }
+        if let Ok(text) = obj.cast::<pyo3::types::PyString>() {
+            return Ok(Self::Notation(text_of(text)));
+        }
+        let is_bool = obj.is_instance_of::<pyo3::types::PyBool>();
+        if !is_bool && (obj.is_instance_of::<pyo3::types::PyInt>() || obj.hasattr("__index__")?) {
+            return Ok(Self::Id(super::args::int_value(obj)?));
+        }
+        Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "a move is a HeadMove, an action id (int) or a notation (str), got {} {}",
+            super::args::type_name(obj),
+            shown(obj)
+        )))
+    }
+}
+
+/// A card id of an explicit deal as a byte; which bytes are cards the core decides (and says).
+fn card_id(c: Int) -> PyResult<u8> {
+    u8::try_from(c.0).map_err(|_| {
+        InvalidStateError::new_err(format!("{} is not a card id (0..=62)", c.written()))
+    })
+}
+
+/// A value of an explicit position in `0..=max`, else an `InvalidStateError` naming it.
+fn state_int<T: TryFrom<i128>>(v: Int, what: &str, max: i128) -> PyResult<T> {
+    v.in_range(what, 0, max)
+        .ok()
+        .and_then(|v| T::try_from(v).ok())
+        .ok_or_else(|| {
+            InvalidStateError::new_err(format!("{what} must be in 0..={max}, got {}", v.written()))
+        })
 }
 
 /// Card ids as a Python list of ints (a `Vec<u8>` would become `bytes`).

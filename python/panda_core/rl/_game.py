@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from panda_core import _core
+from panda_core._args import players_arg, shown
 from panda_core._core import ClimbGame, ClimbSettings, HeadGame, HeadRules
 from panda_core.bots import Game, GameName, new_game, nth_output
 
@@ -48,7 +49,7 @@ class Table:
         settings: ClimbSettings | None = None,
     ) -> None:
         self.name: GameName = game
-        self.players = players
+        self.players = players_arg(players)
         self.rules = rules
         self.settings = settings
         self.observation_size = observation_size(game)
@@ -85,6 +86,19 @@ class Table:
         if isinstance(self.game, HeadGame):
             return np.asarray(self.game.legal_action_mask(), dtype=np.bool_)
         return np.asarray(self.game.action_mask(), dtype=np.bool_)
+
+    def action_arg(self, action: object) -> int:
+        """An action as an ``int``: an int, a numpy integer or a 0-d integer array. Bools, floats
+        (NaN too) and strings are a ``TypeError``: truncating ``0.7`` or parsing ``"3"`` would
+        play a move nobody chose."""
+        if isinstance(action, np.ndarray) and action.shape == ():
+            action = action.item()
+        if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+            raise TypeError(
+                f"an action is an int in 0..{self.num_actions - 1}, got "
+                f"{type(action).__name__} {shown(action)}"
+            )
+        return int(action)
 
     def apply_action(self, action: int) -> None:
         """Play ``action`` for the seat to move; :class:`IllegalMoveError` (state unchanged) when

@@ -26,7 +26,9 @@
   and the engine's reason in ``info["illegal_reason"]`` — PettingZoo's ``TerminateIllegalWrapper``
   convention, and what lets Gymnasium's ``check_env`` (which steps unmasked random actions) run.
   With ``illegal_action="raise"`` the step raises :class:`~panda_core.IllegalMoveError` and
-  nothing changes. An action outside the action space always raises ``ValueError``.
+  nothing changes. An action outside the action space always raises
+  :class:`~panda_core.ArgumentError` (a ``ValueError``); one that is not an integer (a bool, a
+  float, a string) a ``TypeError``.
 """
 
 from __future__ import annotations
@@ -39,7 +41,15 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from panda_core._core import ClimbSettings, GameOverError, HeadRules, IllegalMoveError, RulesError
+from panda_core._args import int_arg, seed_arg, shown
+from panda_core._core import (
+    ArgumentError,
+    ClimbSettings,
+    GameOverError,
+    HeadRules,
+    IllegalMoveError,
+    RulesError,
+)
 from panda_core.bots import GAMES, GameName, is_builtin_bot
 from panda_core.rl._game import Table, observation_bounds
 
@@ -68,7 +78,7 @@ class PandaEnv(gym.Env[Obs, np.int64]):
         render_mode: str | None = None,
     ) -> None:
         if game not in GAMES:
-            raise RulesError(f"unknown game {game!r}; the games are {list(GAMES)}")
+            raise RulesError(f"unknown game {shown(game)}; the games are {list(GAMES)}")
         name: GameName = "head" if game == "head" else "year" if game == "year" else "spin"
         self.table = Table(name, players, rules, settings)
         others = players - 1
@@ -77,15 +87,19 @@ class PandaEnv(gym.Env[Obs, np.int64]):
             raise RulesError(f"need one opponent per other seat: {others}, got {len(names)}")
         for bot in names:
             if not is_builtin_bot(bot):
-                raise RulesError(f"unknown bot {bot!r}; opponents are built-in bots")
+                raise RulesError(f"unknown bot {shown(bot)}; opponents are built-in bots")
         self.opponents: tuple[str, ...] = tuple(names)
-        if seat is not None and not 0 <= seat < players:
-            raise RulesError(f"seat must be in 0..{players - 1} or None, got {seat}")
+        if seat is not None:
+            seat = int_arg(seat, "seat")
+            if not 0 <= seat < self.table.players:
+                raise RulesError(f"seat must be in 0..{self.table.players - 1} or None, got {seat}")
         self.fixed_seat = seat
         self.seat = seat if seat is not None else 0
         if illegal_action not in ("lose", "raise"):
             raise RulesError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         self.illegal_action = illegal_action
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, int | float):
+            raise TypeError(f"illegal_reward must be a number, got {shown(illegal_reward)}")
         self.illegal_reward = float(illegal_reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise RulesError(f"render_mode must be one of {self.metadata['render_modes']} or None")
@@ -134,8 +148,10 @@ class PandaEnv(gym.Env[Obs, np.int64]):
     ) -> tuple[Obs, dict[str, Any]]:
         """Deal a new game: from ``seed`` when given (the deal ``HeadGame(players, seed)`` /
         ``ClimbGame(players, seed, …)`` would give), otherwise from the env's generator."""
+        if seed is not None:
+            seed = seed_arg(seed)  # before Gymnasium sees it: one error for every bad seed
         super().reset(seed=seed)
-        deal = int(seed) if seed is not None else int(self.np_random.integers(0, 2**63))
+        deal = seed if seed is not None else int(self.np_random.integers(0, 2**63))
         self.table.deal(deal)
         if self.fixed_seat is None:
             self.seat = int(self.np_random.integers(0, self.table.players))
@@ -152,15 +168,9 @@ class PandaEnv(gym.Env[Obs, np.int64]):
         """Play ``action`` for the agent, then the opponents until the agent's next turn."""
         if self._done:
             raise GameOverError("the episode is over: call reset()")
-        if isinstance(action, np.ndarray) and action.shape == ():
-            action = action.item()
-        if isinstance(action, bool) or not isinstance(action, int | np.integer):
-            raise ValueError(
-                f"an action is an int in 0..{self.table.num_actions - 1}, got {action!r}"
-            )
-        index = int(action)
+        index = self.table.action_arg(action)
         if not 0 <= index < self.table.num_actions:
-            raise ValueError(f"actions are 0..{self.table.num_actions - 1}, got {index}")
+            raise ArgumentError(f"actions are 0..{self.table.num_actions - 1}, got {shown(index)}")
         try:
             self.table.apply_action(index)
         except IllegalMoveError as err:

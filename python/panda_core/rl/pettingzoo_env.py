@@ -36,7 +36,8 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 
-from panda_core._core import ClimbSettings, HeadRules, RulesError
+from panda_core._args import seed_arg, shown
+from panda_core._core import ArgumentError, ClimbSettings, HeadRules, RulesError
 from panda_core.bots import GameName
 from panda_core.rl._game import Table, agent_name, final_rewards, observation_bounds
 
@@ -96,10 +97,18 @@ class PandaAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
     # ---- spaces ----
 
     def observation_space(self, agent: str) -> spaces.Dict:
-        return self._observation_spaces[agent]
+        return self._observation_spaces[self._known(agent)]
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        return self._action_spaces[agent]
+        return self._action_spaces[self._known(agent)]
+
+    def _known(self, agent: str) -> str:
+        """`agent` if it is one of this env's agents, else an ArgumentError naming them."""
+        if agent not in self._action_spaces:
+            raise ArgumentError(
+                f"unknown agent {shown(agent)}; the agents are {self.possible_agents}"
+            )
+        return agent
 
     # ---- episode ----
 
@@ -107,8 +116,8 @@ class PandaAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         """Deal a new game: from ``seed`` when given (and reseed the env's generator with it),
         otherwise from the env's generator."""
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
-            deal = int(seed)
+            deal = seed_arg(seed)  # before numpy sees it: one error for every bad seed
+            self._rng = np.random.default_rng(deal)
         else:
             if self._rng is None:
                 self._rng = np.random.default_rng()
@@ -127,7 +136,7 @@ class PandaAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
             self.render()
 
     def observe(self, agent: str) -> ObsDict:
-        seat = self.possible_agents.index(agent)
+        seat = self.possible_agents.index(self._known(agent))
         if self.table.current_player == seat:
             mask = self.table.legal_mask().astype(np.int8)
         else:
@@ -142,7 +151,8 @@ class PandaAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
             return
         if action is None:
             raise RulesError(f"{agent} is to move: an action is needed, not None")
-        self.table.apply_action(int(action))  # raises IllegalMoveError, state unchanged
+        # TypeError for a float or a string; IllegalMoveError, state unchanged, when not legal.
+        self.table.apply_action(self.table.action_arg(action))
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if self.table.is_over:
