@@ -3,7 +3,7 @@
 //! for agents that score every legal move (DouZero-style), steps by index into the legal-move
 //! list with the move-feature rows of all envs in one array.
 
-use super::{EnvGame, VecEnv};
+use super::{ActionKind, EnvGame, VecEnv};
 use crate::climb::encoding::{self, move_features_into, MOVE_FEATURES};
 use crate::climb::observation::{observation_into_zeroed, OBSERVATION_SIZE};
 use crate::climb::{ClimbSettings, ClimbState, Move};
@@ -113,6 +113,18 @@ impl EnvGame for ClimbEnvGame {
         self.state.apply_legal(&self.legal[index]);
         self.refresh();
         Ok(())
+    }
+    fn legal_list(&self, kind: ActionKind) -> Vec<i64> {
+        match kind {
+            ActionKind::Action => {
+                let mut legal: Vec<i64> =
+                    self.classes.iter().flatten().map(|&a| a as i64).collect();
+                legal.sort_unstable();
+                legal.dedup();
+                legal
+            }
+            ActionKind::MoveIndex => (0..self.legal.len() as i64).collect(),
+        }
     }
 }
 

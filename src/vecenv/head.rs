@@ -1,7 +1,7 @@
 //! Panda Head as a batched environment: the 96-float observation of
 //! [`crate::head::observation`] and the 24 fixed action ids.
 
-use super::EnvGame;
+use super::{ActionKind, EnvGame};
 use crate::error::EngineError;
 use crate::head::action::{Action, NUM_ACTIONS};
 use crate::head::observation::{observation_into_zeroed, OBSERVATION_SIZE};
@@ -69,6 +69,13 @@ impl EnvGame for HeadState {
     }
     fn apply(&mut self, action: ActionId) -> Result<(), EngineError> {
         self.apply_legal(action).map(|_| ())
+    }
+    /// Action ids; Panda Head has no separate move-index steps, so both kinds are ids.
+    fn legal_list(&self, _kind: ActionKind) -> Vec<i64> {
+        let legal = self.legal_actions();
+        (0..NUM_ACTIONS as i64)
+            .filter(|&id| legal & (1 << id) != 0)
+            .collect()
     }
 }
 
