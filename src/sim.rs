@@ -319,6 +319,9 @@ pub fn check_batch(first_game: u64, games: usize) -> Result<(), RulesError> {
     Ok(())
 }
 
+/// Results initialised between two polls of the interrupt (a few milliseconds of memory writes).
+const FILL_SLICE: usize = 1 << 18;
+
 /// Why a batch ended early.
 enum Halt {
     Stopped,
@@ -353,7 +356,15 @@ where
             std::mem::size_of::<T>()
         ))
     })?;
-    results.resize(games, T::default());
+    // Filled a slice at a time so that a stop during the (page-faulting) fill of a huge batch
+    // is seen at once too.
+    while results.len() < games {
+        if stop.is_set() {
+            return Ok(None);
+        }
+        let next = games.min(results.len() + FILL_SLICE);
+        results.resize(next, T::default());
+    }
     let min_len = min_len.max(1);
     let fill = |(c, chunk): (usize, &mut [T])| -> Result<(), Halt> {
         for (i, slot) in chunk.iter_mut().enumerate() {

@@ -23,9 +23,9 @@ use super::interrupt::interruptible_if;
 use crate::climb::encoding::MOVE_FEATURES;
 use crate::climb::snapshot::snapshot;
 use crate::climb::ClimbGame;
-use crate::head::{HeadGame, HeadState};
+use crate::head::HeadGame;
 use crate::vecenv::climb::{ClimbConfig, ClimbEnvGame};
-use crate::vecenv::head::HeadConfig;
+use crate::vecenv::head::{HeadConfig, HeadEnvGame};
 use crate::vecenv::{max_envs, ActionKind, Batch, EnvGame, StepErrorOr, VecEnv};
 
 /// A step's work is worth a thread (and so Ctrl-C) when its output is this many floats or more
@@ -285,6 +285,32 @@ macro_rules! vector_env_methods {
                 Ok(env.episodes(i).unwrap_or_default())
             }
 
+            /// Pickling and `copy`: the env's whole state as JSON text (every game, its seed
+            /// stream, the configuration and thread count), rebuilt and checked by
+            /// `_from_state`. The copy steps exactly like the original.
+            fn __reduce__<'py>(
+                slf: &Bound<'py, Self>,
+            ) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+                let py = slf.py();
+                let env = locked(py, &slf.get().env);
+                let env = &*env;
+                let text = py.detach(|| env.save());
+                Ok((slf.get_type().getattr("_from_state")?, (text,)))
+            }
+
+            /// Rebuild an env from `__reduce__`'s text (`InvalidStateError` if it is not one).
+            #[classmethod]
+            fn _from_state(
+                _cls: &Bound<'_, pyo3::types::PyType>,
+                py: Python<'_>,
+                state: &str,
+            ) -> PyResult<Self> {
+                let env = py.detach(|| VecEnv::load(state)).map_err(|e| to_py(py, e))?;
+                Ok(Self {
+                    env: Mutex::new(env),
+                })
+            }
+
             fn __repr__(&self, py: Python<'_>) -> String {
                 let env = locked(py, &self.env);
                 format!(
@@ -302,7 +328,7 @@ macro_rules! vector_env_methods {
 /// N Panda Head games stepped in one call (see `panda_core.vector`).
 #[pyclass(name = "HeadVectorEnv", module = "panda_core._core", frozen)]
 pub struct PyHeadVectorEnv {
-    env: Mutex<VecEnv<HeadState>>,
+    env: Mutex<VecEnv<HeadEnvGame>>,
 }
 
 vector_env_methods!(PyHeadVectorEnv, "HeadVectorEnv", {
@@ -323,7 +349,7 @@ vector_env_methods!(PyHeadVectorEnv, "HeadVectorEnv", {
             .rules
             .validate_for(config.players)
             .map_err(|e| to_py(py, e.into()))?;
-        let num_envs = num_envs_arg::<HeadState>(num_envs, &config)?;
+        let num_envs = num_envs_arg::<HeadEnvGame>(num_envs, &config)?;
         let threads = threads_arg(threads)?;
         let env = py
             .detach(|| VecEnv::new(config, num_envs, threads))
@@ -339,7 +365,7 @@ vector_env_methods!(PyHeadVectorEnv, "HeadVectorEnv", {
     fn game(&self, py: Python<'_>, i: Int) -> PyResult<PyHeadGame> {
         let env = locked(py, &self.env);
         let i = i.index("env", env.num_envs())?;
-        let state = env.game(i).expect("checked index").clone();
+        let state = env.game(i).expect("checked index").state().clone();
         Ok(PyHeadGame::from_core(HeadGame::from_sample(state)))
     }
 

@@ -3,11 +3,17 @@
 //! for agents that score every legal move (DouZero-style), steps by index into the legal-move
 //! list with the move-feature rows of all envs in one array.
 
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::Value;
+
 use super::{ActionKind, EnvGame, VecEnv};
 use crate::climb::encoding::{self, move_features_into, MOVE_FEATURES};
 use crate::climb::observation::{observation_into_zeroed, OBSERVATION_SIZE};
-use crate::climb::{ClimbSettings, ClimbState, Move};
-use crate::error::EngineError;
+use crate::climb::snapshot::{parse_snapshot, snapshot};
+use crate::climb::{ClimbGame, ClimbSettings, ClimbState, Deck, Mood, Move, Preset};
+use crate::error::{EngineError, StateError};
 
 /// Players and settings of every episode.
 #[derive(Clone, Debug)]
@@ -113,6 +119,67 @@ impl EnvGame for ClimbEnvGame {
         self.state.apply_legal(&self.legal[index]);
         self.refresh();
         Ok(())
+    }
+    /// The §7 snapshot of the state: exact, and checked in full when loaded.
+    fn save(&self) -> Value {
+        serde_json::to_value(snapshot(&self.state, &[])).expect("a snapshot serializes")
+    }
+    fn load(config: &ClimbConfig, saved: &Value) -> Result<Self, EngineError> {
+        let snap = parse_snapshot(saved)?;
+        let game = ClimbGame::from_snapshot(snap, config.settings.deck.clone())?;
+        let state = game.state();
+        if state.players() != config.players || state.settings() != &config.settings {
+            return Err(StateError(
+                "a saved env's game has other players or settings than the env".into(),
+            )
+            .into());
+        }
+        let mut game = Self {
+            state: state.clone(),
+            legal: Vec::with_capacity(64),
+            classes: Vec::with_capacity(64),
+        };
+        game.refresh();
+        Ok(game)
+    }
+    fn save_config(config: &ClimbConfig) -> Value {
+        let s = &config.settings;
+        let deck = (*s.deck != *Deck::reconstructed()).then(|| s.deck.doc().clone());
+        serde_json::json!({
+            "players": config.players,
+            "preset": s.preset.name(),
+            "panda_mood": s.mood.name(),
+            "first_player": s.first_player,
+            "deck": deck,
+        })
+    }
+    fn load_config(saved: &Value) -> Result<ClimbConfig, EngineError> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Saved {
+            players: u8,
+            preset: String,
+            panda_mood: String,
+            first_player: u8,
+            deck: Option<Value>,
+        }
+        let bad = |e: String| StateError(format!("not a saved climbing env config: {e}"));
+        let saved = Saved::deserialize(saved).map_err(|e| bad(e.to_string()))?;
+        let deck = match &saved.deck {
+            None => Deck::reconstructed(),
+            Some(doc) => Arc::new(Deck::from_json_value(doc, "(saved with the env)")?),
+        };
+        let settings = ClimbSettings {
+            preset: Preset::parse(&saved.preset).map_err(|e| bad(e.0))?,
+            mood: Mood::parse(&saved.panda_mood).map_err(|e| bad(e.0))?,
+            first_player: saved.first_player,
+            deck,
+        };
+        settings.validate_for(saved.players)?;
+        Ok(ClimbConfig {
+            players: saved.players,
+            settings,
+        })
     }
     fn legal_list(&self, kind: ActionKind) -> Vec<i64> {
         match kind {

@@ -55,6 +55,14 @@ pub trait EnvGame: Sized + Send + Sync {
     /// The actions of `kind` legal now, increasing: what a refused step reports as `legal`.
     fn legal_list(&self, kind: ActionKind) -> Vec<i64>;
 
+    /// The game in progress as JSON, from which [`EnvGame::load`] rebuilds it exactly (the same
+    /// observations and the same future for the same actions).
+    fn save(&self) -> serde_json::Value;
+    /// Rebuild a saved game, checking it as strictly as any explicit position.
+    fn load(config: &Self::Config, saved: &serde_json::Value) -> Result<Self, EngineError>;
+    fn save_config(config: &Self::Config) -> serde_json::Value;
+    fn load_config(saved: &serde_json::Value) -> Result<Self::Config, EngineError>;
+
     /// Smallest batch worth spreading over threads: waking a pool's threads costs tens of
     /// microseconds on a busy VM, so the batch must hold at least that much work.
     const MIN_PARALLEL_ENVS: usize = 64;
@@ -94,6 +102,32 @@ struct Slot<G> {
     /// Seeds of this env's next episodes.
     seeder: SplitMix64,
     episodes: u64,
+}
+
+/// The `format` of a saved vector env ([`VecEnv::save`]).
+pub const SAVED_FORMAT: &str = "panda-core-vector-env";
+/// Its version.
+pub const SAVED_VERSION: u32 = 1;
+
+/// One env of a saved vector env.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SavedSlot {
+    seeder: u64,
+    episodes: u64,
+    game: serde_json::Value,
+}
+
+/// A saved vector env.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SavedEnv {
+    format: String,
+    version: u32,
+    config: serde_json::Value,
+    threads: Option<usize>,
+    torn: bool,
+    envs: Vec<SavedSlot>,
 }
 
 /// Most envs in one vector env.
@@ -165,6 +199,45 @@ impl<G: EnvGame> VecEnv<G> {
 
     pub fn num_envs(&self) -> usize {
         self.slots.len()
+    }
+
+    /// Everything about the envs as JSON text (configuration, thread count, every game and its
+    /// seed stream): [`VecEnv::load`] rebuilds an env that steps exactly like this one.
+    pub fn save(&self) -> String {
+        let doc = SavedEnv {
+            format: SAVED_FORMAT.into(),
+            version: SAVED_VERSION,
+            config: G::save_config(&self.config),
+            threads: self.pool.as_ref().map(|_| self.threads),
+            torn: self.torn,
+            envs: self
+                .slots
+                .iter()
+                .map(|s| SavedSlot {
+                    seeder: s.seeder.state,
+                    episodes: s.episodes,
+                    game: s.game.save(),
+                })
+                .collect(),
+        };
+        serde_json::to_string(&doc).expect("a vector env serializes")
+    }
+
+    /// Rebuild a vector env from [`VecEnv::save`]'s text, checking every game.
+    pub fn load(text: &str) -> Result<Self, EngineError> {
+        let doc: SavedEnv = serde_json::from_str(text)
+            .map_err(|e| StateError(format!("not a saved panda-core vector env: {e}")))?;
+        crate::record::check_header(&doc.format, doc.version, SAVED_FORMAT, SAVED_VERSION)?;
+        let config = G::load_config(&doc.config)?;
+        let mut env = Self::new(config, doc.envs.len(), doc.threads)?;
+        for (i, (slot, saved)) in env.slots.iter_mut().zip(&doc.envs).enumerate() {
+            slot.game = G::load(&env.config, &saved.game)
+                .map_err(|e| StateError(format!("saved env {i}: {e}")))?;
+            slot.seeder = SplitMix64::new(saved.seeder);
+            slot.episodes = saved.episodes;
+        }
+        env.torn = doc.torn;
+        Ok(env)
     }
     pub fn threads(&self) -> usize {
         self.threads
