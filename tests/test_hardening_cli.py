@@ -127,7 +127,7 @@ def test_progress_bar_on_a_terminal() -> None:
     leader, follower = pty.openpty()
     try:
         done = subprocess.run(
-            [*script(), "simulate", "-n", "3000000", "--players", "4"],
+            [*script(), "simulate", "-n", "300000", "--threads", "1"],
             stdout=subprocess.PIPE,
             stderr=follower,
             text=True,
@@ -174,7 +174,9 @@ def test_first_player_and_first_dealer_are_used() -> None:
     base = summary("-n", "400", "--seed", "2")
     moved = summary("-n", "400", "--seed", "2", "--first-dealer", "3")
     assert base["win_rate_by_seat"] != moved["win_rate_by_seat"]
-    assert "first_dealer" in usage_error("simulate", "-n", "5", "--players", "3", "--first-dealer", "4")
+    assert "first_dealer" in usage_error(
+        "simulate", "-n", "5", "--players", "3", "--first-dealer", "4"
+    )
 
 
 @pytest.mark.parametrize("game", ["head", "year", "spin"])

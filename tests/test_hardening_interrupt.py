@@ -30,15 +30,19 @@ RUNNING = 1.0
 """Seconds the call runs before the signal (long enough to be deep inside Rust)."""
 
 
-def interrupt(body: str, after: str = "", running: float = RUNNING) -> tuple[float, str]:
+def interrupt(
+    body: str, after: str = "", running: float = RUNNING, setup: str = ""
+) -> tuple[float, str]:
     """Run ``body`` in a child, SIGINT it after ``running`` s; (latency, the child's output).
 
-    ``body`` must print nothing; the harness prints ``started`` before it and ``interrupted``
-    in its ``except KeyboardInterrupt``; ``after`` runs once the interrupt was caught.
+    ``setup`` runs first; ``body`` must print nothing; the harness prints ``started`` before it
+    and ``interrupted`` in its ``except KeyboardInterrupt``; ``after`` runs once the interrupt
+    was caught.
     """
     script = "\n".join(
         [
             "import sys",
+            textwrap.dedent(setup).strip(),
             "print('started', flush=True)",
             "try:",
             textwrap.indent(textwrap.dedent(body).strip(), "    "),
@@ -64,7 +68,12 @@ def interrupt(body: str, after: str = "", running: float = RUNNING) -> tuple[flo
         child.send_signal(signal.SIGINT)
         first = child.stdout.readline().strip()
         latency = time.perf_counter() - sent
-        rest, err = child.communicate(timeout=60)
+        # Not communicate(): it reads the pipes' file descriptors and would miss what the
+        # readline above already buffered.
+        rest = child.stdout.read()
+        assert child.stderr is not None
+        err = child.stderr.read()
+        child.wait(timeout=60)
     finally:
         if child.poll() is None:
             child.kill()
@@ -142,11 +151,11 @@ def test_large_vector_env_steps_stop_and_the_env_resets(game: str) -> None:
         obs, mask, player = env.reset(seed=1)
     """
     latency, rest = interrupt(
-        setup
-        + """
+        """
         while True:
             obs, mask, rewards, terminated, player = env.step(mask.argmax(axis=1))
         """,
+        setup=setup,
         after="""
         from panda_core import InvalidStateError
         try:

@@ -317,5 +317,5 @@ def test_game_copies_show_the_env_position_and_do_not_move_it() -> None:
         ]
     again = head_env.game(0)
     np.testing.assert_array_equal(again.observation(int(player[0])), obs[0])
-    with pytest.raises(ArgumentError, match="0..=2"):  # issue 8: one error contract
+    with pytest.raises(ArgumentError, match=r"0\.\.=2"):  # issue 8: one error contract
         head_env.game(3)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -196,9 +197,20 @@ def _progress(total: int, quiet: bool) -> Any:
     """A tqdm bar on stderr when it is a terminal (never in pipes, logs or CI), else ``None``."""
     if quiet or not sys.stderr.isatty():
         return None
-    from tqdm import tqdm
+    from tqdm import tqdm  # type: ignore[import-untyped]
 
-    return tqdm(total=total, unit="games", unit_scale=True, delay=0.5, file=sys.stderr)
+    # A terminal that reports no size (a fresh pty, some IDE consoles) makes tqdm hide the bar
+    # (zero width, zero rows): fall back to 80 x 24.
+    size = shutil.get_terminal_size((80, 24))
+    return tqdm(
+        total=total,
+        unit="games",
+        unit_scale=True,
+        delay=0.5,
+        ncols=size.columns,
+        nrows=size.lines,
+        file=sys.stderr,
+    )
 
 
 def _records_writer(

@@ -232,11 +232,12 @@ def _players(game: str, players: object) -> int:
     """A player count, 2 to 5 (``RulesError`` otherwise, as every game's constructor)."""
     if isinstance(players, bool) or not isinstance(players, int | np.integer):
         raise TypeError(f"players must be an int, got {type(players).__name__} {players!r:.60}")
-    if not 2 <= players <= 5:
+    number = int(players)
+    if not 2 <= number <= 5:
         name = "Panda Head is" if game == "head" else "the climbing games are"
-        shown = str(players) if abs(players) < 10**30 else "a huge integer"
+        shown = str(number) if abs(number) < 10**30 else "a huge integer"
         raise RulesError(f"{name} played by 2 to 5 players, got {shown}")
-    return int(players)
+    return number
 
 
 def _seats(bots: Sequence[str | Bot[Any]] | str | None, players: int) -> tuple[str | Bot[Any], ...]:
@@ -244,9 +245,7 @@ def _seats(bots: Sequence[str | Bot[Any]] | str | None, players: int) -> tuple[s
     not of bots) or no bots fill every seat."""
     if bots is None:
         bots = "random"
-    seats: tuple[str | Bot[Any], ...] = (
-        (bots,) * players if isinstance(bots, str) else tuple(bots)
-    )
+    seats: tuple[str | Bot[Any], ...] = (bots,) * players if isinstance(bots, str) else tuple(bots)
     for bot in seats:
         if isinstance(bot, str):
             check_bot(bot)
