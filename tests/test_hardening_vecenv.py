@@ -61,6 +61,8 @@ def test_thread_counts_are_bounded(threads: int) -> None:
     fast(lambda: ClimbVectorEnv(2, threads=threads), ArgumentError, f"1..={MAX_THREADS}")
     fast(lambda: simulate(10, threads=threads), ArgumentError, "threads")
     fast(lambda: simulate_climb_batch(1, 3, ["random"] * 3, threads=threads), ArgumentError)
+    python_bot = [lambda game, player: game.legal_moves()[0], "random"]
+    fast(lambda: simulate(2, players=2, bots=python_bot, threads=threads), ArgumentError)
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts Linux threads")

@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 from panda_core._core import (
     MAX_BATCH_GAMES,
+    MAX_THREADS,
     ArgumentError,
     ClimbSettings,
     HeadRules,
@@ -332,8 +333,8 @@ def _check_python_request(
         raise RulesError(f"need one bot per player: {players} players, {len(seats)} bots")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise RulesError(f"seed must be an int in 0 .. 2**64 - 1, got {seed!r}")
-    if threads is not None and threads < 1:
-        raise RulesError(f"threads must be >= 1, got {threads}")
+    if threads is not None:
+        _count("threads", threads, 1, MAX_THREADS)
 
 
 def _play_python(

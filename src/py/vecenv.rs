@@ -29,9 +29,10 @@ use crate::vecenv::head::{HeadConfig, HeadEnvGame};
 use crate::vecenv::{max_envs, ActionKind, Batch, EnvGame, StepErrorOr, VecEnv};
 
 /// A step's work is worth a thread (and so Ctrl-C) when its output is this many floats or more
-/// (about a millisecond of work): smaller steps stay on the calling thread, where a thread start
-/// would cost as much as the step.
-const LONG_STEP_FLOATS: usize = 1 << 18;
+/// (4 MB: about 11,000 Panda Head or 1,100 climbing envs, several milliseconds of work). Smaller
+/// steps stay on the calling thread: a thread start (30–100 µs on a busy machine) would cost a
+/// few percent of their time, and Python sees a Ctrl-C right after such a short call anyway.
+const LONG_STEP_FLOATS: usize = 1 << 20;
 
 /// Actions as int64, one per env: a 1-D numpy array of any integer dtype (strided or not), or a
 /// sequence of ints (numpy integers included). Bools, floats (NaN too) and strings are refused
