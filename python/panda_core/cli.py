@@ -219,8 +219,8 @@ def _records_writer(
     """``--save-records DIR``: a function writing the JSON record of every game of a chunk.
 
     The batch keeps no history, so each chunk is played a second time with records kept (the
-    same games, move for move: same deals, same bot seeds); expect the run to take about three
-    times as long, plus a few kB of disk per game.
+    same games, move for move: same deals, same bot seeds) and every record written: 4–6 times
+    slower than without, one file of a few kB per game (README, "Quick start").
     """
     if args.save_records is None:
         return None
@@ -376,7 +376,7 @@ def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
         metavar="DIR",
         default=default(None),
         help="write the JSON record of every game to DIR/<game>-<k>.json (plays each game a "
-        "second time to record it: about 3x slower, a few kB per game)",
+        "second time to record it: 4-6x slower, one file of a few kB per game)",
     )
     head = sim.add_argument_group("Panda Head rules (RULES.md H-7; --game head only)")
     head.add_argument(
