@@ -32,7 +32,6 @@ from panda_core._core import (
 )
 from panda_core.bots import climb_settings
 from panda_core.simulate import (
-    DEFAULT_CHUNK,
     GAMES,
     MAX_GAMES,
     SimulationResult,
@@ -270,7 +269,6 @@ def _cmd_simulate(args: argparse.Namespace, given: set[str]) -> int:
     bots = _seat_bots(args.bots, args.players)
     rules, settings = _rules(args)
     save = _records_writer(args, bots, rules, settings)
-    chunk = min(max(1, args.games // 100), DEFAULT_CHUNK)
     summary = Summary(args.game, args.players, tuple(bots), args.seed, args.games)
     bar = _progress(args.games, args.quiet)
     try:
@@ -283,7 +281,6 @@ def _cmd_simulate(args: argparse.Namespace, given: set[str]) -> int:
             rules=rules,
             settings=settings,
             threads=args.threads,
-            chunk=chunk,
         ):
             if save is not None:
                 save(part)

@@ -82,8 +82,13 @@ MAX_GAMES = 2**40
 at a million games per second: a bound on mistakes, not on real runs)."""
 
 DEFAULT_CHUNK = 2**20
-"""Games per batch call of :func:`simulate_chunks` without ``chunk``: about a second of random
-play on two cores, 25–30 MB of per-game results."""
+"""Most games per batch call without ``chunk``: about a second of random play on two cores,
+25–30 MB of per-game results."""
+
+CHUNK_SECONDS = 0.25
+"""Without ``chunk``, :func:`simulate_chunks` (and :func:`simulate` with ``progress``) sizes each
+chunk to take about this long, from the speed of the chunks before it: a progress bar moves
+smoothly and an interrupted run has finished chunks to show, whatever the bots cost."""
 
 
 def simulate(
@@ -116,8 +121,9 @@ def simulate(
 
     Game ``k`` is dealt from the k-th output of SplitMix64(``seed``) on both paths, so a Python bot
     sees the same deals as a built-in bot at its seat would. Results are the same for any
-    ``threads`` and any ``chunk``. With ``progress``, the batch runs in chunks and
-    ``progress(done, total)`` is called after each.
+    ``threads`` and any ``chunk``. With ``progress``, the batch runs in chunks (of about
+    :data:`CHUNK_SECONDS` each unless ``chunk`` is given) and ``progress(done, total)`` is called
+    after each.
 
     The result holds every game's row: about 10 + 4 × ``players`` bytes a game (2.5 GB for 10^8
     four-player games), allocated before any game is played, so a request too large for memory
@@ -161,12 +167,13 @@ def simulate_chunks(
     threads: int | None = None,
     chunk: int | None = None,
 ) -> Iterator[SimulationResult]:
-    """The games of :func:`simulate` (same arguments, same games), as consecutive chunks of at
-    most ``chunk`` games (default :data:`DEFAULT_CHUNK`): each a :class:`SimulationResult` whose
-    ``first_game`` says where it starts and whose ``seconds`` is its own time. Memory stays
-    bounded by one chunk whatever ``games`` is; stopping the iteration (or Ctrl-C) stops the run.
+    """The games of :func:`simulate` (same arguments, same games), as consecutive chunks: each a
+    :class:`SimulationResult` whose ``first_game`` says where it starts and whose ``seconds`` is
+    its own time. Chunks hold ``chunk`` games, or without ``chunk`` as many as take about
+    :data:`CHUNK_SECONDS` (at most :data:`DEFAULT_CHUNK`). Memory stays bounded by one chunk
+    whatever ``games`` is; stopping the iteration (or Ctrl-C) stops the run.
     """
-    request = _Request.check(games, game, players, bots, seed, threads, chunk, None)
+    request = _Request.check(games, game, players, bots, seed, threads, chunk, True)
     yield from _chunks(request, rules, settings)
 
 
@@ -182,6 +189,7 @@ class _Request:
     seed: int
     threads: int | None
     chunk: int
+    """Games per chunk; 0: sized to take about CHUNK_SECONDS."""
 
     @staticmethod
     def check(
@@ -200,8 +208,7 @@ class _Request:
         n_players = _players(game, players)
         seats = _seats(bots, n_players)
         if chunk is None:
-            size = max(1, n_games // 100) if progress else DEFAULT_CHUNK
-            size = min(size, DEFAULT_CHUNK)
+            size = 0 if progress else DEFAULT_CHUNK
         else:
             size = _count("chunk", chunk, 1, MAX_BATCH_GAMES)
         if any(not isinstance(s, str) for s in seats):
@@ -277,13 +284,14 @@ def _allocate(games: int, players: int) -> _Columns:
 def _chunks(
     request: _Request, rules: HeadRules | None, settings: ClimbSettings | None
 ) -> Iterator[SimulationResult]:
-    """The games of ``request`` in chunks of at most ``request.chunk``."""
+    """The games of ``request`` in chunks of ``request.chunk`` games (0: timed chunks)."""
     climb = None if request.game == "head" else climb_settings(request.game, settings)
     python_loop = any(not isinstance(s, str) for s in request.seats)
     builtin = [s for s in request.seats if isinstance(s, str)]
     done = 0
+    step = request.chunk or 64
     while done < request.games or (done == 0 and request.games == 0):
-        size = min(request.chunk, request.games - done)
+        size = min(step, request.games - done)
         start = time.perf_counter()
         if python_loop:
             cols = _play_python(
@@ -306,6 +314,7 @@ def _chunks(
                 size, request.players, builtin, request.seed, climb, request.threads, done
             )
             cols = (c["winner"], c["rounds"], c["decisions"], c["scores"])
+        seconds = time.perf_counter() - start
         yield SimulationResult(
             game=request.game,
             players=request.players,
@@ -315,12 +324,21 @@ def _chunks(
             rounds=cols[1],
             decisions=cols[2],
             scores=cols[3].reshape(size, request.players),
-            seconds=time.perf_counter() - start,
+            seconds=seconds,
             first_game=done,
         )
         done += size
+        if not request.chunk:
+            step = _next_chunk(size, seconds)
         if request.games == 0:
             break
+
+
+def _next_chunk(size: int, seconds: float) -> int:
+    """The size of a chunk that takes about CHUNK_SECONDS, from the last one (``size`` games in
+    ``seconds``); growing at most 8-fold at a time, so one fast chunk cannot make a huge one."""
+    wanted = size * CHUNK_SECONDS / max(seconds, 1e-6)
+    return max(1, min(int(wanted), 8 * size, DEFAULT_CHUNK))
 
 
 def _check_python_request(
