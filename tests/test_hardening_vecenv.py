@@ -95,6 +95,18 @@ def test_sizes_are_checked_before_allocating() -> None:
     fast(lambda: simulate(5, chunk=0), ArgumentError, "chunk")
 
 
+def test_legal_move_features_are_bounded_before_allocating() -> None:
+    # 2**17 envs of a few dozen moves each: ~10**6 rows of 326 floats, above 2**27 floats.
+    env = ClimbVectorEnv(2**17, settings=ClimbSettings(preset="year"))
+    env.reset(seed=1)
+    with pytest.raises(ArgumentError, match="fewer envs"):
+        env.legal_move_features()
+    small = ClimbVectorEnv(4)
+    small.reset(seed=1)
+    rows, offsets = small.legal_move_features()
+    assert rows.shape == (offsets[-1], small.move_features)
+
+
 def test_game_counts_are_ints() -> None:
     for bad in [True, 2.0, "10", None]:
         with pytest.raises(TypeError):

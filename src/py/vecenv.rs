@@ -429,11 +429,16 @@ vector_env_methods!(PyClimbVectorEnv, "ClimbVectorEnv", {
 
     /// `(features, offsets)`: float32 rows of shape `(M, CLIMB_MOVE_FEATURES)` for the legal moves
     /// of every env stacked, and int64 `offsets` of shape `(num_envs + 1,)`: env `i`'s moves are
-    /// rows `offsets[i]:offsets[i + 1]`, in canonical order.
+    /// rows `offsets[i]:offsets[i + 1]`, in canonical order. At most 2**27 floats in all
+    /// (`ArgumentError` otherwise, before allocating); Ctrl-C stops a large call.
     fn legal_move_features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let env = locked(py, &self.env);
+        let long = long_step(&env);
         let env = &*env;
-        let (rows, offsets) = py.detach(|| env.legal_move_features());
+        let (rows, offsets) =
+            interruptible_if(py, long, |stop| env.legal_move_features_until(stop))?
+                .map_err(|e| ArgumentError::new_err(e.0))?
+                .ok_or_else(|| PyKeyboardInterrupt::new_err("interrupted"))?;
         let m = rows.len() / MOVE_FEATURES;
         (
             rows.into_pyarray(py).reshape([m, MOVE_FEATURES])?,

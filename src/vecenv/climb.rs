@@ -13,7 +13,8 @@ use crate::climb::encoding::{self, move_features_into, MOVE_FEATURES};
 use crate::climb::observation::{observation_into_zeroed, OBSERVATION_SIZE};
 use crate::climb::snapshot::{parse_snapshot, snapshot};
 use crate::climb::{ClimbGame, ClimbSettings, ClimbState, Deck, Mood, Move, Preset};
-use crate::error::{EngineError, StateError};
+use crate::error::{EngineError, RulesError, StateError};
+use crate::interrupt::{Interrupt, NEVER};
 
 /// Players and settings of every episode.
 #[derive(Clone, Debug)]
@@ -201,25 +202,51 @@ impl ClimbEnvGame {
     }
 }
 
+/// Move-feature rows of every env stacked, and the offsets of each env's rows.
+pub type MoveRows = (Vec<f32>, Vec<i64>);
+
 impl VecEnv<ClimbEnvGame> {
     /// The move-feature rows of every env's legal moves, stacked: rows
     /// `offsets[i] .. offsets[i + 1]` (each [`MOVE_FEATURES`] floats) are env `i`'s moves in
     /// canonical order, the order [`VecEnv::step_as`] with move indices refers to.
-    pub fn legal_move_features(&self) -> (Vec<f32>, Vec<i64>) {
+    pub fn legal_move_features(&self) -> Result<MoveRows, RulesError> {
+        self.legal_move_features_until(&NEVER)
+            .map(|rows| rows.expect("NEVER is never set"))
+    }
+
+    /// [`VecEnv::legal_move_features`] that gives up (`Ok(None)`) once `stop` is set, polled
+    /// between envs. The total size is checked before the rows are allocated: at most
+    /// [`super::MAX_BATCH_FLOATS`] floats (a `RulesError` names the size; use fewer envs).
+    pub fn legal_move_features_until(
+        &self,
+        stop: &Interrupt,
+    ) -> Result<Option<MoveRows>, RulesError> {
         let mut offsets = Vec::with_capacity(self.num_envs() + 1);
         offsets.push(0i64);
         for g in self.games() {
             offsets.push(offsets.last().copied().unwrap_or(0) + g.legal.len() as i64);
         }
         let total = offsets.last().copied().unwrap_or(0) as usize;
-        let mut rows = vec![0.0f32; total * MOVE_FEATURES];
+        let floats = total.saturating_mul(MOVE_FEATURES);
+        if floats > super::MAX_BATCH_FLOATS {
+            return Err(RulesError(format!(
+                "the {total} legal moves of the {} envs need {floats} feature floats, more than \
+                 {} in one call; use fewer envs (or step by abstract action)",
+                self.num_envs(),
+                super::MAX_BATCH_FLOATS
+            )));
+        }
+        let mut rows = vec![0.0f32; floats];
         let mut chunks = rows.chunks_mut(MOVE_FEATURES);
         for g in self.games() {
+            if stop.is_set() {
+                return Ok(None);
+            }
             for (mv, row) in g.legal.iter().zip(chunks.by_ref()) {
                 move_features_into(&g.state, mv, row);
             }
         }
-        (rows, offsets)
+        Ok(Some((rows, offsets)))
     }
 }
 
@@ -290,7 +317,7 @@ mod tests {
         let mut env = VecEnv::<ClimbEnvGame>::new(config(Preset::Spin, 4), 5, Some(1)).unwrap();
         env.reset(1).unwrap();
         for step in 0..200 {
-            let (rows, offsets) = env.legal_move_features();
+            let (rows, offsets) = env.legal_move_features().unwrap();
             assert_eq!(offsets.len(), 6);
             assert_eq!(
                 rows.len(),
