@@ -9,7 +9,7 @@ use super::args::{threads_arg, Int};
 use super::climb::{PyClimbSettings, CLIMB};
 use super::errors::{ArgumentError, IntoPyResult, RulesError};
 use super::head::{players_arg, seed_arg, PyHeadRules, HEAD};
-use super::interrupt::{interruptible, prepare_numpy};
+use super::interrupt::{interruptible_if, prepare_numpy};
 use crate::bots::{BotKind, MAX_ISMCTS_ITERATIONS};
 use crate::climb::sim::simulate_climb_until;
 use crate::error::EngineError;
@@ -36,7 +36,7 @@ fn simulate_head_batch<'py>(
     let players = players_of(players, HEAD)?;
     let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
     let rules = rules.map(|r| r.inner).unwrap_or_default();
-    let outcomes = interruptible(py, |stop| {
+    let outcomes = interruptible_if(py, args.long(64), |stop| {
         simulate_head_until(
             args.first_game,
             args.games,
@@ -79,7 +79,7 @@ fn simulate_climb_batch<'py>(
     let players = players_of(players, CLIMB)?;
     let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
     let settings = settings.map(|s| s.inner).unwrap_or_default();
-    let outcomes = interruptible(py, |stop| {
+    let outcomes = interruptible_if(py, args.long(16), |stop| {
         simulate_climb_until(
             args.first_game,
             args.games,
@@ -121,7 +121,7 @@ fn head_batch_records(
     let players = players_of(players, HEAD)?;
     let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
     let rules = rules.map(|r| r.inner).unwrap_or_default();
-    let records = interruptible(py, |stop| {
+    let records = interruptible_if(py, args.long(8), |stop| {
         crate::sim::head_records_until(
             args.first_game,
             args.games,
@@ -154,7 +154,7 @@ fn climb_batch_records(
     let players = players_of(players, CLIMB)?;
     let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
     let settings = settings.map(|s| s.inner).unwrap_or_default();
-    let records = interruptible(py, |stop| {
+    let records = interruptible_if(py, args.long(4), |stop| {
         crate::climb::sim::climb_records_until(
             args.first_game,
             args.games,
@@ -184,7 +184,7 @@ fn simulate_head_hands<'py>(
     let players = players_of(players, HEAD)?;
     let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
     let rules = rules.map(|r| r.inner).unwrap_or_default();
-    let decisions = interruptible(py, |stop| {
+    let decisions = interruptible_if(py, hands >= 256, |stop| {
         simulate_head_hands_until(hands, players, rules, seed, stop)
     })?;
     finished(py, decisions)
@@ -228,6 +228,16 @@ pub struct BatchArgs {
 }
 
 impl BatchArgs {
+    /// Whether the batch can take long enough to need Ctrl-C (a thread start, 30–100 µs, is not
+    /// worth it for a few quick games): `quick` games or more, or any search bot.
+    fn long(&self, quick: usize) -> bool {
+        self.games >= quick
+            || self
+                .bots
+                .iter()
+                .any(|b| matches!(b, BotKind::Ismcts { .. }))
+    }
+
     pub fn parse(
         games: Int,
         first_game: Int,
