@@ -9,9 +9,9 @@
 use std::time::Instant;
 
 use panda_core::climb::{ClimbSettings, Preset};
-use panda_core::head::{HeadRules, HeadState};
+use panda_core::head::HeadRules;
 use panda_core::vecenv::climb::{ClimbConfig, ClimbEnvGame};
-use panda_core::vecenv::head::HeadConfig;
+use panda_core::vecenv::head::{HeadConfig, HeadEnvGame};
 use panda_core::vecenv::{EnvGame, VecEnv};
 
 /// Nanoseconds per env-step of `steps` steps of `envs` envs on `threads` threads.
@@ -42,7 +42,7 @@ fn run(game: &str, envs: usize, steps: usize, threads: usize) -> f64 {
                 players: 4,
                 rules: HeadRules::default(),
             };
-            time_steps::<HeadState>(config, envs, steps, threads)
+            time_steps::<HeadEnvGame>(config, envs, steps, threads)
         }
         "year" => time_steps::<ClimbEnvGame>(climb(Preset::Year), envs, steps, threads),
         "spin" => time_steps::<ClimbEnvGame>(climb(Preset::Spin), envs, steps, threads),

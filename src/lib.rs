@@ -9,11 +9,15 @@
 //! - [`search`]: determinization-based search (ISMCTS) for every game
 //! - [`sim`]: batch simulation over many games, in parallel, deterministic per seed
 //! - [`vecenv`]: batched RL environments: N games stepped in one call
+//! - [`interrupt`]: cooperative cancellation of long work (Ctrl-C from Python)
+//! - [`pool`]: the shared, bounded worker pools behind every `threads` argument
 
 pub mod bots;
 pub mod climb;
 pub mod error;
 pub mod head;
+pub mod interrupt;
+pub mod pool;
 pub mod record;
 pub mod rng;
 pub mod search;

@@ -10,7 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from panda_core import ClimbGame, ClimbSettings, HeadGame, HeadRules, IllegalMoveError, RulesError
+from panda_core import (
+    ArgumentError,
+    ClimbGame,
+    ClimbSettings,
+    HeadGame,
+    HeadRules,
+    IllegalMoveError,
+    RulesError,
+)
 from panda_core._core import (
     CLIMB_MOVE_FEATURES,
     CLIMB_OBSERVATION_SIZE,
@@ -170,11 +178,12 @@ def test_a_refused_action_names_the_env_and_moves_nothing() -> None:
 
 
 def test_bad_constructor_arguments() -> None:
-    with pytest.raises(RulesError):
+    # Sizes and thread counts out of range are ArgumentErrors (issue 8); rules are RulesErrors.
+    with pytest.raises(ArgumentError):
         HeadVectorEnv(0)
     with pytest.raises(RulesError):
         HeadVectorEnv(4, players=6)
-    with pytest.raises(RulesError):
+    with pytest.raises(ArgumentError):
         HeadVectorEnv(4, threads=0)
     with pytest.raises(RulesError):
         HeadVectorEnv(4, players=2, rules=HeadRules(first_dealer=3))
@@ -308,5 +317,5 @@ def test_game_copies_show_the_env_position_and_do_not_move_it() -> None:
         ]
     again = head_env.game(0)
     np.testing.assert_array_equal(again.observation(int(player[0])), obs[0])
-    with pytest.raises(IndexError):
+    with pytest.raises(ArgumentError, match=r"0\.\.=2"):  # issue 8: one error contract
         head_env.game(3)

@@ -180,6 +180,20 @@ def simulate_head_batch(
 def simulate_head_hands(
     hands: int, players: int, seed: int | None = None, rules: HeadRules | None = None
 ) -> int: ...
+def head_batch_records(
+    games: int,
+    players: int,
+    bots: list[str],
+    seed: int | None = None,
+    rules: HeadRules | None = None,
+    threads: int | None = None,
+    first_game: int = 0,
+) -> list[str]: ...
+def check_bot(name: str) -> str: ...
+
+MAX_BATCH_GAMES: int
+MAX_ISMCTS_ITERATIONS: int
+MAX_THREADS: int
 
 # ---- climbing games (year, spin) -------------------------------------------------------------
 
@@ -295,12 +309,23 @@ def simulate_climb_batch(
     threads: int | None = None,
     first_game: int = 0,
 ) -> ClimbBatch: ...
+def climb_batch_records(
+    games: int,
+    players: int,
+    bots: list[str],
+    seed: int | None = None,
+    settings: ClimbSettings | None = None,
+    threads: int | None = None,
+    first_game: int = 0,
+) -> list[str]: ...
 
 # ---- vector environments ---------------------------------------------------------------------
 
 _Obs = npt.NDArray[np.float32]
 _Mask = npt.NDArray[np.bool_]
 _Ints = npt.NDArray[np.int64]
+
+MAX_ENVS: int
 
 @final
 class HeadVectorEnv:

@@ -1,97 +1,278 @@
-"""The ``panda-core`` command line: ``panda-core simulate`` plays many games with built-in bots."""
+"""The ``panda-core`` command line: ``panda-core simulate`` plays many games with built-in bots.
+
+The run streams: games are played in chunks (:func:`panda_core.simulate.simulate_chunks`) and
+only per-seat totals are kept, so ``--games 100000000`` needs no more memory than ``--games
+1000``. Ctrl-C stops it within a game per thread; the table of the games finished so far is
+printed under "interrupted after N of M games" and the exit status is 130.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
-import time
-from collections.abc import Sequence
-from typing import TextIO
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
-from panda_core._core import BOT_NAMES, ClimbSettings, HeadRules, PandaCoreError
-from panda_core.simulate import GAMES, SimulationResult, simulate
+import numpy as np
+import numpy.typing as npt
+
+from panda_core._core import (
+    BOT_NAMES,
+    MAX_THREADS,
+    ClimbSettings,
+    HeadRules,
+    PandaCoreError,
+    __version__,
+    climb_batch_records,
+    head_batch_records,
+)
+from panda_core.bots import climb_settings
+from panda_core.simulate import (
+    GAMES,
+    MAX_GAMES,
+    SimulationResult,
+    simulate_chunks,
+)
+
+INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
+
+HEAD_OPTIONS = {
+    "last_pile_scoring": "--last-pile-scoring",
+    "no_poor_panda": "--no-poor-panda",
+    "lowest_only_when_cannot_follow": "--lowest-only-when-cannot-follow",
+    "bust_threshold": "--bust-threshold",
+    "no_special_cards": "--no-special-cards",
+    "first_dealer": "--first-dealer",
+}
+"""Options of Panda Head only (RULES.md H-7)."""
+CLIMB_OPTIONS = {"deck": "--deck", "first_player": "--first-player"}
+"""Options of both climbing games (RULES.md S-12)."""
+YEAR_OPTIONS = {"panda_mood": "--panda-mood"}
+"""Options of ``year`` only (``spin`` has no panda mood, S-7.6)."""
 
 
-class ProgressBar:
-    """A one-line progress bar on a terminal stream, shown only once a run takes a moment."""
-
-    def __init__(self, stream: TextIO, delay: float = 0.5, width: int = 30) -> None:
-        self.stream = stream
-        self.start = time.perf_counter()
-        self.delay = delay
-        self.width = width
-        self.shown = False
-
-    def __call__(self, done: int, total: int) -> None:
-        elapsed = time.perf_counter() - self.start
-        if elapsed < self.delay and not self.shown:
-            return
-        self.shown = True
-        frac = done / total if total else 1.0
-        filled = int(frac * self.width)
-        rate = done / elapsed if elapsed > 0 else 0.0
-        bar = "#" * filled + "-" * (self.width - filled)
-        self.stream.write(f"\r[{bar}] {done}/{total} games {rate:,.0f} games/s")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.shown:
-            self.stream.write("\n")
-            self.stream.flush()
+class UsageError(Exception):
+    """A command line that asks for something that does not apply (exit status 2)."""
 
 
-def _seat_bots(spec: str, players: int) -> list[str]:
-    names = [b.strip() for b in spec.split(",") if b.strip()]
-    if not names:
-        raise PandaCoreError("--bots needs at least one bot name")
-    return [names[s % len(names)] for s in range(players)]
+@dataclass
+class Summary:
+    """Per-seat totals of a run, added chunk by chunk (what the table and ``--json`` print)."""
+
+    game: str
+    players: int
+    bots: tuple[str, ...]
+    seed: int
+    requested: int
+    games: int = 0
+    wins: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    rounds: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    interrupted: bool = False
+
+    def __post_init__(self) -> None:
+        if self.wins.shape[0] != self.players:
+            self.wins = np.zeros(self.players, dtype=np.int64)
+
+    @classmethod
+    def of(cls, result: SimulationResult) -> Summary:
+        summary = cls(result.game, result.players, result.bots, result.seed, result.games)
+        summary.add(result)
+        return summary
+
+    def add(self, part: SimulationResult) -> None:
+        self.games += part.games
+        self.wins += np.bincount(part.winner.astype(np.int64), minlength=self.players)
+        self.rounds += int(part.rounds.sum(dtype=np.uint64))
+        self.decisions += int(part.decisions.sum(dtype=np.uint64))
+        self.seconds += part.seconds
+
+    def win_rates(self) -> npt.NDArray[np.float64]:
+        return self.wins / max(self.games, 1)
+
+    def win_rates_by_bot(self) -> dict[str, float]:
+        """Fraction of seat-games won, per bot name (a bot at several seats is pooled)."""
+        per_seat = self.win_rates()
+        out: dict[str, float] = {}
+        for name in dict.fromkeys(self.bots):
+            seats = [s for s, b in enumerate(self.bots) if b == name]
+            out[name] = float(sum(per_seat[s] for s in seats) / len(seats))
+        return out
 
 
-def format_table(result: SimulationResult) -> str:
+def format_table(result: SimulationResult | Summary) -> str:
     """The human-readable results table printed by ``panda-core simulate``."""
-    rates = result.win_rates()
-    games = result.games
-    lines = [
-        f"panda-core simulate: game={result.game} players={result.players} games={games} "
-        f"seed={result.seed}",
+    summary = result if isinstance(result, Summary) else Summary.of(result)
+    rates = summary.win_rates()
+    games = summary.games
+    lines = []
+    if summary.interrupted:
+        lines += [f"interrupted after {games} of {summary.requested} games", ""]
+    lines += [
+        f"panda-core simulate: game={summary.game} players={summary.players} games={games} "
+        f"seed={summary.seed}",
         "",
         f"{'seat':>4}  {'bot':<10} {'wins':>8}  {'win rate':>8}",
     ]
-    for seat, bot in enumerate(result.bots):
-        wins = round(rates[seat] * games)
-        lines.append(f"{seat:>4}  {bot:<10} {wins:>8}  {rates[seat]:>8.1%}")
-    if len(set(result.bots)) > 1:
+    for seat, bot in enumerate(summary.bots):
+        lines.append(f"{seat:>4}  {bot:<10} {summary.wins[seat]:>8}  {rates[seat]:>8.1%}")
+    if len(set(summary.bots)) > 1:
         lines += ["", f"{'bot':<10} {'win rate per seat':>18}"]
-        for bot, rate in result.win_rates_by_bot().items():
+        for bot, rate in summary.win_rates_by_bot().items():
             lines.append(f"{bot:<10} {rate:>18.1%}")
-    mean_rounds = float(result.rounds.mean()) if games else 0.0
-    unit = "hands" if result.game == "head" else "rounds"
-    mean_decisions = float(result.decisions.mean()) if games else 0.0
-    speed = games / result.seconds if result.seconds > 0 else float("inf")
+    unit = "hands" if summary.game == "head" else "rounds"
+    mean_rounds = summary.rounds / games if games else 0.0
+    mean_decisions = summary.decisions / games if games else 0.0
+    seconds = summary.seconds
+    speed = games / seconds if seconds > 0 else float("inf")
     lines += [
         "",
         f"mean {unit} per game:{' ' * (10 - len(unit))}{mean_rounds:.2f}",
         f"mean decisions per game: {mean_decisions:.1f}",
-        f"time: {result.seconds:.3f} s   {speed:,.0f} games/s   "
-        f"{result.rounds.sum() / max(result.seconds, 1e-9):,.0f} {unit}/s",
+        f"time: {seconds:.3f} s   {speed:,.0f} games/s   "
+        f"{summary.rounds / max(seconds, 1e-9):,.0f} {unit}/s",
     ]
     return "\n".join(lines)
 
 
-def _cmd_simulate(args: argparse.Namespace) -> int:
-    bots = _seat_bots(args.bots, args.players)
-    rules = HeadRules(
-        last_pile_scoring=args.last_pile_scoring,
-        poor_panda=not args.no_poor_panda,
-        lowest_only_when_cannot_follow=args.lowest_only_when_cannot_follow,
-        bust_threshold=args.bust_threshold,
-        special_cards=not args.no_special_cards,
+def _json(summary: Summary) -> str:
+    return json.dumps(
+        {
+            "game": summary.game,
+            "players": summary.players,
+            "games": summary.games,
+            "games_requested": summary.requested,
+            "interrupted": summary.interrupted,
+            "seed": summary.seed,
+            "bots": list(summary.bots),
+            "win_rate_by_seat": [float(r) for r in summary.win_rates()],
+            "win_rate_by_bot": summary.win_rates_by_bot(),
+            "mean_rounds": summary.rounds / summary.games if summary.games else 0.0,
+            "seconds": summary.seconds,
+        }
     )
-    settings = ClimbSettings(panda_mood=args.panda_mood) if args.game != "head" else None
-    bar = ProgressBar(sys.stderr) if not args.quiet else None
+
+
+def _seat_bots(spec: str, players: int) -> list[str]:
+    """``--bots``: comma-separated names repeated to fill the seats; more names than seats is a
+    mistake, not something to drop silently."""
+    names = [b.strip() for b in spec.split(",") if b.strip()]
+    if not names:
+        raise UsageError("--bots needs at least one bot name")
+    if len(names) > players:
+        raise UsageError(
+            f"--bots names {len(names)} bots ({', '.join(names)}) for {players} players; "
+            "give at most one per seat (names repeat to fill the seats)"
+        )
+    return [names[s % len(names)] for s in range(players)]
+
+
+def _check_options(args: argparse.Namespace, given: set[str]) -> None:
+    """Refuse options that do not apply to ``--game`` (they would be ignored silently)."""
+    if args.game == "head":
+        foreign = {**CLIMB_OPTIONS, **YEAR_OPTIONS}
+        owner = "the climbing games (year, spin)"
+    else:
+        foreign = dict(HEAD_OPTIONS)
+        owner = "Panda Head (--game head)"
+        if args.game == "spin":
+            wrong = sorted(flag for dest, flag in YEAR_OPTIONS.items() if dest in given)
+            if wrong:
+                raise UsageError(f"{', '.join(wrong)} applies to --game year only, not spin")
+    wrong = sorted(flag for dest, flag in foreign.items() if dest in given)
+    if wrong:
+        raise UsageError(f"{', '.join(wrong)} applies to {owner}, not --game {args.game}")
+    if not 2 <= args.players <= 5:
+        raise UsageError(f"the games are played by 2 to 5 players, got {args.players}")
+
+
+def _progress(total: int, quiet: bool) -> Any:
+    """A tqdm bar on stderr when it is a terminal (never in pipes, logs or CI), else ``None``."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm  # type: ignore[import-untyped]
+
+    # A terminal that reports no size (a fresh pty, some IDE consoles) makes tqdm hide the bar
+    # (zero width, zero rows): fall back to 80 x 24.
+    size = shutil.get_terminal_size((80, 24))
+    return tqdm(
+        total=total,
+        unit="games",
+        unit_scale=True,
+        delay=0.5,
+        ncols=size.columns,
+        nrows=size.lines,
+        file=sys.stderr,
+    )
+
+
+def _records_writer(
+    args: argparse.Namespace, bots: list[str], rules: HeadRules | None, settings: Any
+) -> Callable[[SimulationResult], None] | None:
+    """``--save-records DIR``: a function writing the JSON record of every game of a chunk.
+
+    The batch keeps no history, so each chunk is played a second time with records kept (the
+    same games, move for move: same deals, same bot seeds) and every record written: 4–6 times
+    slower than without, one file of a few kB per game (README, "Quick start").
+    """
+    if args.save_records is None:
+        return None
+    folder = Path(args.save_records)
     try:
-        result = simulate(
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise UsageError(f"--save-records: cannot create {folder}: {err}") from None
+    width = len(str(max(args.games - 1, 0)))
+
+    def write(part: SimulationResult) -> None:
+        if args.game == "head":
+            records = head_batch_records(
+                part.games, args.players, bots, args.seed, rules, args.threads, part.first_game
+            )
+        else:
+            records = climb_batch_records(
+                part.games, args.players, bots, args.seed, settings, args.threads, part.first_game
+            )
+        for k, record in enumerate(records, start=part.first_game):
+            (folder / f"{args.game}-{k:0{width}d}.json").write_text(record + "\n")
+
+    return write
+
+
+def _rules(args: argparse.Namespace) -> tuple[HeadRules | None, ClimbSettings | None]:
+    if args.game == "head":
+        rules = HeadRules(
+            last_pile_scoring=args.last_pile_scoring,
+            poor_panda=not args.no_poor_panda,
+            lowest_only_when_cannot_follow=args.lowest_only_when_cannot_follow,
+            bust_threshold=args.bust_threshold,
+            special_cards=not args.no_special_cards,
+            first_dealer=args.first_dealer,
+        )
+        return rules, None
+    base = ClimbSettings(
+        panda_mood=args.panda_mood,
+        first_player=args.first_player,
+        deck=None if args.deck is None else str(args.deck),
+    )
+    return None, climb_settings(args.game, base)
+
+
+def _cmd_simulate(args: argparse.Namespace, given: set[str]) -> int:
+    _check_options(args, given)
+    bots = _seat_bots(args.bots, args.players)
+    rules, settings = _rules(args)
+    save = _records_writer(args, bots, rules, settings)
+    summary = Summary(args.game, args.players, tuple(bots), args.seed, args.games)
+    bar = _progress(args.games, args.quiet)
+    try:
+        for part in simulate_chunks(
             args.games,
             game=args.game,
             players=args.players,
@@ -100,67 +281,149 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             rules=rules,
             settings=settings,
             threads=args.threads,
-            progress=bar,
-        )
+        ):
+            if save is not None:
+                save(part)
+            summary.add(part)
+            if bar is not None:
+                bar.update(part.games)
+    except KeyboardInterrupt:
+        summary.interrupted = True
     finally:
         if bar is not None:
             bar.close()
-    if args.json:
-        print(
-            json.dumps(
-                {
-                    "game": result.game,
-                    "players": result.players,
-                    "games": result.games,
-                    "seed": result.seed,
-                    "bots": list(result.bots),
-                    "win_rate_by_seat": [float(r) for r in result.win_rates()],
-                    "win_rate_by_bot": result.win_rates_by_bot(),
-                    "mean_rounds": float(result.rounds.mean()) if result.games else 0.0,
-                    "seconds": result.seconds,
-                }
-            )
-        )
-    else:
-        print(format_table(result))
-    return 0
+    print(_json(summary) if args.json else format_table(summary))
+    return INTERRUPTED if summary.interrupted else 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _int_in(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type: an integer in ``lo..=hi`` (a clean usage error, never a traceback)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text[:40]!r}") from None
+        if not lo <= value <= hi:
+            shown = text if len(text) <= 40 else f"an integer of {len(text)} digits"
+            raise argparse.ArgumentTypeError(f"must be in {lo}..={hi}, got {shown}")
+        return value
+
+    return parse
+
+
+def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
+    """The ``panda-core`` parser; ``defaults=False`` leaves unset options out of the namespace
+    (how :func:`main` tells an option given on the command line from its default)."""
+
+    def default(value: object) -> object:
+        return value if defaults else argparse.SUPPRESS
+
     parser = argparse.ArgumentParser(
         prog="panda-core", description="Fast engines for the panda card games."
     )
+    parser.add_argument("--version", action="version", version=f"panda-core {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    sim = sub.add_parser("simulate", help="play many games with built-in bots and print results")
+    sim = sub.add_parser(
+        "simulate",
+        help="play many games with built-in bots and print results",
+        description="Play many games with built-in bots and print the results table. Ctrl-C "
+        "stops the run and prints the games finished so far (exit status 130).",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
     sim.add_argument(
         "--game",
         choices=GAMES,
-        default="head",
-        help="head (Panda Head), year (Year of the Panda) or spin (Panda Spin); default head",
+        default=default("head"),
+        help="head (Panda Head), year (Year of the Panda) or spin (Panda Spin)",
     )
-    sim.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
-    sim.add_argument("--games", "-n", type=int, default=10_000, help="games to play")
+    sim.add_argument("--players", type=int, default=default(4), help="2 to 5")
+    sim.add_argument(
+        "--games", "-n", type=_int_in(0, MAX_GAMES), default=default(10_000), help="games to play"
+    )
     sim.add_argument(
         "--bots",
-        default="random",
+        default=default("random"),
         help=(
-            "comma-separated bots, repeated to fill the seats; built-in: "
+            "comma-separated bots, at most one per seat, repeated to fill the seats; built-in: "
             f"{', '.join(BOT_NAMES)} (ismcts:N sets its iterations)"
         ),
     )
-    sim.add_argument("--seed", type=int, default=0, help="batch seed (0..2**64-1)")
-    sim.add_argument("--threads", type=int, default=None, help="worker threads (default: all)")
-    sim.add_argument("--json", action="store_true", help="print a JSON summary instead")
-    sim.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    head = sim.add_argument_group("Panda Head rules (RULES.md H-7)")
-    head.add_argument("--last-pile-scoring", choices=("pile_sum", "own_card"), default="pile_sum")
-    head.add_argument("--no-poor-panda", action="store_true")
-    head.add_argument("--lowest-only-when-cannot-follow", action="store_true")
-    head.add_argument("--bust-threshold", type=int, default=21)
-    head.add_argument("--no-special-cards", action="store_true")
-    climb = sim.add_argument_group("climbing games (RULES.md S-12)")
+    sim.add_argument(
+        "--seed", type=_int_in(0, 2**64 - 1), default=default(0), help="batch seed (0..2**64-1)"
+    )
+    sim.add_argument(
+        "--threads",
+        type=_int_in(1, MAX_THREADS),
+        default=default(None),
+        help="worker threads (default None: every core)",
+    )
+    sim.add_argument(
+        "--json", action="store_true", default=default(False), help="print a JSON summary"
+    )
+    sim.add_argument(
+        "--quiet",
+        "-q",
+        action="store_true",
+        default=default(False),
+        help="no progress bar (it is only drawn on a terminal anyway)",
+    )
+    sim.add_argument(
+        "--save-records",
+        metavar="DIR",
+        default=default(None),
+        help="write the JSON record of every game to DIR/<game>-<k>.json (plays each game a "
+        "second time to record it: 4-6x slower, one file of a few kB per game)",
+    )
+    head = sim.add_argument_group("Panda Head rules (RULES.md H-7; --game head only)")
+    head.add_argument(
+        "--last-pile-scoring",
+        choices=("pile_sum", "own_card"),
+        default=default("pile_sum"),
+        help="how pile 7 scores",
+    )
+    head.add_argument(
+        "--no-poor-panda", action="store_true", default=default(False), help="no Poor Panda"
+    )
+    head.add_argument(
+        "--lowest-only-when-cannot-follow",
+        action="store_true",
+        default=default(False),
+        help="the lowest-card rule applies only when a player cannot follow",
+    )
+    head.add_argument(
+        "--bust-threshold",
+        type=_int_in(0, 2**32 - 1),
+        default=default(21),
+        help="score above which a player is out",
+    )
+    head.add_argument(
+        "--no-special-cards",
+        action="store_true",
+        default=default(False),
+        help="play without the Big Pandas and the Bamboo",
+    )
+    head.add_argument(
+        "--first-dealer", type=_int_in(0, 4), default=default(0), help="seat of the first dealer"
+    )
+    climb = sim.add_argument_group("climbing games (RULES.md S-12; --game year or spin only)")
     climb.add_argument(
-        "--panda-mood", choices=("hungry", "flip"), default="hungry", help="year: panda side"
+        "--panda-mood",
+        choices=("hungry", "flip"),
+        default=default("hungry"),
+        help="year only: the panda side",
+    )
+    climb.add_argument(
+        "--deck",
+        metavar="PATH",
+        default=default(None),
+        help="a deck file (TOML or JSON; default None: the built-in reconstructed deck)",
+    )
+    climb.add_argument(
+        "--first-player",
+        type=_int_in(0, 4),
+        default=default(0),
+        help="seat that leads the first round",
     )
     sim.set_defaults(func=_cmd_simulate)
     return parser
@@ -169,9 +432,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    given = set(vars(build_parser(defaults=False).parse_args(argv)))
     try:
-        code: int = args.func(args)
-    except PandaCoreError as err:
+        code: int = args.func(args, given)
+    except (PandaCoreError, UsageError) as err:
         print(f"panda-core: error: {err}", file=sys.stderr)
         return 2
     return code

@@ -4,7 +4,7 @@ Python bot (:class:`panda_core.bots.Bot`) at any seat runs game by game in a Pyt
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,14 +12,17 @@ import numpy as np
 import numpy.typing as npt
 
 from panda_core._core import (
-    BOT_NAMES,
+    MAX_BATCH_GAMES,
+    MAX_THREADS,
+    ArgumentError,
     ClimbSettings,
     HeadRules,
     RulesError,
+    check_bot,
     simulate_climb_batch,
     simulate_head_batch,
 )
-from panda_core.bots import Bot, bot_name, climb_settings, is_builtin_bot, nth_output, play_game
+from panda_core.bots import Bot, bot_name, climb_settings, nth_output, play_game
 
 _Columns = tuple[
     npt.NDArray[np.int8], npt.NDArray[np.uint32], npt.NDArray[np.uint32], npt.NDArray[np.uint32]
@@ -47,6 +50,8 @@ class SimulationResult:
     """Final scores, shape ``(games, players)``."""
     seconds: float
     """Wall-clock time of the simulation."""
+    first_game: int = 0
+    """Index of the first game (a chunk of :func:`simulate_chunks` starts there)."""
 
     @property
     def hands(self) -> npt.NDArray[np.uint32]:
@@ -72,12 +77,26 @@ class SimulationResult:
         return out
 
 
+MAX_GAMES = 2**40
+"""Most games one :func:`simulate` or :func:`simulate_chunks` call plays (about 12 days of play
+at a million games per second: a bound on mistakes, not on real runs)."""
+
+DEFAULT_CHUNK = 2**20
+"""Most games per batch call without ``chunk``: about a second of random play on two cores,
+25–30 MB of per-game results."""
+
+CHUNK_SECONDS = 0.25
+"""Without ``chunk``, :func:`simulate_chunks` (and :func:`simulate` with ``progress``) sizes each
+chunk to take about this long, from the speed of the chunks before it: a progress bar moves
+smoothly and an interrupted run has finished chunks to show, whatever the bots cost."""
+
+
 def simulate(
     games: int,
     *,
     game: str = "head",
     players: int = 4,
-    bots: Sequence[str | Bot[Any]] | None = None,
+    bots: Sequence[str | Bot[Any]] | str | None = None,
     seed: int = 0,
     rules: HeadRules | None = None,
     settings: ClimbSettings | None = None,
@@ -86,7 +105,8 @@ def simulate(
     progress: Callable[[int, int], None] | None = None,
 ) -> SimulationResult:
     """Play ``games`` complete games of ``game`` (``"head"``, ``"year"`` or ``"spin"``), one bot
-    per seat (default all ``"random"``).
+    per seat (default all ``"random"``; a single bot name, such as ``bots="heuristic"``, sits at
+    every seat).
 
     A seat is a built-in bot name (``BOT_NAMES``, or ``"ismcts:N"``) or a Python bot (a
     :class:`panda_core.bots.Bot`: ``bot(game, player) -> move``, optionally with ``reset(seed)``).
@@ -101,59 +121,224 @@ def simulate(
 
     Game ``k`` is dealt from the k-th output of SplitMix64(``seed``) on both paths, so a Python bot
     sees the same deals as a built-in bot at its seat would. Results are the same for any
-    ``threads`` and any ``chunk``. With ``progress``, the batch runs in chunks and
-    ``progress(done, total)`` is called after each.
+    ``threads`` and any ``chunk``. With ``progress``, the batch runs in chunks (of about
+    :data:`CHUNK_SECONDS` each unless ``chunk`` is given) and ``progress(done, total)`` is called
+    after each.
+
+    The result holds every game's row: about 10 + 4 × ``players`` bytes a game (2.5 GB for 10^8
+    four-player games), allocated before any game is played, so a request too large for memory
+    fails at once with :class:`~panda_core.ArgumentError`. For longer runs iterate
+    :func:`simulate_chunks` and keep what you need (``panda-core simulate`` does). Ctrl-C stops the
+    run within a game per thread (``KeyboardInterrupt``).
     """
-    if game not in GAMES:
-        raise RulesError(f"unknown game {game!r}; the batch simulator plays {list(GAMES)}")
-    seats = tuple(bots) if bots is not None else ("random",) * players
-    for bot in seats:
-        if isinstance(bot, str):
-            if not is_builtin_bot(bot):
-                raise RulesError(f"unknown bot {bot!r}; built-in bots are {BOT_NAMES}")
-        elif not callable(bot):
-            raise RulesError(
-                f"a bot is a built-in bot name or a callable bot(game, player), got {bot!r}"
-            )
-    if games < 0:
-        raise RulesError(f"games must be >= 0, got {games}")
-    step = chunk or (max(1, games // 100) if progress else max(games, 1))
-    climb = None if game == "head" else climb_settings(game, settings)
-    names = tuple(bot_name(b) for b in seats)
-    builtin = [b for b in seats if isinstance(b, str)]
-    python_loop = len(builtin) != len(seats)
-    if python_loop:
-        _check_python_request(players, seats, seed, threads)
-    parts: list[_Columns] = []
+    request = _Request.check(games, game, players, bots, seed, threads, chunk, progress)
+    winner, rounds, decisions, scores = _allocate(request.games, request.players)
     start = time.perf_counter()
-    done = 0
-    while done < games or not parts:
-        size = min(step, games - done)
-        if python_loop:
-            parts.append(_play_python(game, players, seats, seed, rules, climb, done, size))
-        elif climb is None:
-            h = simulate_head_batch(size, players, builtin, seed, rules, threads, done)
-            parts.append((h["winner"], h["hands"], h["decisions"], h["scores"]))
-        else:
-            c = simulate_climb_batch(size, players, builtin, seed, climb, threads, done)
-            parts.append((c["winner"], c["rounds"], c["decisions"], c["scores"]))
-        done += size
+    for part in _chunks(request, rules, settings):
+        lo, hi = part.first_game, part.first_game + part.games
+        winner[lo:hi] = part.winner
+        rounds[lo:hi] = part.rounds
+        decisions[lo:hi] = part.decisions
+        scores[lo:hi] = part.scores
         if progress is not None:
-            progress(done, games)
-        if games == 0:
-            break
-    seconds = time.perf_counter() - start
+            progress(hi, request.games)
     return SimulationResult(
         game=game,
-        players=players,
-        bots=names,
+        players=request.players,
+        bots=request.names,
         seed=seed,
-        winner=np.concatenate([p[0] for p in parts]),
-        rounds=np.concatenate([p[1] for p in parts]),
-        decisions=np.concatenate([p[2] for p in parts]),
-        scores=np.concatenate([p[3] for p in parts]).reshape(games, players),
-        seconds=seconds,
+        winner=winner,
+        rounds=rounds,
+        decisions=decisions,
+        scores=scores,
+        seconds=time.perf_counter() - start,
     )
+
+
+def simulate_chunks(
+    games: int,
+    *,
+    game: str = "head",
+    players: int = 4,
+    bots: Sequence[str | Bot[Any]] | str | None = None,
+    seed: int = 0,
+    rules: HeadRules | None = None,
+    settings: ClimbSettings | None = None,
+    threads: int | None = None,
+    chunk: int | None = None,
+) -> Iterator[SimulationResult]:
+    """The games of :func:`simulate` (same arguments, same games), as consecutive chunks: each a
+    :class:`SimulationResult` whose ``first_game`` says where it starts and whose ``seconds`` is
+    its own time. Chunks hold ``chunk`` games, or without ``chunk`` as many as take about
+    :data:`CHUNK_SECONDS` (at most :data:`DEFAULT_CHUNK`). Memory stays bounded by one chunk
+    whatever ``games`` is; stopping the iteration (or Ctrl-C) stops the run.
+    """
+    request = _Request.check(games, game, players, bots, seed, threads, chunk, True)
+    yield from _chunks(request, rules, settings)
+
+
+@dataclass(frozen=True)
+class _Request:
+    """The checked arguments of a simulation."""
+
+    games: int
+    game: str
+    players: int
+    seats: tuple[str | Bot[Any], ...]
+    names: tuple[str, ...]
+    seed: int
+    threads: int | None
+    chunk: int
+    """Games per chunk; 0: sized to take about CHUNK_SECONDS."""
+
+    @staticmethod
+    def check(
+        games: object,
+        game: str,
+        players: object,
+        bots: Sequence[str | Bot[Any]] | str | None,
+        seed: int,
+        threads: int | None,
+        chunk: object,
+        progress: object,
+    ) -> _Request:
+        if game not in GAMES:
+            raise RulesError(f"unknown game {game!r}; the batch simulator plays {list(GAMES)}")
+        n_games = _count("games", games, 0, MAX_GAMES)
+        n_players = _players(game, players)
+        seats = _seats(bots, n_players)
+        if chunk is None:
+            size = 0 if progress else DEFAULT_CHUNK
+        else:
+            size = _count("chunk", chunk, 1, MAX_BATCH_GAMES)
+        if any(not isinstance(s, str) for s in seats):
+            _check_python_request(n_players, seats, seed, threads)
+        return _Request(
+            games=n_games,
+            game=game,
+            players=n_players,
+            seats=seats,
+            names=tuple(bot_name(b) for b in seats),
+            seed=seed,
+            threads=threads,
+            chunk=size,
+        )
+
+
+def _count(what: str, value: object, lo: int, hi: int) -> int:
+    """An int argument (numpy integers too, never a bool) in ``lo..=hi``."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TypeError(f"{what} must be an int, got {type(value).__name__} {value!r:.60}")
+    number = int(value)
+    if not lo <= number <= hi:
+        shown = str(number) if abs(number) < 10**30 else f"an integer of {len(str(number))} digits"
+        raise ArgumentError(f"{what} must be in {lo}..={hi}, got {shown}")
+    return number
+
+
+def _players(game: str, players: object) -> int:
+    """A player count, 2 to 5 (``RulesError`` otherwise, as every game's constructor)."""
+    if isinstance(players, bool) or not isinstance(players, int | np.integer):
+        raise TypeError(f"players must be an int, got {type(players).__name__} {players!r:.60}")
+    number = int(players)
+    if not 2 <= number <= 5:
+        name = "Panda Head is" if game == "head" else "the climbing games are"
+        shown = str(number) if abs(number) < 10**30 else "a huge integer"
+        raise RulesError(f"{name} played by 2 to 5 players, got {shown}")
+    return number
+
+
+def _seats(bots: Sequence[str | Bot[Any]] | str | None, players: int) -> tuple[str | Bot[Any], ...]:
+    """One bot per seat: a sequence as given; a single name (a ``str`` is a sequence of letters,
+    not of bots) or no bots fill every seat."""
+    if bots is None:
+        bots = "random"
+    seats: tuple[str | Bot[Any], ...] = (bots,) * players if isinstance(bots, str) else tuple(bots)
+    for bot in seats:
+        if isinstance(bot, str):
+            check_bot(bot)
+        elif not callable(bot):
+            raise RulesError(
+                f"a bot is a built-in bot name or a callable bot(game, player), got {bot!r:.60}"
+            )
+    return seats
+
+
+def _allocate(games: int, players: int) -> _Columns:
+    """Result columns for every game, or an ArgumentError when they cannot fit in memory."""
+    try:
+        return (
+            np.empty(games, dtype=np.int8),
+            np.empty(games, dtype=np.uint32),
+            np.empty(games, dtype=np.uint32),
+            np.empty((games, players), dtype=np.uint32),
+        )
+    except MemoryError:
+        size = games * (9 + 4 * players) / 1e9
+        raise ArgumentError(
+            f"not enough memory for the per-game results of {games} games (about {size:,.1f} "
+            "GB); use simulate_chunks() to stream them"
+        ) from None
+
+
+def _chunks(
+    request: _Request, rules: HeadRules | None, settings: ClimbSettings | None
+) -> Iterator[SimulationResult]:
+    """The games of ``request`` in chunks of ``request.chunk`` games (0: timed chunks)."""
+    climb = None if request.game == "head" else climb_settings(request.game, settings)
+    python_loop = any(not isinstance(s, str) for s in request.seats)
+    builtin = [s for s in request.seats if isinstance(s, str)]
+    done = 0
+    step = request.chunk or 64
+    while done < request.games or (done == 0 and request.games == 0):
+        size = min(step, request.games - done)
+        start = time.perf_counter()
+        if python_loop:
+            cols = _play_python(
+                request.game,
+                request.players,
+                request.seats,
+                request.seed,
+                rules,
+                climb,
+                done,
+                size,
+            )
+        elif climb is None:
+            h = simulate_head_batch(
+                size, request.players, builtin, request.seed, rules, request.threads, done
+            )
+            cols = (h["winner"], h["hands"], h["decisions"], h["scores"])
+        else:
+            c = simulate_climb_batch(
+                size, request.players, builtin, request.seed, climb, request.threads, done
+            )
+            cols = (c["winner"], c["rounds"], c["decisions"], c["scores"])
+        seconds = time.perf_counter() - start
+        yield SimulationResult(
+            game=request.game,
+            players=request.players,
+            bots=request.names,
+            seed=request.seed,
+            winner=cols[0],
+            rounds=cols[1],
+            decisions=cols[2],
+            scores=cols[3].reshape(size, request.players),
+            seconds=seconds,
+            first_game=done,
+        )
+        done += size
+        if not request.chunk:
+            step = _next_chunk(size, seconds)
+        if request.games == 0:
+            break
+
+
+def _next_chunk(size: int, seconds: float) -> int:
+    """The size of a chunk that takes about CHUNK_SECONDS, from the last one (``size`` games in
+    ``seconds``); growing at most 8-fold at a time, so one fast chunk cannot make a huge one."""
+    wanted = size * CHUNK_SECONDS / max(seconds, 1e-6)
+    return max(1, min(int(wanted), 8 * size, DEFAULT_CHUNK))
 
 
 def _check_python_request(
@@ -166,8 +351,8 @@ def _check_python_request(
         raise RulesError(f"need one bot per player: {players} players, {len(seats)} bots")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise RulesError(f"seed must be an int in 0 .. 2**64 - 1, got {seed!r}")
-    if threads is not None and threads < 1:
-        raise RulesError(f"threads must be >= 1, got {threads}")
+    if threads is not None:
+        _count("threads", threads, 1, MAX_THREADS)
 
 
 def _play_python(

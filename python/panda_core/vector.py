@@ -32,7 +32,14 @@ each env's legal-move list.
 Env ``i`` draws the seeds of its episodes from its own SplitMix64 stream started at the ``i``-th
 output of ``SplitMix64(seed)``, so a run is the same for any ``threads``. A refused action (not
 legal for its env, or out of range) raises :class:`~panda_core.IllegalMoveError` naming the env
-(``.env``) and leaves every env unchanged.
+(``.env``) and the actions it accepts (``.legal``), and leaves every env unchanged. Actions are
+a 1-D array of any integer dtype (strided views too) or a sequence of ints; floats, bools and
+strings are a ``TypeError``.
+
+Limits and safety (docs/agents.md, "Vector environment"): ``num_envs`` up to ``MAX_ENVS`` (and
+2**27 observation floats a step), ``threads`` up to ``MAX_THREADS``, pools shared between envs;
+Ctrl-C stops a large step (an env interrupted mid-step asks for ``reset()``); an env may be shared
+by threads (calls run one at a time); envs pickle and copy exactly.
 """
 
 from __future__ import annotations

@@ -10,13 +10,25 @@ use crate::climb::determinize::wind_holders;
 use crate::climb::{ClimbGame, Move};
 use crate::error::EngineError;
 use crate::head::{ActionId, HeadGame};
+use crate::interrupt::{Interrupt, NEVER};
 use crate::search::climb::ClimbSearch;
-use crate::search::head::ismcts_action;
+use crate::search::head::ismcts_action_until;
 use crate::search::ismcts::IsmctsConfig;
 use crate::search::SearchSettings;
 
 /// The action `kind` picks in `game` for the player to move; `seed` drives its randomness.
 pub fn head_decision(game: &HeadGame, kind: BotKind, seed: u64) -> Result<ActionId, EngineError> {
+    head_decision_until(game, kind, seed, &NEVER)
+}
+
+/// [`head_decision`] whose search (ISMCTS) ends early once `stop` is set: the caller is being
+/// cancelled, so the action returned is legal but not a full-strength decision.
+pub fn head_decision_until(
+    game: &HeadGame,
+    kind: BotKind,
+    seed: u64,
+    stop: &Interrupt,
+) -> Result<ActionId, EngineError> {
     let state = game.state();
     if state.is_over() {
         return Err(EngineError::GameOver);
@@ -25,7 +37,7 @@ pub fn head_decision(game: &HeadGame, kind: BotKind, seed: u64) -> Result<Action
     Ok(match kind {
         BotKind::Random => RandomBot::new(seed).pick(legal),
         BotKind::Heuristic => HeuristicBot.choose(state, legal),
-        BotKind::Ismcts { iterations } => ismcts_action(game, iterations, seed),
+        BotKind::Ismcts { iterations } => ismcts_action_until(game, iterations, seed, stop),
     })
 }
 
@@ -36,6 +48,17 @@ pub fn climb_decision(
     legal: &[Move],
     kind: BotKind,
     seed: u64,
+) -> Result<usize, EngineError> {
+    climb_decision_until(game, legal, kind, seed, &NEVER)
+}
+
+/// [`climb_decision`] whose search ends early once `stop` is set (as [`head_decision_until`]).
+pub fn climb_decision_until(
+    game: &ClimbGame,
+    legal: &[Move],
+    kind: BotKind,
+    seed: u64,
+    stop: &Interrupt,
 ) -> Result<usize, EngineError> {
     let state = game.state();
     if state.is_over() || legal.is_empty() {
@@ -53,7 +76,7 @@ pub fn climb_decision(
                 },
                 ..settings
             };
-            ClimbSearch::new(state, wind_holders(game), settings).best_index(legal)
+            ClimbSearch::new(state, wind_holders(game), settings).best_index_until(legal, stop)
         }
     })
 }

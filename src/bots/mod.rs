@@ -70,20 +70,37 @@ impl BotKind {
             }),
             other => match other.strip_prefix("ismcts:") {
                 Some(n) => match n.parse::<u32>() {
-                    Ok(iterations) if iterations >= 1 => Ok(Self::Ismcts { iterations }),
+                    Ok(iterations) if (1..=MAX_ISMCTS_ITERATIONS).contains(&iterations) => {
+                        Ok(Self::Ismcts { iterations })
+                    }
                     _ => Err(RulesError(format!(
-                        "bad bot {other:?}: the ISMCTS iteration count in `ismcts:N` must be an \
-                         integer from 1 to {}",
-                        u32::MAX
+                        "bad bot {:?}: the ISMCTS iteration count in `ismcts:N` must be an \
+                         integer from 1 to {MAX_ISMCTS_ITERATIONS}",
+                        cut(other)
                     ))),
                 },
                 None => Err(RulesError(format!(
-                    "unknown bot {other:?}; built-in bots are {:?} (and `ismcts:N` for N \
+                    "unknown bot {:?}; built-in bots are {:?} (and `ismcts:N` for N \
                      iterations)",
+                    cut(other),
                     Self::NAMES
                 ))),
             },
         }
+    }
+}
+
+/// Most ISMCTS iterations per decision a bot name may ask for: the search tree grows by a node
+/// an iteration (about 64 bytes), so this bounds one decision's memory near 64 MB; a Panda Head
+/// decision takes about a second, a climbing one up to half a minute.
+pub const MAX_ISMCTS_ITERATIONS: u32 = 1_000_000;
+
+/// `name` cut to a length a message can quote (a bot name is short; a 10 MB string is not).
+fn cut(name: &str) -> String {
+    const SHOWN: usize = 40;
+    match name.char_indices().nth(SHOWN) {
+        None => name.to_owned(),
+        Some((end, _)) => format!("{}… ({} characters)", &name[..end], name.chars().count()),
     }
 }
 
@@ -118,6 +135,7 @@ mod tests {
             "ismcts:",
             "ismcts:x",
             "ismcts:-3",
+            "ismcts:1000001",
             "ISMCTS",
             "mcts",
         ] {

@@ -11,7 +11,6 @@ use super::args::{cut, cut_message, path_arg, shown, text_of, type_name, Int, Te
 use super::errors::{ArgumentError, IntoPyResult, InvalidStateError, RulesError};
 use super::head::{concurrent_use, players_arg, seat_of, seed_arg};
 use super::json::{from_py, to_py};
-use super::sim::{batch_dict, BatchArgs};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 
 use super::errors::to_py as to_py_err;
@@ -24,7 +23,7 @@ use crate::climb::notation::{move_from_json, move_json, parse_move};
 use crate::climb::observation::{observation, OBSERVATION_SIZE};
 use crate::climb::snapshot;
 use crate::climb::snapshot::{parse_snapshot, round_snap, to_beat_snap};
-use crate::climb::{record, sim, view, Deck, Mood, Move, Preset};
+use crate::climb::{record, view, Deck, Mood, Move, Preset};
 use crate::climb::{ClimbGame, ClimbSettings};
 use crate::error::{EngineError, IllegalMove};
 use crate::rng::SplitMix64;
@@ -798,49 +797,11 @@ fn climb_classify<'py>(
         .transpose()
 }
 
-/// Play `games` complete climbing games with built-in bots (one name per seat), GIL released.
-/// Returns numpy arrays: `winner` (int8), `rounds`, `decisions` (uint32), `scores`
-/// (uint32, games × players). Game `k` is dealt from the k-th output of SplitMix64(seed).
-#[pyfunction]
-#[pyo3(signature = (games, players, bots, seed = None, settings = None, threads = None, first_game = 0))]
-#[allow(clippy::too_many_arguments)]
-fn simulate_climb_batch<'py>(
-    py: Python<'py>,
-    games: i64,
-    players: i64,
-    bots: Vec<String>,
-    seed: Option<&Bound<'py, PyAny>>,
-    settings: Option<PyClimbSettings>,
-    threads: Option<i64>,
-    first_game: u64,
-) -> PyResult<Bound<'py, PyDict>> {
-    let players = players_arg(players, CLIMB)?;
-    let BatchArgs {
-        games,
-        bots,
-        seed,
-        threads,
-    } = BatchArgs::parse(games, &bots, seed, threads)?;
-    let settings = settings.map(|s| s.inner).unwrap_or_default();
-    let outcomes = py
-        .detach(|| sim::simulate_climb(first_game, games, players, &settings, &bots, seed, threads))
-        .py_err(py)?;
-    batch_dict(
-        py,
-        players,
-        outcomes
-            .iter()
-            .map(|o| (o.winner, o.rounds, o.decisions, &o.scores[..])),
-        "rounds",
-    )
-}
-
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyClimbSettings>()?;
     m.add_class::<PyClimbMove>()?;
     m.add_class::<PyClimbGame>()?;
     m.add_function(wrap_pyfunction!(climb_classify, m)?)?;
-    m.add_function(wrap_pyfunction!(simulate_climb_batch, m)?)?;
     m.add("CLIMB_OBSERVATION_SIZE", OBSERVATION_SIZE)?;
     m.add("CLIMB_MOVE_FEATURES", MOVE_FEATURES)?;
     m.add("NUM_CLIMB_ACTIONS", NUM_ACTIONS)?;

@@ -7,6 +7,7 @@ mod args;
 mod climb;
 mod errors;
 mod head;
+mod interrupt;
 mod json;
 mod sim;
 mod vecenv;

@@ -1,42 +1,54 @@
-//! Batch simulation from Python: the whole batch runs in Rust with the GIL released.
+//! Batch simulation from Python: the whole batch runs in Rust with the GIL released, stoppable by
+//! Ctrl-C ([`super::interrupt`]).
 
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::errors::{IntoPyResult, RulesError};
+use super::args::{threads_arg, Int};
+use super::climb::{PyClimbSettings, CLIMB};
+use super::errors::{ArgumentError, IntoPyResult, RulesError};
 use super::head::{players_arg, seed_arg, PyHeadRules, HEAD};
-use crate::bots::BotKind;
-use crate::sim::simulate_head;
+use super::interrupt::{interruptible_if, prepare_numpy};
+use crate::bots::{BotKind, MAX_ISMCTS_ITERATIONS};
+use crate::climb::sim::simulate_climb_until;
+use crate::error::EngineError;
+use crate::sim::{simulate_head_hands_until, simulate_head_until, MAX_BATCH_GAMES};
 
 /// Play `games` complete Panda Head games with built-in bots (one name per seat) and return numpy
 /// arrays: `winner` (int8, games), `hands` (uint32, games), `decisions` (uint32, games),
 /// `scores` (uint32, games × players). Game `k` is dealt from the k-th output of SplitMix64(seed);
 /// `first_game` starts the batch at game `k = first_game`, so chunks of one batch replay exactly.
+/// Ctrl-C stops it (`KeyboardInterrupt`, within a game per thread).
 #[pyfunction]
-#[pyo3(signature = (games, players, bots, seed = None, rules = None, threads = None, first_game = 0))]
+#[pyo3(signature = (games, players, bots, seed = None, rules = None, threads = None, first_game = Int(0)))]
 #[allow(clippy::too_many_arguments)]
 fn simulate_head_batch<'py>(
     py: Python<'py>,
-    games: i64,
-    players: i64,
+    games: Int,
+    players: Int,
     bots: Vec<String>,
     seed: Option<&Bound<'py, PyAny>>,
     rules: Option<PyHeadRules>,
-    threads: Option<i64>,
-    first_game: u64,
+    threads: Option<Int>,
+    first_game: Int,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let players = players_arg(players, HEAD)?;
-    let BatchArgs {
-        games,
-        bots,
-        seed,
-        threads,
-    } = BatchArgs::parse(games, &bots, seed, threads)?;
+    let players = players_of(players, HEAD)?;
+    let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
     let rules = rules.map(|r| r.inner).unwrap_or_default();
-    let outcomes = py
-        .detach(|| simulate_head(first_game, games, players, rules, &bots, seed, threads))
-        .py_err(py)?;
+    let outcomes = interruptible_if(py, args.long(64), |stop| {
+        simulate_head_until(
+            args.first_game,
+            args.games,
+            players,
+            rules,
+            &args.bots,
+            args.seed,
+            args.threads,
+            stop,
+        )
+    })?;
+    let outcomes = finished(py, outcomes)?;
     batch_dict(
         py,
         players,
@@ -47,56 +59,208 @@ fn simulate_head_batch<'py>(
     )
 }
 
+/// Play `games` complete climbing games with built-in bots (one name per seat), GIL released.
+/// Returns numpy arrays: `winner` (int8), `rounds`, `decisions` (uint32), `scores`
+/// (uint32, games × players). Game `k` is dealt from the k-th output of SplitMix64(seed).
+/// Ctrl-C stops it (`KeyboardInterrupt`).
+#[pyfunction]
+#[pyo3(signature = (games, players, bots, seed = None, settings = None, threads = None, first_game = Int(0)))]
+#[allow(clippy::too_many_arguments)]
+fn simulate_climb_batch<'py>(
+    py: Python<'py>,
+    games: Int,
+    players: Int,
+    bots: Vec<String>,
+    seed: Option<&Bound<'py, PyAny>>,
+    settings: Option<PyClimbSettings>,
+    threads: Option<Int>,
+    first_game: Int,
+) -> PyResult<Bound<'py, PyDict>> {
+    let players = players_of(players, CLIMB)?;
+    let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
+    let settings = settings.map(|s| s.inner).unwrap_or_default();
+    let outcomes = interruptible_if(py, args.long(16), |stop| {
+        simulate_climb_until(
+            args.first_game,
+            args.games,
+            players,
+            &settings,
+            &args.bots,
+            args.seed,
+            args.threads,
+            stop,
+        )
+    })?;
+    let outcomes = finished(py, outcomes)?;
+    batch_dict(
+        py,
+        players,
+        outcomes
+            .iter()
+            .map(|o| (o.winner, o.rounds, o.decisions, &o.scores[..])),
+        "rounds",
+    )
+}
+
+/// The JSON records (`HeadGame.to_json` format) of the games `simulate_head_batch` plays with the
+/// same arguments, move for move. Each game is played again with its history kept, then encoded:
+/// a few times slower than the batch itself; meant for saving or inspecting some games.
+#[pyfunction]
+#[pyo3(signature = (games, players, bots, seed = None, rules = None, threads = None, first_game = Int(0)))]
+#[allow(clippy::too_many_arguments)]
+fn head_batch_records(
+    py: Python<'_>,
+    games: Int,
+    players: Int,
+    bots: Vec<String>,
+    seed: Option<&Bound<'_, PyAny>>,
+    rules: Option<PyHeadRules>,
+    threads: Option<Int>,
+    first_game: Int,
+) -> PyResult<Vec<String>> {
+    let players = players_of(players, HEAD)?;
+    let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
+    let rules = rules.map(|r| r.inner).unwrap_or_default();
+    let records = interruptible_if(py, args.long(8), |stop| {
+        crate::sim::head_records_until(
+            args.first_game,
+            args.games,
+            players,
+            rules,
+            &args.bots,
+            args.seed,
+            args.threads,
+            stop,
+        )
+    })?;
+    finished(py, records)
+}
+
+/// The JSON records (`ClimbGame.to_json` format) of the games `simulate_climb_batch` plays with
+/// the same arguments (see `head_batch_records`).
+#[pyfunction]
+#[pyo3(signature = (games, players, bots, seed = None, settings = None, threads = None, first_game = Int(0)))]
+#[allow(clippy::too_many_arguments)]
+fn climb_batch_records(
+    py: Python<'_>,
+    games: Int,
+    players: Int,
+    bots: Vec<String>,
+    seed: Option<&Bound<'_, PyAny>>,
+    settings: Option<PyClimbSettings>,
+    threads: Option<Int>,
+    first_game: Int,
+) -> PyResult<Vec<String>> {
+    let players = players_of(players, CLIMB)?;
+    let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
+    let settings = settings.map(|s| s.inner).unwrap_or_default();
+    let records = interruptible_if(py, args.long(4), |stop| {
+        crate::climb::sim::climb_records_until(
+            args.first_game,
+            args.games,
+            players,
+            &settings,
+            &args.bots,
+            args.seed,
+            args.threads,
+            stop,
+        )
+    })?;
+    finished(py, records)
+}
+
 /// Play `hands` independent random Panda Head hands (7 piles each) on one thread, GIL released;
 /// returns the number of decisions. The unit of the per-hand benchmarks.
 #[pyfunction]
 #[pyo3(signature = (hands, players, seed = None, rules = None))]
 fn simulate_head_hands<'py>(
     py: Python<'py>,
-    hands: usize,
-    players: u8,
+    hands: Int,
+    players: Int,
     seed: Option<&Bound<'py, PyAny>>,
     rules: Option<PyHeadRules>,
 ) -> PyResult<u64> {
+    let hands = hands.count("hands", MAX_BATCH_GAMES)?;
+    let players = players_of(players, HEAD)?;
     let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
     let rules = rules.map(|r| r.inner).unwrap_or_default();
-    py.detach(|| crate::sim::simulate_head_hands(hands, players, rules, seed))
-        .py_err(py)
+    let decisions = interruptible_if(py, hands >= 256, |stop| {
+        simulate_head_hands_until(hands, players, rules, seed, stop)
+    })?;
+    finished(py, decisions)
 }
 
-/// The arguments every batch simulator shares, checked.
+/// The canonical name of a built-in bot (`"ismcts:200"` is `"ismcts"`), or a `RulesError` saying
+/// which names exist and which iteration counts `ismcts:N` takes.
+#[pyfunction]
+fn check_bot(name: &str) -> PyResult<String> {
+    BotKind::parse(name)
+        .map(BotKind::name)
+        .map_err(|e| RulesError::new_err(e.0))
+}
+
+/// A core batch result: `None` means the work saw its interrupt set, which only happens when
+/// [`interruptible`] has already returned the signal's exception; kept as an error, not a panic.
+fn finished<T>(py: Python<'_>, outcome: Result<Option<T>, EngineError>) -> PyResult<T> {
+    outcome
+        .py_err(py)?
+        .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted"))
+}
+
+/// A player count: 2 to 5, as every game's constructor checks it (any size of integer).
+fn players_of(players: Int, game: &str) -> PyResult<u8> {
+    match i64::try_from(players.0) {
+        Ok(p) => players_arg(p, game),
+        Err(_) => Err(RulesError::new_err(format!(
+            "{game} played by 2 to 5 players, got an integer of {} digits",
+            players.0.unsigned_abs().to_string().len()
+        ))),
+    }
+}
+
+/// The arguments every batch simulator shares, checked before anything is allocated.
 pub struct BatchArgs {
     pub games: usize,
+    pub first_game: u64,
     pub bots: Vec<BotKind>,
     pub seed: u64,
     pub threads: Option<usize>,
 }
 
 impl BatchArgs {
+    /// Whether the batch can take long enough to need Ctrl-C (a thread start, 30–100 µs, is not
+    /// worth it for a few quick games): `quick` games or more, or any search bot.
+    fn long(&self, quick: usize) -> bool {
+        self.games >= quick
+            || self
+                .bots
+                .iter()
+                .any(|b| matches!(b, BotKind::Ismcts { .. }))
+    }
+
     pub fn parse(
-        games: i64,
+        games: Int,
+        first_game: Int,
         bots: &[String],
         seed: Option<&Bound<'_, PyAny>>,
-        threads: Option<i64>,
+        threads: Option<Int>,
     ) -> PyResult<Self> {
-        let games = usize::try_from(games)
-            .map_err(|_| RulesError::new_err(format!("games must be >= 0, got {games}")))?;
+        let games = games.count("games", MAX_BATCH_GAMES)?;
+        let first_game = first_game.in_range("first_game", 0, u64::MAX as i128)? as u64;
+        if first_game.checked_add(games as u64).is_none() {
+            return Err(ArgumentError::new_err(format!(
+                "game indices must stay below 2**64: first_game {first_game} + {games} games"
+            )));
+        }
         let bots = bots
             .iter()
             .map(|b| BotKind::parse(b).map_err(|e| RulesError::new_err(e.0)))
             .collect::<PyResult<Vec<_>>>()?;
         let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
-        let threads = match threads {
-            None => None,
-            Some(t) if t >= 1 => Some(t as usize),
-            Some(t) => {
-                return Err(RulesError::new_err(format!(
-                    "threads must be >= 1, got {t}"
-                )))
-            }
-        };
+        let threads = threads_arg(threads)?;
         Ok(Self {
             games,
+            first_game,
             bots,
             seed,
             threads,
@@ -137,8 +301,16 @@ pub fn batch_dict<'py, 'a>(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    prepare_numpy(m.py())?;
     m.add_function(wrap_pyfunction!(simulate_head_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_climb_batch, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_head_hands, m)?)?;
+    m.add_function(wrap_pyfunction!(check_bot, m)?)?;
+    m.add_function(wrap_pyfunction!(head_batch_records, m)?)?;
+    m.add_function(wrap_pyfunction!(climb_batch_records, m)?)?;
     m.add("BOT_NAMES", BotKind::NAMES.to_vec())?;
+    m.add("MAX_BATCH_GAMES", MAX_BATCH_GAMES)?;
+    m.add("MAX_ISMCTS_ITERATIONS", MAX_ISMCTS_ITERATIONS)?;
+    m.add("MAX_THREADS", crate::pool::MAX_THREADS)?;
     Ok(())
 }

@@ -1,55 +1,132 @@
 //! Batched environments from Python: `HeadVectorEnv` (and `ClimbVectorEnv`), stepped with the
 //! GIL released; outputs are fresh numpy arrays (rows per env), so a caller may keep them.
+//!
+//! Thread safety: an env is `frozen` with its state behind a mutex, so two Python threads may
+//! share one env: their calls run one after the other (each waits with the GIL released), never
+//! interleaved inside a step. Large steps and resets run through [`interruptible_if`], so Ctrl-C
+//! stops them.
+
+use std::sync::{Mutex, MutexGuard};
 
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArray};
+use numpy::{PyArrayDescrMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyString, PyTuple};
 
+use super::args::{int_value, shown, threads_arg, type_name, Int};
 use super::climb::{PyClimbGame, PyClimbMove, PyClimbSettings, CLIMB};
-use super::errors::{to_py, IllegalMoveError, RulesError};
+use super::errors::{to_py, ArgumentError, IllegalMoveError};
 use super::head::{players_arg, seed_arg, PyHeadGame, PyHeadRules, HEAD};
+use super::interrupt::interruptible_if;
 use crate::climb::encoding::MOVE_FEATURES;
 use crate::climb::snapshot::snapshot;
 use crate::climb::ClimbGame;
-use crate::head::{HeadGame, HeadState};
+use crate::head::HeadGame;
 use crate::vecenv::climb::{ClimbConfig, ClimbEnvGame};
-use crate::vecenv::head::HeadConfig;
-use crate::vecenv::{ActionKind, Batch, EnvGame, StepErrorOr, VecEnv};
+use crate::vecenv::head::{HeadConfig, HeadEnvGame};
+use crate::vecenv::{max_envs, ActionKind, Batch, EnvGame, StepErrorOr, VecEnv};
 
-/// Actions as int64: a numpy int64 array is read in place, anything else converted.
+/// A step's work is worth a thread (and so Ctrl-C) when its output is this many floats or more
+/// (4 MB: about 11,000 Panda Head or 1,100 climbing envs, several milliseconds of work). Smaller
+/// steps stay on the calling thread: a thread start (30–100 µs on a busy machine) would cost a
+/// few percent of their time, and Python sees a Ctrl-C right after such a short call anyway.
+const LONG_STEP_FLOATS: usize = 1 << 20;
+
+/// Actions as int64, one per env: a 1-D numpy array of any integer dtype (strided or not), or a
+/// sequence of ints (numpy integers included). Bools, floats (NaN too) and strings are refused
+/// with a `TypeError`, never truncated or reinterpreted. Values beyond int64 saturate (and are
+/// then refused as out of range by the step, with every env unchanged).
 pub fn actions_arg(actions: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+    // The common case first: int64, read in place (a strided view element by element).
     if let Ok(a) = actions.extract::<PyReadonlyArray1<'_, i64>>() {
-        return Ok(a
-            .as_slice()
-            .map(<[i64]>::to_vec)
-            .unwrap_or_else(|_| a.to_vec().unwrap_or_default()));
+        return Ok(match a.as_slice() {
+            Ok(s) => s.to_vec(),
+            Err(_) => a.as_array().iter().copied().collect(),
+        });
     }
-    let np = actions.py().import("numpy")?;
-    let arr = np.call_method1("asarray", (actions, "int64"))?;
-    let arr = arr.extract::<PyReadonlyArray1<'_, i64>>().map_err(|_| {
-        pyo3::exceptions::PyTypeError::new_err("actions must be a 1-D sequence of ints")
-    })?;
-    Ok(arr.to_vec()?)
+    if let Ok(array) = actions.cast::<PyUntypedArray>() {
+        return numpy_actions(array);
+    }
+    if actions.is_instance_of::<PyString>() || actions.is_instance_of::<pyo3::types::PyBytes>() {
+        return Err(not_actions(actions));
+    }
+    let items = actions.try_iter().map_err(|_| not_actions(actions))?;
+    items.map(|item| int_value(&item?).map(saturated)).collect()
 }
 
-pub fn threads_arg(threads: Option<i64>) -> PyResult<Option<usize>> {
-    match threads {
-        None => Ok(None),
-        Some(t) if t >= 1 => Ok(Some(t as usize)),
-        Some(t) => Err(RulesError::new_err(format!(
-            "threads must be at least 1, got {t}"
-        ))),
-    }
+fn not_actions(actions: &Bound<'_, PyAny>) -> PyErr {
+    PyTypeError::new_err(format!(
+        "actions must be a 1-D array or sequence of ints (one per env), got {} {}",
+        type_name(actions),
+        shown(actions)
+    ))
 }
 
-pub fn num_envs_arg(n: i64) -> PyResult<usize> {
-    if n >= 1 {
-        Ok(n as usize)
-    } else {
-        Err(RulesError::new_err(format!(
-            "num_envs must be at least 1, got {n}"
-        )))
+/// An integer clamped to int64 (out-of-range values stay out of range for every game).
+fn saturated(v: Int) -> i64 {
+    v.0.clamp(i64::MIN as i128, i64::MAX as i128) as i64
+}
+
+/// A numpy array that is not int64: other integer widths are widened (uint64 above int64
+/// saturates), anything else is a `TypeError` naming the dtype.
+fn numpy_actions(array: &Bound<'_, PyUntypedArray>) -> PyResult<Vec<i64>> {
+    if array.ndim() != 1 {
+        return Err(ArgumentError::new_err(format!(
+            "actions must be a 1-D array (one action per env), got shape {:?}",
+            array.shape()
+        )));
+    }
+    let dtype = array.dtype();
+    let (kind, size) = (dtype.kind(), dtype.itemsize());
+    let as_int64 = match (kind, size) {
+        (b'i', _) | (b'u', 1..=4) => array.call_method1("astype", ("int64",))?,
+        (b'u', _) => {
+            let np = array.py().import("numpy")?;
+            np.call_method1("minimum", (array, i64::MAX as u64))?
+                .call_method1("astype", ("int64",))?
+        }
+        _ => {
+            let what = if kind == b'b' {
+                "bools are not actions".to_owned()
+            } else {
+                format!("got a {} array", dtype.str()?)
+            };
+            return Err(PyTypeError::new_err(format!(
+                "actions must be integers (one action id per env); {what}"
+            )));
+        }
+    };
+    let a = as_int64.extract::<PyReadonlyArray1<'_, i64>>()?;
+    Ok(a.as_array().iter().copied().collect())
+}
+
+/// An env count: `1..=max_envs` for the game (checked before anything is allocated).
+fn num_envs_arg<G: EnvGame>(n: Int, config: &G::Config) -> PyResult<usize> {
+    Ok(n.in_range("num_envs", 1, max_envs::<G>(config) as i128)? as usize)
+}
+
+/// A player count (any size of integer), with the games' own message.
+fn players_of(players: Int, game: &str) -> PyResult<u8> {
+    players_arg(saturated(players), game)
+}
+
+/// The env's lock. Waiting happens with the GIL released (the holder may need the GIL to
+/// finish). A lock poisoned by a panic inside a step marks the env torn: it then refuses steps
+/// until a reset.
+fn locked<'a, G: EnvGame>(py: Python<'_>, env: &'a Mutex<VecEnv<G>>) -> MutexGuard<'a, VecEnv<G>> {
+    loop {
+        match env.try_lock() {
+            Ok(guard) => return guard,
+            Err(std::sync::TryLockError::Poisoned(poisoned)) => {
+                env.clear_poison();
+                let mut guard = poisoned.into_inner();
+                guard.mark_torn();
+                return guard;
+            }
+            Err(std::sync::TryLockError::WouldBlock) => py.detach(|| drop(env.lock())),
+        }
     }
 }
 
@@ -67,12 +144,8 @@ fn rows<T: numpy::Element>(
 }
 
 /// `(obs, mask, current_player)` after a reset.
-pub fn reset_tuple<'py, G: EnvGame>(
-    py: Python<'py>,
-    env: &VecEnv<G>,
-    b: Batch,
-) -> PyResult<Bound<'py, PyTuple>> {
-    let n = env.num_envs();
+pub fn reset_tuple(py: Python<'_>, b: Batch) -> PyResult<Bound<'_, PyTuple>> {
+    let n = b.current_player.len();
     (
         rows(py, b.observations, n)?,
         rows(py, b.masks, n)?,
@@ -82,12 +155,8 @@ pub fn reset_tuple<'py, G: EnvGame>(
 }
 
 /// `(obs, mask, rewards, terminated, current_player)` after a step.
-pub fn step_tuple<'py, G: EnvGame>(
-    py: Python<'py>,
-    env: &VecEnv<G>,
-    b: Batch,
-) -> PyResult<Bound<'py, PyTuple>> {
-    let n = env.num_envs();
+pub fn step_tuple(py: Python<'_>, b: Batch) -> PyResult<Bound<'_, PyTuple>> {
+    let n = b.current_player.len();
     (
         rows(py, b.observations, n)?,
         rows(py, b.masks, n)?,
@@ -98,18 +167,61 @@ pub fn step_tuple<'py, G: EnvGame>(
         .into_pyobject(py)
 }
 
+/// A refused step as `IllegalMoveError` with `.env`, `.move` (the refused action), `.reason`
+/// and `.legal` (the actions that env accepts, as the step takes them).
 pub fn step_error(py: Python<'_>, e: StepErrorOr) -> PyErr {
     match e {
         StepErrorOr::Engine(e) => to_py(py, e),
         StepErrorOr::Step(e) => {
             let exc = IllegalMoveError::new_err(format!("env {}: {}", e.env, e.reason));
             let value = exc.value(py);
+            // Attribute failures cannot happen on a fresh exception; ignore them rather than mask
+            // the real error.
             let _ = value.setattr("env", e.env);
             let _ = value.setattr("move", e.action);
             let _ = value.setattr("reason", &e.reason);
+            let _ = value.setattr("legal", &e.legal);
             exc
         }
+        // Only seen when the signal's own exception was already returned; kept as an error.
+        StepErrorOr::Interrupted => PyKeyboardInterrupt::new_err("interrupted"),
     }
+}
+
+/// Whether a step of `env` is big enough to run interruptibly on a worker thread.
+fn long_step<G: EnvGame>(env: &VecEnv<G>) -> bool {
+    env.num_envs() * env.observation_size() >= LONG_STEP_FLOATS
+}
+
+/// Reset `env`, GIL released, stoppable by Ctrl-C when large.
+fn reset_env<'py, G: EnvGame>(
+    py: Python<'py>,
+    env: &Mutex<VecEnv<G>>,
+    seed: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
+    let mut env = locked(py, env);
+    let long = long_step(&env);
+    let env = &mut *env;
+    let batch = interruptible_if(py, long, |stop| env.reset_until(seed, stop))?
+        .map_err(|e| step_error(py, e))?;
+    reset_tuple(py, batch)
+}
+
+/// Step `env` with actions of `kind`, GIL released, stoppable by Ctrl-C when large.
+fn step_env<'py, G: EnvGame>(
+    py: Python<'py>,
+    env: &Mutex<VecEnv<G>>,
+    actions: &Bound<'py, PyAny>,
+    kind: ActionKind,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let actions = actions_arg(actions)?;
+    let mut env = locked(py, env);
+    let long = long_step(&env);
+    let env = &mut *env;
+    let batch = interruptible_if(py, long, |stop| env.step_as_until(&actions, kind, stop))?
+        .map_err(|e| step_error(py, e))?;
+    step_tuple(py, batch)
 }
 
 /// The `#[pymethods]` block of a vector-env class: the methods every game shares (sizes, reset,
@@ -122,24 +234,24 @@ macro_rules! vector_env_methods {
             $($own)*
 
             #[getter]
-            fn num_envs(&self) -> usize {
-                self.env.num_envs()
+            fn num_envs(&self, py: Python<'_>) -> usize {
+                locked(py, &self.env).num_envs()
             }
             #[getter]
-            fn players(&self) -> u8 {
-                self.env.players()
+            fn players(&self, py: Python<'_>) -> u8 {
+                locked(py, &self.env).players()
             }
             #[getter]
-            fn threads(&self) -> usize {
-                self.env.threads()
+            fn threads(&self, py: Python<'_>) -> usize {
+                locked(py, &self.env).threads()
             }
             #[getter]
-            fn observation_size(&self) -> usize {
-                self.env.observation_size()
+            fn observation_size(&self, py: Python<'_>) -> usize {
+                locked(py, &self.env).observation_size()
             }
             #[getter]
-            fn num_actions(&self) -> usize {
-                self.env.num_actions()
+            fn num_actions(&self, py: Python<'_>) -> usize {
+                locked(py, &self.env).num_actions()
             }
 
             /// Deal a new game in every env; env `i`'s games are seeded from its own SplitMix64
@@ -147,137 +259,158 @@ macro_rules! vector_env_methods {
             /// current_player)`.
             #[pyo3(signature = (seed = None))]
             fn reset<'py>(
-                &mut self,
+                &self,
                 py: Python<'py>,
                 seed: Option<&Bound<'py, PyAny>>,
             ) -> PyResult<Bound<'py, PyTuple>> {
-                let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
-                let env = &mut self.env;
-                let batch = py.detach(|| env.reset(seed)).map_err(|e| to_py(py, e))?;
-                reset_tuple(py, &self.env, batch)
+                reset_env(py, &self.env, seed)
             }
 
             /// Apply one action per env (Panda Head: an action id; climbing: an abstract action).
             /// Returns `(observations, masks, rewards, terminated, current_player)`; finished
             /// games restart at once (same-step auto-reset). A refused action raises
-            /// `IllegalMoveError` (`.env` names the env) and moves no env.
+            /// `IllegalMoveError` (`.env` names the env, `.legal` its legal actions) and moves no
+            /// env.
             fn step<'py>(
-                &mut self,
+                &self,
                 py: Python<'py>,
                 actions: &Bound<'py, PyAny>,
             ) -> PyResult<Bound<'py, PyTuple>> {
-                step_kind(py, &mut self.env, actions, ActionKind::Action)
+                step_env(py, &self.env, actions, ActionKind::Action)
             }
 
             /// The number of episodes env `i` has started since the last reset.
-            fn episodes(&self, i: usize) -> PyResult<u64> {
-                self.env.episodes(i).ok_or_else(|| no_env(i))
+            fn episodes(&self, py: Python<'_>, i: Int) -> PyResult<u64> {
+                let env = locked(py, &self.env);
+                let i = i.index("env", env.num_envs())?;
+                Ok(env.episodes(i).unwrap_or_default())
             }
 
-            fn __repr__(&self) -> String {
+            /// Pickling and `copy`: the env's whole state as JSON text (every game, its seed
+            /// stream, the configuration and thread count), rebuilt and checked by
+            /// `_from_state`. The copy steps exactly like the original.
+            fn __reduce__<'py>(
+                slf: &Bound<'py, Self>,
+            ) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+                let py = slf.py();
+                let env = locked(py, &slf.get().env);
+                let env = &*env;
+                let text = py.detach(|| env.save());
+                Ok((slf.get_type().getattr("_from_state")?, (text,)))
+            }
+
+            /// Rebuild an env from `__reduce__`'s text (`InvalidStateError` if it is not one).
+            #[classmethod]
+            fn _from_state(
+                _cls: &Bound<'_, pyo3::types::PyType>,
+                py: Python<'_>,
+                state: &str,
+            ) -> PyResult<Self> {
+                let env = py.detach(|| VecEnv::load(state)).map_err(|e| to_py(py, e))?;
+                Ok(Self {
+                    env: Mutex::new(env),
+                })
+            }
+
+            fn __repr__(&self, py: Python<'_>) -> String {
+                let env = locked(py, &self.env);
                 format!(
                     "<{} {} envs, {} players, {} threads>",
                     $label,
-                    self.env.num_envs(),
-                    self.env.players(),
-                    self.env.threads()
+                    env.num_envs(),
+                    env.players(),
+                    env.threads()
                 )
             }
         }
     };
 }
 
-fn no_env(i: usize) -> PyErr {
-    pyo3::exceptions::PyIndexError::new_err(format!("no env {i}"))
-}
-
-/// Step `env` with actions of `kind`, GIL released.
-fn step_kind<'py, G: EnvGame>(
-    py: Python<'py>,
-    env: &mut VecEnv<G>,
-    actions: &Bound<'py, PyAny>,
-    kind: ActionKind,
-) -> PyResult<Bound<'py, PyTuple>> {
-    let actions = actions_arg(actions)?;
-    let batch = py
-        .detach(|| env.step_as(&actions, kind))
-        .map_err(|e| step_error(py, e))?;
-    step_tuple(py, env, batch)
-}
-
 /// N Panda Head games stepped in one call (see `panda_core.vector`).
-#[pyclass(name = "HeadVectorEnv", module = "panda_core._core")]
+#[pyclass(name = "HeadVectorEnv", module = "panda_core._core", frozen)]
 pub struct PyHeadVectorEnv {
-    env: VecEnv<HeadState>,
+    env: Mutex<VecEnv<HeadEnvGame>>,
 }
 
 vector_env_methods!(PyHeadVectorEnv, "HeadVectorEnv", {
     #[new]
-    #[pyo3(signature = (num_envs, players = 4, rules = None, threads = None))]
+    #[pyo3(signature = (num_envs, players = Int(4), rules = None, threads = None))]
     fn new(
         py: Python<'_>,
-        num_envs: i64,
-        players: i64,
+        num_envs: Int,
+        players: Int,
         rules: Option<PyHeadRules>,
-        threads: Option<i64>,
+        threads: Option<Int>,
     ) -> PyResult<Self> {
         let config = HeadConfig {
-            players: players_arg(players, HEAD)?,
+            players: players_of(players, HEAD)?,
             rules: rules.map(|r| r.inner).unwrap_or_default(),
         };
         config
             .rules
             .validate_for(config.players)
             .map_err(|e| to_py(py, e.into()))?;
-        let env = VecEnv::new(config, num_envs_arg(num_envs)?, threads_arg(threads)?)
+        let num_envs = num_envs_arg::<HeadEnvGame>(num_envs, &config)?;
+        let threads = threads_arg(threads)?;
+        let env = py
+            .detach(|| VecEnv::new(config, num_envs, threads))
             .map_err(|e| to_py(py, e))?;
-        Ok(Self { env })
+        Ok(Self {
+            env: Mutex::new(env),
+        })
     }
 
     /// A copy of env `i`'s game in progress, as a `HeadGame` (view, observation, legal moves,
     /// bots; playing the copy does not move the env). It starts at the current position, so it
     /// has no history or JSON record.
-    fn game(&self, i: usize) -> PyResult<PyHeadGame> {
-        let state = self.env.game(i).ok_or_else(|| no_env(i))?;
-        Ok(PyHeadGame::from_core(HeadGame::from_sample(state.clone())))
+    fn game(&self, py: Python<'_>, i: Int) -> PyResult<PyHeadGame> {
+        let env = locked(py, &self.env);
+        let i = i.index("env", env.num_envs())?;
+        let state = env.game(i).expect("checked index").state().clone();
+        Ok(PyHeadGame::from_core(HeadGame::from_sample(state)))
     }
 
     #[getter]
-    fn rules(&self) -> PyHeadRules {
+    fn rules(&self, py: Python<'_>) -> PyHeadRules {
         PyHeadRules {
-            inner: self.env.config().rules,
+            inner: locked(py, &self.env).config().rules,
         }
     }
 });
 
 /// N climbing games (`year` or `spin`) stepped in one call (see `panda_core.vector`).
-#[pyclass(name = "ClimbVectorEnv", module = "panda_core._core")]
+#[pyclass(name = "ClimbVectorEnv", module = "panda_core._core", frozen)]
 pub struct PyClimbVectorEnv {
-    env: VecEnv<ClimbEnvGame>,
+    env: Mutex<VecEnv<ClimbEnvGame>>,
 }
 
 vector_env_methods!(PyClimbVectorEnv, "ClimbVectorEnv", {
     #[new]
-    #[pyo3(signature = (num_envs, players = 4, settings = None, threads = None))]
+    #[pyo3(signature = (num_envs, players = Int(4), settings = None, threads = None))]
     fn new(
         py: Python<'_>,
-        num_envs: i64,
-        players: i64,
+        num_envs: Int,
+        players: Int,
         settings: Option<PyRef<'_, PyClimbSettings>>,
-        threads: Option<i64>,
+        threads: Option<Int>,
     ) -> PyResult<Self> {
         let config = ClimbConfig {
-            players: players_arg(players, CLIMB)?,
+            players: players_of(players, CLIMB)?,
             settings: settings.map(|s| s.inner.clone()).unwrap_or_default(),
         };
-        let env = VecEnv::new(config, num_envs_arg(num_envs)?, threads_arg(threads)?)
+        let num_envs = num_envs_arg::<ClimbEnvGame>(num_envs, &config)?;
+        let threads = threads_arg(threads)?;
+        let env = py
+            .detach(|| VecEnv::new(config, num_envs, threads))
             .map_err(|e| to_py(py, e))?;
-        Ok(Self { env })
+        Ok(Self {
+            env: Mutex::new(env),
+        })
     }
 
     #[getter]
-    fn preset(&self) -> &'static str {
-        self.env.config().settings.preset.name()
+    fn preset(&self, py: Python<'_>) -> &'static str {
+        locked(py, &self.env).config().settings.preset.name()
     }
     #[getter]
     fn move_features(&self) -> usize {
@@ -287,19 +420,25 @@ vector_env_methods!(PyClimbVectorEnv, "ClimbVectorEnv", {
     /// Like `step`, but each action is an index into that env's legal-move list (the rows of
     /// `legal_move_features()`), so every legal move is reachable.
     fn step_moves<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         indices: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        step_kind(py, &mut self.env, indices, ActionKind::MoveIndex)
+        step_env(py, &self.env, indices, ActionKind::MoveIndex)
     }
 
     /// `(features, offsets)`: float32 rows of shape `(M, CLIMB_MOVE_FEATURES)` for the legal moves
     /// of every env stacked, and int64 `offsets` of shape `(num_envs + 1,)`: env `i`'s moves are
-    /// rows `offsets[i]:offsets[i + 1]`, in canonical order.
+    /// rows `offsets[i]:offsets[i + 1]`, in canonical order. At most 2**27 floats in all
+    /// (`ArgumentError` otherwise, before allocating); Ctrl-C stops a large call.
     fn legal_move_features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let env = &self.env;
-        let (rows, offsets) = py.detach(|| env.legal_move_features());
+        let env = locked(py, &self.env);
+        let long = long_step(&env);
+        let env = &*env;
+        let (rows, offsets) =
+            interruptible_if(py, long, |stop| env.legal_move_features_until(stop))?
+                .map_err(|e| ArgumentError::new_err(e.0))?
+                .ok_or_else(|| PyKeyboardInterrupt::new_err("interrupted"))?;
         let m = rows.len() / MOVE_FEATURES;
         (
             rows.into_pyarray(py).reshape([m, MOVE_FEATURES])?,
@@ -310,20 +449,25 @@ vector_env_methods!(PyClimbVectorEnv, "ClimbVectorEnv", {
 
     /// A copy of env `i`'s game in progress, as a `ClimbGame` started from its snapshot (view,
     /// observation, legal moves, bots; playing the copy does not move the env).
-    fn game(&self, py: Python<'_>, i: usize) -> PyResult<PyClimbGame> {
-        let game = self.env.game(i).ok_or_else(|| no_env(i))?;
-        let state = game.state();
+    fn game(&self, py: Python<'_>, i: Int) -> PyResult<PyClimbGame> {
+        let env = locked(py, &self.env);
+        let i = i.index("env", env.num_envs())?;
+        let state = env.game(i).expect("checked index").state();
         let snap = snapshot(state, &[]);
+        let deck = state.settings().deck.clone();
         let copy = py
-            .detach(|| ClimbGame::from_snapshot(snap, state.settings().deck.clone()))
+            .detach(|| ClimbGame::from_snapshot(snap, deck))
             .map_err(|e| to_py(py, e.into()))?;
         Ok(PyClimbGame::from_core(copy))
     }
 
     /// The legal moves of env `i`'s player to move, in canonical order.
-    fn legal_moves(&self, i: usize) -> PyResult<Vec<PyClimbMove>> {
-        let game = self.env.game(i).ok_or_else(|| no_env(i))?;
-        Ok(game
+    fn legal_moves(&self, py: Python<'_>, i: Int) -> PyResult<Vec<PyClimbMove>> {
+        let env = locked(py, &self.env);
+        let i = i.index("env", env.num_envs())?;
+        Ok(env
+            .game(i)
+            .expect("checked index")
             .legal_moves()
             .iter()
             .map(|m| PyClimbMove { inner: m.clone() })
@@ -334,5 +478,6 @@ vector_env_methods!(PyClimbVectorEnv, "ClimbVectorEnv", {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyHeadVectorEnv>()?;
     m.add_class::<PyClimbVectorEnv>()?;
+    m.add("MAX_ENVS", crate::vecenv::MAX_ENVS)?;
     Ok(())
 }

@@ -10,12 +10,13 @@
 //! clamped to `[0, 1]`, where `g` is the points gained since the root (show-out points, bamboo,
 //! pandas). At the game horizon the value is 1 for the winner and 0 for everyone else.
 
-use super::ismcts::{search, IsmctsConfig, SearchGame};
+use super::ismcts::{search_until, IsmctsConfig, SearchGame};
 use super::{Horizon, Rollout, SearchSettings};
 use crate::bots::climb_heuristic::ClimbHeuristicBot;
 use crate::bots::ClimbBot;
 use crate::climb::determinize::{ClimbDeterminizer, WindTracker};
 use crate::climb::{ClimbState, Move, MAX_PLAYERS};
+use crate::interrupt::{Interrupt, NEVER};
 use crate::rng::SplitMix64;
 
 /// A search state: the game state and whether the round (or game) in progress has ended.
@@ -55,11 +56,17 @@ impl ClimbSearch {
 
     /// The index in `state.legal_moves()` of the move ISMCTS picks.
     pub fn best_index(&mut self, legal: &[Move]) -> usize {
+        self.best_index_until(legal, &NEVER)
+    }
+
+    /// [`ClimbSearch::best_index`], ending the search early once `stop` is set (the best move so
+    /// far, still legal).
+    pub fn best_index_until(&mut self, legal: &[Move], stop: &Interrupt) -> usize {
         if legal.len() == 1 {
             return 0;
         }
         let config = self.settings.config;
-        let best = search(self, self.player, &config);
+        let best = search_until(self, self.player, &config, stop);
         legal
             .binary_search(&best)
             .expect("the root's legal moves are the player's own")
@@ -141,14 +148,21 @@ impl ClimbIsmctsBot {
     }
 }
 
-impl ClimbBot for ClimbIsmctsBot {
-    fn choose(&mut self, state: &ClimbState, legal: &[Move]) -> usize {
+impl ClimbIsmctsBot {
+    /// [`ClimbBot::choose`], the search ending early once `stop` is set.
+    pub fn choose_until(&mut self, state: &ClimbState, legal: &[Move], stop: &Interrupt) -> usize {
         if legal.len() == 1 {
             return 0;
         }
         let mut settings = self.settings;
         settings.config.seed = self.rng.next();
-        ClimbSearch::new(state, self.winds.holders(state), settings).best_index(legal)
+        ClimbSearch::new(state, self.winds.holders(state), settings).best_index_until(legal, stop)
+    }
+}
+
+impl ClimbBot for ClimbIsmctsBot {
+    fn choose(&mut self, state: &ClimbState, legal: &[Move]) -> usize {
+        self.choose_until(state, legal, &NEVER)
     }
 
     fn observe(&mut self, before: &ClimbState, mv: &Move) {

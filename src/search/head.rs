@@ -11,7 +11,7 @@
 //! scores, so this is the quantity a hand decides. At the game horizon the value is 1 for the
 //! winner and 0 for everyone else.
 
-use super::ismcts::{search, IsmctsConfig, SearchGame};
+use super::ismcts::{search_until, IsmctsConfig, SearchGame};
 use super::{Horizon, Rollout, SearchSettings};
 use crate::bots::head_heuristic::HeuristicBot;
 use crate::bots::random::RandomBot;
@@ -19,6 +19,7 @@ use crate::bots::HeadBot;
 use crate::head::action::mask_ids;
 use crate::head::determinize::{Determinizer, HandLog};
 use crate::head::{ActionId, HandResult, HeadGame, HeadState};
+use crate::interrupt::{Interrupt, NEVER};
 use crate::rng::SplitMix64;
 
 /// A search state: the game state and the result of the hand once it ended.
@@ -57,13 +58,19 @@ impl HeadSearch {
 
     /// The best action by ISMCTS.
     pub fn best_action(&mut self) -> ActionId {
+        self.best_action_until(&NEVER)
+    }
+
+    /// [`HeadSearch::best_action`], ending the search early once `stop` is set (the best action
+    /// so far, still legal).
+    pub fn best_action_until(&mut self, stop: &Interrupt) -> ActionId {
         let legal = self.det.real().legal_actions();
         if legal.count_ones() == 1 {
             return legal.trailing_zeros() as ActionId;
         }
         let player = self.player();
         let config = self.settings.config;
-        search(self, player, &config)
+        search_until(self, player, &config, stop)
     }
 }
 
@@ -156,8 +163,14 @@ impl HeadIsmctsBot {
     }
 }
 
-impl HeadBot for HeadIsmctsBot {
-    fn choose(&mut self, state: &HeadState, legal: crate::head::ActionMask) -> ActionId {
+impl HeadIsmctsBot {
+    /// [`HeadBot::choose`], the search ending early once `stop` is set.
+    pub fn choose_until(
+        &mut self,
+        state: &HeadState,
+        legal: crate::head::ActionMask,
+        stop: &Interrupt,
+    ) -> ActionId {
         if legal.count_ones() == 1 {
             return legal.trailing_zeros() as ActionId; // forced: no search, no seed drawn
         }
@@ -165,7 +178,13 @@ impl HeadBot for HeadIsmctsBot {
         log.sync(state);
         let mut settings = self.settings;
         settings.config.seed = self.rng.next();
-        HeadSearch::new(log, settings).best_action()
+        HeadSearch::new(log, settings).best_action_until(stop)
+    }
+}
+
+impl HeadBot for HeadIsmctsBot {
+    fn choose(&mut self, state: &HeadState, legal: crate::head::ActionMask) -> ActionId {
+        self.choose_until(state, legal, &NEVER)
     }
 
     fn observe(&mut self, before: &HeadState, action: ActionId) {
@@ -183,6 +202,16 @@ impl HeadBot for HeadIsmctsBot {
 /// One ISMCTS decision for the player to move in `game` (default settings, `iterations`
 /// iterations, seeded): an action id legal in `game.state()`.
 pub fn ismcts_action(game: &HeadGame, iterations: u32, seed: u64) -> ActionId {
+    ismcts_action_until(game, iterations, seed, &NEVER)
+}
+
+/// [`ismcts_action`], the search ending early once `stop` is set.
+pub fn ismcts_action_until(
+    game: &HeadGame,
+    iterations: u32,
+    seed: u64,
+    stop: &Interrupt,
+) -> ActionId {
     let settings = SearchSettings {
         config: IsmctsConfig {
             iterations,
@@ -191,5 +220,5 @@ pub fn ismcts_action(game: &HeadGame, iterations: u32, seed: u64) -> ActionId {
         },
         ..SearchSettings::head_default()
     };
-    HeadSearch::new(&HandLog::from_game(game), settings).best_action()
+    HeadSearch::new(&HandLog::from_game(game), settings).best_action_until(stop)
 }

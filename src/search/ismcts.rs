@@ -22,6 +22,7 @@
 //! The tree is an arena (`Vec` of nodes, children kept sorted by action), and the legal-action
 //! buffers are reused across iterations: an iteration allocates only the node it adds.
 
+use crate::interrupt::{Interrupt, NEVER};
 use crate::rng::SplitMix64;
 
 /// What ISMCTS needs from a game. `Self` holds the root information set (how to sample it) and
@@ -110,6 +111,19 @@ pub fn search_stats<G: SearchGame>(
     player: u8,
     config: &IsmctsConfig,
 ) -> Vec<RootStat<G::Action>> {
+    search_stats_until(game, player, config, &NEVER)
+}
+
+/// [`search_stats`] that ends early once `stop` is set (polled before every iteration after the
+/// first, so the root always has a child and the best action is a legal one). A stopped search
+/// is still deterministic in what it returns for the iterations it ran, but its caller is being
+/// cancelled and should not use it as a full-strength decision.
+pub fn search_stats_until<G: SearchGame>(
+    game: &mut G,
+    player: u8,
+    config: &IsmctsConfig,
+    stop: &Interrupt,
+) -> Vec<RootStat<G::Action>> {
     let mut rng = SplitMix64::new(config.seed);
     let mut nodes: Vec<Node<G::Action>> = vec![Node {
         action: None,
@@ -124,7 +138,10 @@ pub fn search_stats<G: SearchGame>(
     let mut path: Vec<u32> = Vec::with_capacity(64);
     let mut untried: Vec<usize> = Vec::with_capacity(64);
     let mut available: Vec<u32> = Vec::with_capacity(64);
-    for _ in 0..config.iterations.max(1) {
+    for iteration in 0..config.iterations.max(1) {
+        if iteration > 0 && stop.is_set() {
+            break;
+        }
         let mut state = game.determinize(&mut rng);
         debug_assert_eq!(game.to_move(&state), Some(player));
         let mut node = 0u32;
@@ -236,7 +253,17 @@ pub fn search_stats<G: SearchGame>(
 
 /// Run ISMCTS for `player` and return the most visited root action.
 pub fn search<G: SearchGame>(game: &mut G, player: u8, config: &IsmctsConfig) -> G::Action {
-    search_stats(game, player, config)
+    search_until(game, player, config, &NEVER)
+}
+
+/// [`search`] that ends early once `stop` is set ([`search_stats_until`]).
+pub fn search_until<G: SearchGame>(
+    game: &mut G,
+    player: u8,
+    config: &IsmctsConfig,
+    stop: &Interrupt,
+) -> G::Action {
+    search_stats_until(game, player, config, stop)
         .into_iter()
         .next()
         .expect("the root has a legal action")

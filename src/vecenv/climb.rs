@@ -3,11 +3,18 @@
 //! for agents that score every legal move (DouZero-style), steps by index into the legal-move
 //! list with the move-feature rows of all envs in one array.
 
-use super::{EnvGame, VecEnv};
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::{ActionKind, EnvGame, VecEnv};
 use crate::climb::encoding::{self, move_features_into, MOVE_FEATURES};
 use crate::climb::observation::{observation_into_zeroed, OBSERVATION_SIZE};
-use crate::climb::{ClimbSettings, ClimbState, Move};
-use crate::error::EngineError;
+use crate::climb::snapshot::{parse_snapshot, snapshot};
+use crate::climb::{ClimbGame, ClimbSettings, ClimbState, Deck, Mood, Move, Preset};
+use crate::error::{EngineError, RulesError, StateError};
+use crate::interrupt::{Interrupt, NEVER};
 
 /// Players and settings of every episode.
 #[derive(Clone, Debug)]
@@ -114,6 +121,79 @@ impl EnvGame for ClimbEnvGame {
         self.refresh();
         Ok(())
     }
+    /// The §7 snapshot of the state: exact, and checked in full when loaded.
+    fn save(&self) -> Value {
+        serde_json::to_value(snapshot(&self.state, &[])).expect("a snapshot serializes")
+    }
+    fn load(config: &ClimbConfig, saved: &Value) -> Result<Self, EngineError> {
+        let snap = parse_snapshot(saved)?;
+        let game = ClimbGame::from_snapshot(snap, config.settings.deck.clone())?;
+        let state = game.state();
+        if state.players() != config.players || state.settings() != &config.settings {
+            return Err(StateError(
+                "a saved env's game has other players or settings than the env".into(),
+            )
+            .into());
+        }
+        let mut game = Self {
+            state: state.clone(),
+            legal: Vec::with_capacity(64),
+            classes: Vec::with_capacity(64),
+        };
+        game.refresh();
+        Ok(game)
+    }
+    fn save_config(config: &ClimbConfig) -> Value {
+        let s = &config.settings;
+        let deck = (*s.deck != *Deck::reconstructed()).then(|| s.deck.doc().clone());
+        serde_json::json!({
+            "players": config.players,
+            "preset": s.preset.name(),
+            "panda_mood": s.mood.name(),
+            "first_player": s.first_player,
+            "deck": deck,
+        })
+    }
+    fn load_config(saved: &Value) -> Result<ClimbConfig, EngineError> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Saved {
+            players: u8,
+            preset: String,
+            panda_mood: String,
+            first_player: u8,
+            deck: Option<Value>,
+        }
+        let bad = |e: String| StateError(format!("not a saved climbing env config: {e}"));
+        let saved = Saved::deserialize(saved).map_err(|e| bad(e.to_string()))?;
+        let deck = match &saved.deck {
+            None => Deck::reconstructed(),
+            Some(doc) => Arc::new(Deck::from_json_value(doc, "(saved with the env)")?),
+        };
+        let settings = ClimbSettings {
+            preset: Preset::parse(&saved.preset).map_err(|e| bad(e.0))?,
+            mood: Mood::parse(&saved.panda_mood).map_err(|e| bad(e.0))?,
+            first_player: saved.first_player,
+            deck,
+        };
+        settings.validate_for(saved.players)?;
+        Ok(ClimbConfig {
+            players: saved.players,
+            settings,
+        })
+    }
+    fn legal_list(&self, kind: ActionKind) -> Vec<i64> {
+        match kind {
+            ActionKind::Action => {
+                let mut legal: Vec<i64> =
+                    self.classes.iter().flatten().map(|&a| a as i64).collect();
+                legal.sort_unstable();
+                legal.dedup();
+                legal
+            }
+            ActionKind::MoveIndex => (0..self.legal.len() as i64).collect(),
+        }
+    }
 }
 
 impl ClimbEnvGame {
@@ -122,25 +202,51 @@ impl ClimbEnvGame {
     }
 }
 
+/// Move-feature rows of every env stacked, and the offsets of each env's rows.
+pub type MoveRows = (Vec<f32>, Vec<i64>);
+
 impl VecEnv<ClimbEnvGame> {
     /// The move-feature rows of every env's legal moves, stacked: rows
     /// `offsets[i] .. offsets[i + 1]` (each [`MOVE_FEATURES`] floats) are env `i`'s moves in
     /// canonical order, the order [`VecEnv::step_as`] with move indices refers to.
-    pub fn legal_move_features(&self) -> (Vec<f32>, Vec<i64>) {
+    pub fn legal_move_features(&self) -> Result<MoveRows, RulesError> {
+        self.legal_move_features_until(&NEVER)
+            .map(|rows| rows.expect("NEVER is never set"))
+    }
+
+    /// [`VecEnv::legal_move_features`] that gives up (`Ok(None)`) once `stop` is set, polled
+    /// between envs. The total size is checked before the rows are allocated: at most
+    /// [`super::MAX_BATCH_FLOATS`] floats (a `RulesError` names the size; use fewer envs).
+    pub fn legal_move_features_until(
+        &self,
+        stop: &Interrupt,
+    ) -> Result<Option<MoveRows>, RulesError> {
         let mut offsets = Vec::with_capacity(self.num_envs() + 1);
         offsets.push(0i64);
         for g in self.games() {
             offsets.push(offsets.last().copied().unwrap_or(0) + g.legal.len() as i64);
         }
         let total = offsets.last().copied().unwrap_or(0) as usize;
-        let mut rows = vec![0.0f32; total * MOVE_FEATURES];
+        let floats = total.saturating_mul(MOVE_FEATURES);
+        if floats > super::MAX_BATCH_FLOATS {
+            return Err(RulesError(format!(
+                "the {total} legal moves of the {} envs need {floats} feature floats, more than \
+                 {} in one call; use fewer envs (or step by abstract action)",
+                self.num_envs(),
+                super::MAX_BATCH_FLOATS
+            )));
+        }
+        let mut rows = vec![0.0f32; floats];
         let mut chunks = rows.chunks_mut(MOVE_FEATURES);
         for g in self.games() {
+            if stop.is_set() {
+                return Ok(None);
+            }
             for (mv, row) in g.legal.iter().zip(chunks.by_ref()) {
                 move_features_into(&g.state, mv, row);
             }
         }
-        (rows, offsets)
+        Ok(Some((rows, offsets)))
     }
 }
 
@@ -211,7 +317,7 @@ mod tests {
         let mut env = VecEnv::<ClimbEnvGame>::new(config(Preset::Spin, 4), 5, Some(1)).unwrap();
         env.reset(1).unwrap();
         for step in 0..200 {
-            let (rows, offsets) = env.legal_move_features();
+            let (rows, offsets) = env.legal_move_features().unwrap();
             assert_eq!(offsets.len(), 6);
             assert_eq!(
                 rows.len(),

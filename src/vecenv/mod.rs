@@ -16,9 +16,12 @@
 pub mod climb;
 pub mod head;
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 
-use crate::error::{EngineError, RulesError};
+use crate::error::{EngineError, RulesError, StateError};
+use crate::interrupt::{Interrupt, NEVER};
 use crate::rng::SplitMix64;
 
 /// One game as an environment.
@@ -49,6 +52,16 @@ pub trait EnvGame: Sized + Send + Sync {
     }
     /// Apply a checked action.
     fn apply(&mut self, action: Self::Checked) -> Result<(), EngineError>;
+    /// The actions of `kind` legal now, increasing: what a refused step reports as `legal`.
+    fn legal_list(&self, kind: ActionKind) -> Vec<i64>;
+
+    /// The game in progress as JSON, from which [`EnvGame::load`] rebuilds it exactly (the same
+    /// observations and the same future for the same actions).
+    fn save(&self) -> serde_json::Value;
+    /// Rebuild a saved game, checking it as strictly as any explicit position.
+    fn load(config: &Self::Config, saved: &serde_json::Value) -> Result<Self, EngineError>;
+    fn save_config(config: &Self::Config) -> serde_json::Value;
+    fn load_config(saved: &serde_json::Value) -> Result<Self::Config, EngineError>;
 
     /// Smallest batch worth spreading over threads: waking a pool's threads costs tens of
     /// microseconds on a busy VM, so the batch must hold at least that much work.
@@ -80,6 +93,8 @@ pub struct StepError {
     pub env: usize,
     pub action: i64,
     pub reason: String,
+    /// The actions that env would have accepted (same kind as the refused one).
+    pub legal: Vec<i64>,
 }
 
 struct Slot<G> {
@@ -87,6 +102,44 @@ struct Slot<G> {
     /// Seeds of this env's next episodes.
     seeder: SplitMix64,
     episodes: u64,
+}
+
+/// The `format` of a saved vector env ([`VecEnv::save`]).
+pub const SAVED_FORMAT: &str = "panda-core-vector-env";
+/// Its version.
+pub const SAVED_VERSION: u32 = 1;
+
+/// One env of a saved vector env.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SavedSlot {
+    seeder: u64,
+    episodes: u64,
+    game: serde_json::Value,
+}
+
+/// A saved vector env.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SavedEnv {
+    format: String,
+    version: u32,
+    config: serde_json::Value,
+    threads: Option<usize>,
+    torn: bool,
+    envs: Vec<SavedSlot>,
+}
+
+/// Most envs in one vector env.
+pub const MAX_ENVS: usize = 1 << 20;
+/// Most observation floats one step may return (512 MB): a larger batch is refused when the env
+/// is built, not when its first step cannot allocate. With Panda Head's 96 floats this allows
+/// [`MAX_ENVS`] envs; with the climbing games' 952, 140 000.
+pub const MAX_BATCH_FLOATS: usize = 1 << 27;
+
+/// The most envs a vector env of this configuration may hold.
+pub fn max_envs<G: EnvGame>(config: &G::Config) -> usize {
+    MAX_ENVS.min(MAX_BATCH_FLOATS / G::observation_size(config).max(1))
 }
 
 /// The fewest envs in one rayon task (a task costs about a microsecond, one step of one game
@@ -97,31 +150,32 @@ const MIN_CHUNK: usize = 32;
 pub struct VecEnv<G: EnvGame> {
     config: G::Config,
     slots: Vec<Slot<G>>,
-    pool: Option<rayon::ThreadPool>,
+    /// The shared pool of `threads` threads ([`crate::pool`]); `None`: rayon's global pool.
+    pool: Option<Arc<rayon::ThreadPool>>,
     threads: usize,
     checked: Vec<G::Checked>,
+    /// A step or reset was interrupted after some envs had moved: the batch is no longer one
+    /// consistent step, so only [`VecEnv::reset`] is accepted until it completes.
+    torn: bool,
 }
 
 impl<G: EnvGame> VecEnv<G> {
-    /// `threads`: the size of a private pool (`None`: rayon's global pool, all cores).
+    /// `threads`: run on the shared pool of that size ([`crate::pool`], `1..=MAX_THREADS`);
+    /// `None`: rayon's global pool, all cores. `num_envs`: `1..=`[`max_envs`], checked before
+    /// anything is allocated.
     pub fn new(
         config: G::Config,
         num_envs: usize,
         threads: Option<usize>,
     ) -> Result<Self, EngineError> {
-        if num_envs == 0 {
-            return Err(RulesError("num_envs must be at least 1".into()).into());
+        let most = max_envs::<G>(&config);
+        if !(1..=most).contains(&num_envs) {
+            return Err(RulesError(format!(
+                "num_envs must be in 1..={most} for this game, got {num_envs}"
+            ))
+            .into());
         }
-        let pool = match threads {
-            None => None,
-            Some(0) => return Err(RulesError("threads must be at least 1".into()).into()),
-            Some(n) => Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(n)
-                    .build()
-                    .map_err(|e| RulesError(format!("cannot start {n} threads: {e}")))?,
-            ),
-        };
+        let pool = threads.map(crate::pool::pool).transpose()?;
         let threads = threads.unwrap_or_else(rayon::current_num_threads);
         // Episodes are dealt at `reset`; until then every env holds game 0 of seed 0.
         let slots = (0..num_envs)
@@ -139,11 +193,51 @@ impl<G: EnvGame> VecEnv<G> {
             pool,
             threads,
             checked: vec![G::Checked::default(); num_envs],
+            torn: false,
         })
     }
 
     pub fn num_envs(&self) -> usize {
         self.slots.len()
+    }
+
+    /// Everything about the envs as JSON text (configuration, thread count, every game and its
+    /// seed stream): [`VecEnv::load`] rebuilds an env that steps exactly like this one.
+    pub fn save(&self) -> String {
+        let doc = SavedEnv {
+            format: SAVED_FORMAT.into(),
+            version: SAVED_VERSION,
+            config: G::save_config(&self.config),
+            threads: self.pool.as_ref().map(|_| self.threads),
+            torn: self.torn,
+            envs: self
+                .slots
+                .iter()
+                .map(|s| SavedSlot {
+                    seeder: s.seeder.state,
+                    episodes: s.episodes,
+                    game: s.game.save(),
+                })
+                .collect(),
+        };
+        serde_json::to_string(&doc).expect("a vector env serializes")
+    }
+
+    /// Rebuild a vector env from [`VecEnv::save`]'s text, checking every game.
+    pub fn load(text: &str) -> Result<Self, EngineError> {
+        let doc: SavedEnv = serde_json::from_str(text)
+            .map_err(|e| StateError(format!("not a saved panda-core vector env: {e}")))?;
+        crate::record::check_header(&doc.format, doc.version, SAVED_FORMAT, SAVED_VERSION)?;
+        let config = G::load_config(&doc.config)?;
+        let mut env = Self::new(config, doc.envs.len(), doc.threads)?;
+        for (i, (slot, saved)) in env.slots.iter_mut().zip(&doc.envs).enumerate() {
+            slot.game = G::load(&env.config, &saved.game)
+                .map_err(|e| StateError(format!("saved env {i}: {e}")))?;
+            slot.seeder = SplitMix64::new(saved.seeder);
+            slot.episodes = saved.episodes;
+        }
+        env.torn = doc.torn;
+        Ok(env)
     }
     pub fn threads(&self) -> usize {
         self.threads
@@ -195,17 +289,35 @@ impl<G: EnvGame> VecEnv<G> {
         }
     }
 
+    /// Whether an interrupted step or reset left the envs part-way (only a reset is accepted).
+    pub fn is_torn(&self) -> bool {
+        self.torn
+    }
+
+    /// Declare the envs torn (a caller that lost track of a step, e.g. after a panic in it).
+    pub fn mark_torn(&mut self) {
+        self.torn = true;
+    }
+
     /// Start a new episode in every env: env `i`'s seeds come from `nth_output(seed, i)`.
     pub fn reset(&mut self, seed: u64) -> Result<Batch, EngineError> {
+        match self.reset_until(seed, &NEVER) {
+            Ok(b) => Ok(b),
+            Err(StepErrorOr::Engine(e)) => Err(e),
+            Err(StepErrorOr::Step(e)) => Err(RulesError(e.reason).into()),
+            Err(StepErrorOr::Interrupted) => unreachable!("NEVER is never set"),
+        }
+    }
+
+    /// [`VecEnv::reset`] that stops once `stop` is set ([`StepErrorOr::Interrupted`]; the env
+    /// then needs another reset).
+    pub fn reset_until(&mut self, seed: u64, stop: &Interrupt) -> Result<Batch, StepErrorOr> {
         for (i, slot) in self.slots.iter_mut().enumerate() {
             slot.seeder = SplitMix64::new(SplitMix64::nth_output(seed, i as u64));
             slot.episodes = 0;
         }
-        match self.run(None) {
-            Ok(b) => Ok(b),
-            Err(StepErrorOr::Engine(e)) => Err(e),
-            Err(StepErrorOr::Step(e)) => Err(RulesError(e.reason).into()),
-        }
+        self.torn = false;
+        self.run(None, stop)
     }
 
     /// Step every env with one action each (see the module doc). On a refused action no env has
@@ -216,6 +328,29 @@ impl<G: EnvGame> VecEnv<G> {
 
     /// [`VecEnv::step`] with actions of the given kind.
     pub fn step_as(&mut self, actions: &[i64], kind: ActionKind) -> Result<Batch, StepErrorOr> {
+        self.step_as_until(actions, kind, &NEVER)
+    }
+
+    /// [`VecEnv::step_as`] that stops once `stop` is set, polled before every env: stopped while
+    /// checking the actions, no env has moved; stopped while applying them, the env is torn
+    /// ([`VecEnv::is_torn`]) and refuses steps until the next reset. Either way
+    /// [`StepErrorOr::Interrupted`].
+    pub fn step_as_until(
+        &mut self,
+        actions: &[i64],
+        kind: ActionKind,
+        stop: &Interrupt,
+    ) -> Result<Batch, StepErrorOr> {
+        if self.torn {
+            return Err(StepErrorOr::Engine(
+                StateError(
+                    "the last step or reset was interrupted part-way, so the envs are no longer \
+                     in step: call reset() first"
+                        .into(),
+                )
+                .into(),
+            ));
+        }
         let n = self.num_envs();
         if actions.len() != n {
             return Err(StepErrorOr::Engine(
@@ -226,15 +361,19 @@ impl<G: EnvGame> VecEnv<G> {
                 .into(),
             ));
         }
-        self.run(Some((actions, kind)))
+        self.run(Some((actions, kind)), stop)
     }
 
     /// Check (when stepping), then step or deal every env, chunk by chunk.
-    fn run(&mut self, actions: Option<(&[i64], ActionKind)>) -> Result<Batch, StepErrorOr> {
+    fn run(
+        &mut self,
+        actions: Option<(&[i64], ActionKind)>,
+        stop: &Interrupt,
+    ) -> Result<Batch, StepErrorOr> {
         let chunk = self.chunk();
         let mut out = self.empty_batch();
         let mut checked = std::mem::take(&mut self.checked);
-        let result = self.run_with(actions, chunk, &mut out, &mut checked);
+        let result = self.run_with(actions, chunk, &mut out, &mut checked, stop);
         self.checked = checked;
         result.map(|()| out)
     }
@@ -245,6 +384,7 @@ impl<G: EnvGame> VecEnv<G> {
         chunk: usize,
         out: &mut Batch,
         checked: &mut [G::Checked],
+        stop: &Interrupt,
     ) -> Result<(), StepErrorOr> {
         let (obs_size, n_actions, players) = (
             self.observation_size(),
@@ -253,6 +393,7 @@ impl<G: EnvGame> VecEnv<G> {
         );
         let config = &self.config;
         let slots = &mut self.slots;
+        let torn = &mut self.torn;
         let parallel = chunk < slots.len();
         // Both phases run inside one `install`: waking the pool's threads costs tens of
         // microseconds on a busy VM, as much as stepping a few hundred envs.
@@ -265,6 +406,7 @@ impl<G: EnvGame> VecEnv<G> {
                     .enumerate()
                     .map(|(k, (slots, (actions, checked)))| Checks {
                         kind,
+                        stop,
                         first: k * chunk,
                         slots,
                         actions,
@@ -277,6 +419,8 @@ impl<G: EnvGame> VecEnv<G> {
                     checks.into_iter().try_for_each(Checks::check)?;
                 }
             }
+            // From here on envs move: an interruption leaves the batch torn.
+            *torn = true;
             let rows = slots
                 .chunks_mut(chunk)
                 .zip(out.observations.chunks_mut(chunk * obs_size))
@@ -296,13 +440,15 @@ impl<G: EnvGame> VecEnv<G> {
                         current,
                     },
                 );
-            let step = |rows: Rows<'_, G>| rows.step(config).map_err(StepErrorOr::Engine);
+            let step = |rows: Rows<'_, G>| rows.step(config, stop);
             if parallel {
                 let rows: Vec<_> = rows.collect();
-                rows.into_par_iter().try_for_each(step)
+                rows.into_par_iter().try_for_each(step)?;
             } else {
-                rows.into_iter().try_for_each(step)
+                rows.into_iter().try_for_each(step)?;
             }
+            *torn = false;
+            Ok(())
         };
         if parallel {
             in_pool(&self.pool, work)
@@ -325,12 +471,15 @@ struct Rows<'a, G: EnvGame> {
 }
 
 impl<G: EnvGame> Rows<'_, G> {
-    fn step(self, config: &G::Config) -> Result<(), EngineError> {
+    fn step(self, config: &G::Config, stop: &Interrupt) -> Result<(), StepErrorOr> {
         let n = self.slots.len();
         let obs_size = self.obs.len() / n;
         let n_actions = self.mask.len() / n;
         let players = self.rewards.len() / n;
         for (i, slot) in self.slots.iter_mut().enumerate() {
+            if stop.is_set() {
+                return Err(StepErrorOr::Interrupted);
+            }
             match self.checked {
                 None => new_episode(config, slot)?,
                 Some(checked) => {
@@ -364,6 +513,7 @@ impl<G: EnvGame> Rows<'_, G> {
 /// One chunk of actions to check; `first` is the index of the chunk's first env.
 struct Checks<'a, G: EnvGame> {
     kind: ActionKind,
+    stop: &'a Interrupt,
     first: usize,
     slots: &'a [Slot<G>],
     actions: &'a [i64],
@@ -374,6 +524,9 @@ impl<G: EnvGame> Checks<'_, G> {
     fn check(self) -> Result<(), StepErrorOr> {
         let it = self.slots.iter().zip(self.actions).zip(self.checked);
         for (i, ((slot, &action), c)) in it.enumerate() {
+            if self.stop.is_set() {
+                return Err(StepErrorOr::Interrupted);
+            }
             let checked = match self.kind {
                 ActionKind::Action => slot.game.check(action),
                 ActionKind::MoveIndex => slot.game.check_move_index(action),
@@ -383,6 +536,7 @@ impl<G: EnvGame> Checks<'_, G> {
                     env: self.first + i,
                     action,
                     reason,
+                    legal: slot.game.legal_list(self.kind),
                 })
             })?;
         }
@@ -390,19 +544,27 @@ impl<G: EnvGame> Checks<'_, G> {
     }
 }
 
-/// Run `f` in the private pool, or in rayon's global pool.
-fn in_pool<R: Send>(pool: &Option<rayon::ThreadPool>, f: impl FnOnce() -> R + Send) -> R {
+/// Run `f` in the env's shared pool, or in rayon's global pool.
+fn in_pool<R: Send>(pool: &Option<Arc<rayon::ThreadPool>>, f: impl FnOnce() -> R + Send) -> R {
     match pool {
         Some(pool) => pool.install(f),
         None => f(),
     }
 }
 
-/// A step refused for one env's action, or an engine error.
+/// A step refused for one env's action, an engine error, or a step stopped by its caller.
 #[derive(Debug)]
 pub enum StepErrorOr {
     Step(StepError),
     Engine(EngineError),
+    /// The [`Interrupt`] was set (see [`VecEnv::step_as_until`]).
+    Interrupted,
+}
+
+impl From<EngineError> for StepErrorOr {
+    fn from(e: EngineError) -> Self {
+        Self::Engine(e)
+    }
 }
 
 fn new_episode<G: EnvGame>(config: &G::Config, slot: &mut Slot<G>) -> Result<(), EngineError> {
