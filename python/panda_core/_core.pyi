@@ -5,7 +5,7 @@ Kept in step with ``src/py/`` by ``tests/test_api_stubs.py``.
 
 from collections.abc import Sequence
 from os import PathLike
-from typing import Any, Literal, SupportsIndex, final
+from typing import Any, Literal, Self, SupportsIndex, final
 
 import numpy as np
 import numpy.typing as npt
@@ -56,8 +56,8 @@ class EngineInvariantError(PandaCoreError): ...
 
 @final
 class HeadRules:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         *,
         last_pile_scoring: LastPileScoring = "pile_sum",
         poor_panda: bool = True,
@@ -65,7 +65,7 @@ class HeadRules:
         bust_threshold: SupportsIndex = 21,
         special_cards: bool = True,
         first_dealer: SupportsIndex = 0,
-    ) -> None: ...
+    ) -> Self: ...
     @property
     def last_pile_scoring(self) -> LastPileScoring: ...
     @property
@@ -103,9 +103,9 @@ class HeadMove:
 
 @final
 class HeadGame:
-    def __init__(
-        self, players: SupportsIndex, seed: SupportsIndex, rules: HeadRules | None = None
-    ) -> None: ...
+    def __new__(
+        cls, players: SupportsIndex, seed: SupportsIndex, rules: HeadRules | None = None
+    ) -> Self: ...
     @staticmethod
     def from_deal(
         hands: Sequence[Sequence[SupportsIndex]],
@@ -199,14 +199,14 @@ MAX_THREADS: int
 
 @final
 class ClimbSettings:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         *,
         preset: ClimbPreset = "year",
         panda_mood: PandaMood = "hungry",
         first_player: SupportsIndex = 0,
         deck: str | PathLike[str] | None = None,
-    ) -> None: ...
+    ) -> Self: ...
     @property
     def preset(self) -> ClimbPreset: ...
     @property
@@ -247,9 +247,9 @@ class ClimbMove:
 
 @final
 class ClimbGame:
-    def __init__(
-        self, players: SupportsIndex, seed: SupportsIndex, settings: ClimbSettings | None = None
-    ) -> None: ...
+    def __new__(
+        cls, players: SupportsIndex, seed: SupportsIndex, settings: ClimbSettings | None = None
+    ) -> Self: ...
     @staticmethod
     def from_snapshot(
         snapshot: dict[str, Any], deck: str | PathLike[str] | None = None
@@ -329,13 +329,13 @@ MAX_ENVS: int
 
 @final
 class HeadVectorEnv:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         num_envs: int,
         players: int = 4,
         rules: HeadRules | None = None,
         threads: int | None = None,
-    ) -> None: ...
+    ) -> Self: ...
     @property
     def num_envs(self) -> int: ...
     @property
@@ -357,13 +357,13 @@ class HeadVectorEnv:
 
 @final
 class ClimbVectorEnv:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         num_envs: int,
         players: int = 4,
         settings: ClimbSettings | None = None,
         threads: int | None = None,
-    ) -> None: ...
+    ) -> Self: ...
     @property
     def num_envs(self) -> int: ...
     @property

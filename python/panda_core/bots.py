@@ -28,7 +28,6 @@ True
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeAlias, TypeVar, runtime_checkable
@@ -37,7 +36,6 @@ import numpy as np
 
 from panda_core._args import count_arg, cut, players_arg, seed_arg, shown
 from panda_core._core import (
-    BOT_NAMES,
     ArgumentError,
     ClimbGame,
     ClimbMove,
@@ -47,6 +45,7 @@ from panda_core._core import (
     HeadRules,
     IllegalMoveError,
     RulesError,
+    check_bot,
 )
 from panda_core._types import ClimbMoveDict
 
@@ -169,22 +168,23 @@ def new_game(
 
 # ---- built-in bots ----------------------------------------------------------------------------
 
-_ISMCTS = re.compile(r"ismcts:([1-9][0-9]*)")
-
 
 def is_builtin_bot(name: object) -> bool:
-    """True for the name of a built-in bot: one of ``BOT_NAMES``, or ``"ismcts:N"`` (N ≥ 1
-    iterations) when ``"ismcts"`` is one of them."""
+    """True for the name of a built-in bot: one of ``BOT_NAMES``, or ``"ismcts:N"`` with N in
+    the engine's range. The engine's own parser decides (one grammar for every entry point)."""
     if not isinstance(name, str):
         return False
-    if name in BOT_NAMES:
-        return True
-    return "ismcts" in BOT_NAMES and _ISMCTS.fullmatch(name) is not None
+    try:
+        check_bot(name)
+    except RulesError:
+        return False
+    return True
 
 
 def _check_builtin(name: str) -> str:
-    if not is_builtin_bot(name):
-        raise RulesError(f"unknown bot {shown(name)}; built-in bots are {BOT_NAMES}")
+    """``name`` if it is a built-in bot, else the engine's ``RulesError`` (it names the built-in
+    bots and the iteration range of ``ismcts:N``)."""
+    check_bot(name)
     return name
 
 

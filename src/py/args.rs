@@ -157,13 +157,11 @@ impl Int {
     }
 
     /// A count (games, environments, iterations) in `0..=max`.
-    #[allow(dead_code)] // for the batch simulators and vector envs (issue 8)
     pub fn count(self, what: &str, max: usize) -> PyResult<usize> {
         Ok(self.in_range(what, 0, max as i128)? as usize)
     }
 
     /// An index into a collection of `len` items (`env.game(i)`).
-    #[allow(dead_code)] // for the vector envs (issue 8)
     pub fn index(self, what: &str, len: usize) -> PyResult<usize> {
         if len == 0 {
             return Err(ArgumentError::new_err(format!(
@@ -175,14 +173,10 @@ impl Int {
     }
 }
 
-/// Most worker threads one call may ask for. Far above any machine this runs on; below the point
-/// where starting the threads alone takes seconds or exhausts the process's thread limit.
-#[allow(dead_code)] // for the batch simulators and vector envs (issue 8)
-pub const MAX_THREADS: usize = 256;
-
-/// An optional `threads` argument: `None` (the default: every core) or `1..=MAX_THREADS`.
-#[allow(dead_code)] // for the batch simulators and vector envs (issue 8)
+/// An optional `threads` argument: `None` (the default: every core) or `1..=MAX_THREADS` (the
+/// core's bound on one pool, see `crate::pool`).
 pub fn threads_arg(threads: Option<Int>) -> PyResult<Option<usize>> {
+    use crate::pool::MAX_THREADS;
     threads
         .map(|t| Ok(t.in_range("threads", 1, MAX_THREADS as i128)? as usize))
         .transpose()

@@ -15,7 +15,7 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 
 use super::errors::to_py as to_py_err;
 use super::errors::EngineInvariantError;
-use crate::bots::decide::climb_decision;
+use crate::bots::decide::climb_decision_until;
 use crate::bots::BotKind;
 use crate::climb::determinize::{wind_holders, ClimbDeterminizer};
 use crate::climb::encoding::{self, move_features, MOVE_FEATURES, NUM_ACTIONS};
@@ -384,13 +384,16 @@ impl PyClimbGame {
         self.game.state().round()
     }
 
-    /// The legal moves of the current player, in canonical order (contract §5.1).
-    fn legal_moves(&self) -> Vec<PyClimbMove> {
-        self.game
-            .legal_moves()
+    /// The legal moves of the current player, in canonical order (contract §5.1). A position
+    /// with more than `MAX_LEGAL_MOVES` legal moves raises `InvalidStateError` (contract §5.3).
+    fn legal_moves(&self, py: Python<'_>) -> PyResult<Vec<PyClimbMove>> {
+        Ok(self
+            .game
+            .try_legal_moves()
+            .py_err(py)?
             .into_iter()
             .map(|inner| PyClimbMove { inner })
-            .collect()
+            .collect())
     }
 
     /// A full game sampled from what `player` knows (docs/agents.md, "Determinization"): the
@@ -438,10 +441,13 @@ impl PyClimbGame {
         let kind = BotKind::parse(&bot).map_err(|e| RulesError::new_err(cut_message(&e.0)))?;
         let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
         let game = &self.game;
-        let mut legal = self.game.legal_moves();
-        let i = py
-            .detach(|| climb_decision(game, &legal, kind, seed))
-            .py_err(py)?;
+        let mut legal = self.game.try_legal_moves().py_err(py)?;
+        // A search bot can run for seconds: Ctrl-C must stop it (issue 8); the others answer at once.
+        let long = matches!(kind, BotKind::Ismcts { .. });
+        let i = super::interrupt::interruptible_if(py, long, |stop| {
+            climb_decision_until(game, &legal, kind, seed, stop)
+        })?
+        .py_err(py)?;
         Ok(PyClimbMove {
             inner: legal.swap_remove(i),
         })
@@ -461,7 +467,7 @@ impl PyClimbGame {
     /// A float32 array of shape `(len(legal_moves()), CLIMB_MOVE_FEATURES)`: one feature row per
     /// legal move, in the order of `legal_moves()` (layout in docs/climb_encodings.md §2).
     fn legal_move_features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        let legal = self.game.legal_moves();
+        let legal = self.game.try_legal_moves().py_err(py)?;
         move_features(self.game.state(), &legal)
             .into_pyarray(py)
             .reshape([legal.len(), MOVE_FEATURES])
@@ -469,12 +475,13 @@ impl PyClimbGame {
 
     /// A bool array of shape `(NUM_CLIMB_ACTIONS,)`: the abstract actions that name a legal move
     /// now (docs/climb_encodings.md §3).
-    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+    fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let mut mask = vec![false; NUM_ACTIONS];
         if !self.game.state().is_over() {
-            encoding::action_mask(self.game.state(), &self.game.legal_moves(), &mut mask);
+            let legal = self.game.try_legal_moves().py_err(py)?;
+            encoding::action_mask(self.game.state(), &legal, &mut mask);
         }
-        mask.into_pyarray(py)
+        Ok(mask.into_pyarray(py))
     }
 
     /// The abstract action of a legal move (`ClimbMove` or notation); several moves can share
@@ -493,7 +500,7 @@ impl PyClimbGame {
     /// The one legal move an abstract action stands for (tie-break: fewest cards, then fewest
     /// blue faces, then canonical order). Raises `IllegalMoveError` when the action is masked out.
     fn move_for_action(&self, py: Python<'_>, action: Int) -> PyResult<PyClimbMove> {
-        let legal = self.game.legal_moves();
+        let legal = self.game.try_legal_moves().py_err(py)?;
         let i = self.resolve_arg(&legal, action).py_err(py)?;
         Ok(PyClimbMove {
             inner: legal[i].clone(),
@@ -507,10 +514,11 @@ impl PyClimbGame {
             let mut this = slf
                 .try_borrow_mut()
                 .map_err(|_| concurrent_use("ClimbGame"))?;
-            let legal = this.game.legal_moves();
             // `legal[i]` comes from the legal list itself: no second generation to check it.
-            this.resolve_arg(&legal, action)
-                .map(|i| this.game.apply_legal(&legal[i]))
+            this.game.try_legal_moves().and_then(|legal| {
+                this.resolve_arg(&legal, action)
+                    .map(|i| this.game.apply_legal(&legal[i]))
+            })
         };
         // The exception is built once the borrow is released (building it runs Python code).
         result.py_err(py)
@@ -661,7 +669,7 @@ impl PyClimbGame {
         if state.is_over() {
             return Err(to_py_err(py, EngineError::GameOver));
         }
-        let legal = self.game.legal_moves();
+        let legal = self.game.try_legal_moves().py_err(py)?;
         if legal.contains(&mv) {
             Ok(mv)
         } else {

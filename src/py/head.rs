@@ -8,7 +8,7 @@ use super::args::{shown, text_of, Int, Text};
 use super::errors::{
     to_py as to_py_err, ConcurrentUseError, IntoPyResult, InvalidStateError, RulesError,
 };
-use crate::bots::decide::head_decision;
+use crate::bots::decide::head_decision_until;
 use crate::bots::BotKind;
 use crate::error::{EngineError, IllegalMove};
 use crate::head::action::{mask_ids, BAMBOO_ALONE, BIG_PANDA};
@@ -663,7 +663,12 @@ impl PyHeadGame {
             .map_err(|e| RulesError::new_err(super::args::cut_message(&e.0)))?;
         let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
         let game = &self.game;
-        py.detach(|| head_decision(game, kind, seed)).py_err(py)
+        // A search bot can run for seconds: Ctrl-C must stop it (issue 8); the others answer at once.
+        let long = matches!(kind, BotKind::Ismcts { .. });
+        super::interrupt::interruptible_if(py, long, |stop| {
+            head_decision_until(game, kind, seed, stop)
+        })?
+        .py_err(py)
     }
 
     /// A float32 numpy array of shape `(HEAD_OBSERVATION_SIZE,)`: what `player` may know, in

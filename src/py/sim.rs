@@ -5,7 +5,7 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::args::{threads_arg, Int};
+use super::args::{cut_message, threads_arg, Int, Text};
 use super::climb::{PyClimbSettings, CLIMB};
 use super::errors::{ArgumentError, IntoPyResult, RulesError};
 use super::head::{players_arg, seed_arg, PyHeadRules, HEAD};
@@ -21,7 +21,8 @@ use crate::sim::{simulate_head_hands_until, simulate_head_until, MAX_BATCH_GAMES
 /// `first_game` starts the batch at game `k = first_game`, so chunks of one batch replay exactly.
 /// Ctrl-C stops it (`KeyboardInterrupt`, within a game per thread).
 #[pyfunction]
-#[pyo3(signature = (games, players, bots, seed = None, rules = None, threads = None, first_game = Int(0)))]
+#[pyo3(signature = (games, players, bots, seed = None, rules = None, threads = None, first_game = Int(0)),
+    text_signature = "(games, players, bots, seed=None, rules=None, threads=None, first_game=0)")]
 #[allow(clippy::too_many_arguments)]
 fn simulate_head_batch<'py>(
     py: Python<'py>,
@@ -64,7 +65,8 @@ fn simulate_head_batch<'py>(
 /// (uint32, games × players). Game `k` is dealt from the k-th output of SplitMix64(seed).
 /// Ctrl-C stops it (`KeyboardInterrupt`).
 #[pyfunction]
-#[pyo3(signature = (games, players, bots, seed = None, settings = None, threads = None, first_game = Int(0)))]
+#[pyo3(signature = (games, players, bots, seed = None, settings = None, threads = None, first_game = Int(0)),
+    text_signature = "(games, players, bots, seed=None, settings=None, threads=None, first_game=0)")]
 #[allow(clippy::too_many_arguments)]
 fn simulate_climb_batch<'py>(
     py: Python<'py>,
@@ -106,7 +108,8 @@ fn simulate_climb_batch<'py>(
 /// same arguments, move for move. Each game is played again with its history kept, then encoded:
 /// a few times slower than the batch itself; meant for saving or inspecting some games.
 #[pyfunction]
-#[pyo3(signature = (games, players, bots, seed = None, rules = None, threads = None, first_game = Int(0)))]
+#[pyo3(signature = (games, players, bots, seed = None, rules = None, threads = None, first_game = Int(0)),
+    text_signature = "(games, players, bots, seed=None, rules=None, threads=None, first_game=0)")]
 #[allow(clippy::too_many_arguments)]
 fn head_batch_records(
     py: Python<'_>,
@@ -139,7 +142,8 @@ fn head_batch_records(
 /// The JSON records (`ClimbGame.to_json` format) of the games `simulate_climb_batch` plays with
 /// the same arguments (see `head_batch_records`).
 #[pyfunction]
-#[pyo3(signature = (games, players, bots, seed = None, settings = None, threads = None, first_game = Int(0)))]
+#[pyo3(signature = (games, players, bots, seed = None, settings = None, threads = None, first_game = Int(0)),
+    text_signature = "(games, players, bots, seed=None, settings=None, threads=None, first_game=0)")]
 #[allow(clippy::too_many_arguments)]
 fn climb_batch_records(
     py: Python<'_>,
@@ -193,10 +197,10 @@ fn simulate_head_hands<'py>(
 /// The canonical name of a built-in bot (`"ismcts:200"` is `"ismcts"`), or a `RulesError` saying
 /// which names exist and which iteration counts `ismcts:N` takes.
 #[pyfunction]
-fn check_bot(name: &str) -> PyResult<String> {
-    BotKind::parse(name)
+fn check_bot(name: Text) -> PyResult<String> {
+    BotKind::parse(&name)
         .map(BotKind::name)
-        .map_err(|e| RulesError::new_err(e.0))
+        .map_err(|e| RulesError::new_err(cut_message(&e.0)))
 }
 
 /// A core batch result: `None` means the work saw its interrupt set, which only happens when

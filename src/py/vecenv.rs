@@ -334,7 +334,8 @@ pub struct PyHeadVectorEnv {
 
 vector_env_methods!(PyHeadVectorEnv, "HeadVectorEnv", {
     #[new]
-    #[pyo3(signature = (num_envs, players = Int(4), rules = None, threads = None))]
+    #[pyo3(signature = (num_envs, players = Int(4), rules = None, threads = None),
+        text_signature = "(num_envs, players=4, rules=None, threads=None)")]
     fn new(
         py: Python<'_>,
         num_envs: Int,
@@ -386,7 +387,8 @@ pub struct PyClimbVectorEnv {
 
 vector_env_methods!(PyClimbVectorEnv, "ClimbVectorEnv", {
     #[new]
-    #[pyo3(signature = (num_envs, players = Int(4), settings = None, threads = None))]
+    #[pyo3(signature = (num_envs, players = Int(4), settings = None, threads = None),
+        text_signature = "(num_envs, players=4, settings=None, threads=None)")]
     fn new(
         py: Python<'_>,
         num_envs: Int,
