@@ -21,8 +21,11 @@ use panda_core::head::{self, Deal, HeadGame, HeadRules, LastPileScoring, NUM_ACT
 use panda_core::rng::SplitMix64;
 use panda_core::EngineError;
 
+/// A target's check: panics when the input breaks an invariant.
+pub type Check = fn(&[u8]);
+
 /// Every target by name, with its check: what the regression test iterates over.
-pub const TARGETS: [(&str, fn(&[u8])); 6] = [
+pub const TARGETS: [(&str, Check); 6] = [
     ("head_record", check_head_record),
     ("climb_record", check_climb_record),
     ("climb_snapshot", check_climb_snapshot),
@@ -128,12 +131,24 @@ fn head_invariants(game: &HeadGame) {
             assert!(p < n, "current player {p} is not a seat");
             assert!(!st.is_pooped(p), "a Pooped seat is to move");
             assert!(st.winner().is_none());
-            assert_ne!(st.legal_actions(), 0, "a player to move has no legal action");
-            assert!(st.active_count() >= 2, "fewer than two players left in play");
+            assert_ne!(
+                st.legal_actions(),
+                0,
+                "a player to move has no legal action"
+            );
+            assert!(
+                st.active_count() >= 2,
+                "fewer than two players left in play"
+            );
         }
         None => {
-            let w = st.winner().expect("a game without a player to move is over");
-            assert!(w < n && !st.is_pooped(w), "winner {w} is not a seat in the game");
+            let w = st
+                .winner()
+                .expect("a game without a player to move is over");
+            assert!(
+                w < n && !st.is_pooped(w),
+                "winner {w} is not a seat in the game"
+            );
         }
     }
     for s in 0..n {
@@ -154,7 +169,10 @@ fn head_step(game: &mut HeadGame, rng: &mut SplitMix64) {
     if let Some(bad) = illegal.filter(|_| rng.next() % 8 == 0) {
         let before = game.state().clone();
         let history = game.history().len();
-        assert!(game.apply(bad).is_err(), "illegal action {bad} was accepted");
+        assert!(
+            game.apply(bad).is_err(),
+            "illegal action {bad} was accepted"
+        );
         assert_eq!(game.state(), &before, "a refused action changed the state");
         assert_eq!(game.history().len(), history);
     }
@@ -193,7 +211,11 @@ fn head_round_trip(game: &HeadGame) {
     let text = head::record::to_json(game).expect("a seeded or dealt game has a record");
     let again = head::record::from_json(&text)
         .unwrap_or_else(|e| panic!("a record the engine wrote does not load: {e}"));
-    assert_eq!(again.state(), game.state(), "the record round trip moved the state");
+    assert_eq!(
+        again.state(),
+        game.state(),
+        "the record round trip moved the state"
+    );
     assert_eq!(again.history(), game.history());
     assert_eq!(head::record::to_json(&again).unwrap(), text);
 }
@@ -255,7 +277,13 @@ fn head_deal(b: &mut Bytes, players: u8, rules: &HeadRules) -> Deal {
     let mut rest = cards.into_iter();
     let hands: Vec<Vec<u8>> = pooped
         .iter()
-        .map(|&p| if p { vec![] } else { rest.by_ref().take(7).collect() })
+        .map(|&p| {
+            if p {
+                vec![]
+            } else {
+                rest.by_ref().take(7).collect()
+            }
+        })
         .collect();
     let active: Vec<u8> = (0..players).filter(|&s| !pooped[s as usize]).collect();
     Deal {
@@ -283,7 +311,10 @@ fn head_random_game(b: &mut Bytes) {
     };
     let mut rng = SplitMix64::new(b.u64());
     let game = head_play(game, &mut rng, HEAD_MAX_STEPS);
-    assert!(game.state().is_over(), "the game did not end in {HEAD_MAX_STEPS} decisions");
+    assert!(
+        game.state().is_over(),
+        "the game did not end in {HEAD_MAX_STEPS} decisions"
+    );
     head_round_trip(&game);
 }
 
@@ -361,7 +392,10 @@ fn climb_play(mut game: ClimbGame, rng: &mut SplitMix64, max_steps: usize) -> Cl
     for _ in 0..max_steps {
         if game.state().is_over() {
             assert!(game.legal_moves().is_empty());
-            assert!(matches!(game.apply(&Move::pass()), Err(EngineError::GameOver)));
+            assert!(matches!(
+                game.apply(&Move::pass()),
+                Err(EngineError::GameOver)
+            ));
             return game;
         }
         climb_step(&mut game, rng);
@@ -379,7 +413,11 @@ fn snapshot_round_trip(game: &ClimbGame) {
     assert_eq!(parsed, snap);
     let again = ClimbGame::from_snapshot(parsed, game.state().settings().deck.clone())
         .unwrap_or_else(|e| panic!("a snapshot the engine wrote does not rebuild: {e}"));
-    assert_eq!(again.snapshot(), snap, "the snapshot round trip moved the position");
+    assert_eq!(
+        again.snapshot(),
+        snap,
+        "the snapshot round trip moved the position"
+    );
     assert_eq!(again.legal_moves(), game.legal_moves());
 }
 
@@ -388,7 +426,11 @@ fn climb_round_trip(game: &ClimbGame) {
     let text = climb::record::to_json(game);
     let again = climb::record::from_json(&text)
         .unwrap_or_else(|e| panic!("a record the engine wrote does not load: {e}"));
-    assert_eq!(again.snapshot(), game.snapshot(), "the record round trip moved the state");
+    assert_eq!(
+        again.snapshot(),
+        game.snapshot(),
+        "the record round trip moved the state"
+    );
     assert_eq!(climb::record::to_json(&again), text);
 }
 
@@ -400,7 +442,10 @@ fn notation_round_trip(m: &Move) {
         Err(e) => panic!("the notation {text:?} of a move does not parse: {e}"),
     }
     match move_from_json(&move_json(m)) {
-        Ok(back) => assert_eq!(&back, m, "the JSON record of {text:?} reads back differently"),
+        Ok(back) => assert_eq!(
+            &back, m,
+            "the JSON record of {text:?} reads back differently"
+        ),
         Err(e) => panic!("the JSON record of {text:?} does not parse: {e}"),
     }
 }
@@ -437,7 +482,11 @@ pub fn check_climb_snapshot(data: &[u8]) {
     let game = ClimbGame::from_snapshot(snap.clone(), Deck::reconstructed())
         .expect("from_snapshot accepted the same snapshot a moment ago");
     // An accepted snapshot is exactly what the rebuilt position reports.
-    assert_eq!(game.snapshot(), snap, "a rebuilt snapshot does not read back as given");
+    assert_eq!(
+        game.snapshot(),
+        snap,
+        "a rebuilt snapshot does not read back as given"
+    );
     snapshot_round_trip(&game);
     let mut rng = rng_of(data);
     let game = climb_play(game, &mut rng, PLAY_ON_STEPS);
@@ -573,7 +622,11 @@ pub fn check_climb_notation(data: &[u8]) {
     };
     let mut moves = Vec::new();
     if let Ok(m) = parse_move(text) {
-        assert_eq!(m.notation(), text, "parse_move accepted a non-canonical notation");
+        assert_eq!(
+            m.notation(),
+            text,
+            "parse_move accepted a non-canonical notation"
+        );
         moves.push(m);
     }
     if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {
@@ -670,7 +723,10 @@ fn climb_random_game(b: &mut Bytes) {
         }
     }
     let game = climb_play(game, &mut rng, CLIMB_MAX_STEPS);
-    assert!(game.state().is_over(), "the game did not end in {CLIMB_MAX_STEPS} decisions");
+    assert!(
+        game.state().is_over(),
+        "the game did not end in {CLIMB_MAX_STEPS} decisions"
+    );
     climb_round_trip(&game);
 }
 
