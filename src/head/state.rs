@@ -16,7 +16,7 @@ pub const MAX_PLAYERS: usize = 5;
 /// Cards per hand and piles per hand (H-2.3, H-2.4).
 pub const HAND_SIZE: u8 = 7;
 /// Largest `hand_number` an explicit deal may start at. Every finished hand adds one, so a deal
-/// near `u32::MAX` would overflow the count a few hands later (found by fuzzing); half the range
+/// near `u32::MAX` would overflow the count a few hands later (a fuzzing finding); half the range
 /// leaves room for more hands than any game plays.
 pub const MAX_DEAL_HAND_NUMBER: u32 = u32::MAX / 2;
 
@@ -682,7 +682,7 @@ mod tests {
         }
     }
 
-    /// Found by the `head_record` fuzz target: a deal at hand number `u32::MAX` overflowed the
+    /// Fuzzing finding (`head_record` check): a deal at hand number `u32::MAX` overflowed the
     /// count when its hand ended. Such a deal is refused; the largest allowed one plays on.
     #[test]
     fn deal_hand_number_near_the_top_is_refused_not_overflowed() {
