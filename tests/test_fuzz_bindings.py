@@ -601,3 +601,36 @@ def test_deeply_nested_data_is_refused_in_a_child_process(call: str) -> None:
     done = _run_isolated(CHILD.format(call=call))
     assert done.returncode == 0, (done.returncode, done.stderr[-500:])
     assert done.stdout.startswith("refused"), done.stdout
+
+
+KNOWN = pathlib.Path(__file__).parent.parent / "fuzz" / "known"
+BOUNDED_CHILD = """import json, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+from panda_core import ClimbGame, PandaCoreError
+snap = json.load(open(sys.argv[1]))
+try:
+    game = ClimbGame.from_snapshot(snap)
+    print("legal", len(game.legal_moves()))
+except (PandaCoreError, TypeError) as e:
+    print("refused", type(e).__name__)
+"""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 8 item 2, with the shipped deck: in year/flip, a hand-built position whose hand "
+    "holds the 13 blue Earth cards (panda symbols) and 30 white cards makes legal_moves() expand "
+    "every run into all flip subsets (src/climb/state.rs expand_pandas/flips): tens of millions "
+    "of moves, 'memory allocation of 8589934592 bytes failed', abort. Flip when move generation "
+    "is bounded (or such positions are refused)",
+)
+def test_flip_expansion_of_a_hand_built_position_is_bounded() -> None:
+    path = KNOWN / "climb_snapshot" / "year_flip_5p_blue_earth_hand.json"
+    done = subprocess.run(
+        [sys.executable, "-c", BOUNDED_CHILD, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, (done.returncode, done.stderr[-300:])
+    assert done.stdout.startswith(("legal", "refused")), done.stdout
