@@ -39,4 +39,10 @@ HEAD_DIFFERENTIAL_GAMES = {"ci": 2_000, "slow": 20_000, "dev": 200}.get(PROFILE,
 CLIMB_DIFFERENTIAL_GAMES = {"ci": 300, "slow": 3_400, "dev": 30}.get(PROFILE, 300)
 
 # Mutated documents per binding entry point in the fuzz harness (tests/test_fuzz_bindings.py).
-FUZZ_EXAMPLES = {"ci": 80, "slow": 2_000, "dev": 20, "fuzz": 30_000}.get(PROFILE, 80)
+# PANDA_FUZZ_EXAMPLES overrides it for one long run.
+FUZZ_EXAMPLES = int(
+    os.environ.get(
+        "PANDA_FUZZ_EXAMPLES",
+        {"ci": 80, "slow": 2_000, "dev": 20, "fuzz": 10_000}.get(PROFILE, 80),
+    )
+)

@@ -8,7 +8,7 @@ README's error contract: every call either succeeds or raises a ``PandaCoreError
 unchanged; what is accepted round-trips.
 
 Size: ``FUZZ_EXAMPLES`` per entry point from ``conftest.py`` (small in CI; ``PANDA_PROFILE=fuzz``
-for the long runs recorded in ``fuzz/RESULTS.md``).
+or ``PANDA_FUZZ_EXAMPLES=N`` for the long runs recorded in ``fuzz/RESULTS.md``).
 """
 
 from __future__ import annotations
