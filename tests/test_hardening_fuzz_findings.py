@@ -38,3 +38,26 @@ def test_saved_head_record_reproducer_is_refused() -> None:
     assert json.loads(text)["start"]["deal"]["hand_number"] == 2**32 - 1
     with pytest.raises(InvalidStateError, match="hand_number"):
         head.from_json(text)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 8 item 9: with bust_threshold near 2**32 a hand-built score near 2**32 wraps "
+    "when pile 7 is scored (src/head/state.rs end_hand: scores[winner] += gain); 4294967294 + 5 "
+    "becomes 3. Flip when such deals are refused or scoring saturates",
+)
+def test_score_near_u32_max_never_wraps() -> None:
+    top = 2**32 - 2
+    try:
+        game = head.from_deal(
+            [list(range(7)), list(range(7, 14))],
+            list(range(14, 63)),
+            scores=[top, top],
+            rules=head.HeadRules(bust_threshold=2**32 - 1),
+        )
+    except InvalidStateError:
+        return  # refusing the deal is a fix too
+    while game.hand_number == 0 and not game.is_over:
+        game.apply(game.legal_moves()[0])
+    winner = game.hand_results[0]["last_pile_winner"]
+    assert game.hand_results[0]["scores"][winner] >= top, game.hand_results[0]
