@@ -33,11 +33,11 @@ fn replay(dir: &str) -> usize {
 
 #[test]
 fn saved_regressions_pass() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions");
-    let ran = replay("regressions");
-    // Every regression directory holds files; an empty one means a reproducer was lost.
-    assert!(dir.is_dir(), "fuzz/regressions/ is missing");
-    let _ = ran;
+    // At least the hand_number overflow of head_record; none found means the files were lost.
+    assert!(
+        replay("regressions") >= 1,
+        "fuzz/regressions/ lost its inputs"
+    );
 }
 
 #[test]
