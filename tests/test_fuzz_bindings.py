@@ -378,15 +378,13 @@ def test_climb_move_from_json_mutated(data: st.DataObject, which: int) -> None:
 @fuzz_settings
 @given(data=st.data())
 def test_parse_move_mutated_notation(data: st.DataObject) -> None:
-    text = data.draw(
-        st.one_of(
-            st.sampled_from(NOTATIONS).map(lambda n: n),
-            st.text(max_size=40),
-            st.builds(
-                lambda n, d: _tweak(d, n, NOTATIONS), st.sampled_from(NOTATIONS), st.just(data)
-            ),
-        )
-    )
+    source = data.draw(st.sampled_from(["real", "tweaked", "text"]))
+    if source == "text":
+        text = data.draw(st.text(max_size=40))
+    else:
+        text = data.draw(st.sampled_from(NOTATIONS))
+        if source == "tweaked":
+            text = _tweak(data, text, NOTATIONS)
     m = contract_call(climb.parse_move, text)
     if isinstance(m, ClimbMove):
         assert m.notation == text, "parse_move accepts only canonical notation"
@@ -416,27 +414,22 @@ def _move_or_doc(doc: dict[str, Any]) -> Any:
 
 
 def _move_like(data: st.DataObject) -> Any:
-    """Anything a user might pass as a move."""
-    return data.draw(
+    """Anything a user might pass as a move: real, mutated, well-formed of any kind, or junk."""
+    source = data.draw(st.sampled_from(["real", "mutated", "tweaked", "any"]), label="source")
+    if source == "mutated":
+        return mutate(data, data.draw(st.sampled_from(MOVE_DOCS)), max_edits=2)
+    if source == "tweaked":
+        return _tweak(data, data.draw(st.sampled_from(NOTATIONS)), NOTATIONS)
+    strategy = (
         st.one_of(
-            any_move_doc,
-            any_move_doc.map(_move_or_doc),
             st.sampled_from(REAL_MOVES),
             st.sampled_from(NOTATIONS),
             st.sampled_from(MOVE_DOCS).map(dict),
-            st.builds(
-                lambda d, doc: mutate(d, doc, max_edits=2),
-                st.just(data),
-                st.sampled_from(MOVE_DOCS),
-            ),
-            st.builds(
-                lambda d, n: _tweak(d, n, NOTATIONS), st.just(data), st.sampled_from(NOTATIONS)
-            ),
-            json_value,
-            odd_value,
-        ),
-        label="move",
+        )
+        if source == "real"
+        else st.one_of(any_move_doc, any_move_doc.map(_move_or_doc), json_value, odd_value)
     )
+    return data.draw(strategy, label="move")
 
 
 def _head_move_like(data: st.DataObject) -> Any:
