@@ -83,8 +83,9 @@ def from_deal(
 
     ``hands`` has one list of card ids per seat (7 cards, none for a Pooped seat); ``draw_pile``
     is top card first; together they must hold every card of the deck exactly once.
-    ``rng_state`` seeds the shuffles of later hands. Raises ``InvalidStateError`` with the reason
-    when the position is not valid.
+    ``rng_state`` seeds the shuffles of later hands; ``hand_number`` (the 0-based index of this
+    hand) is 0 … 2**31 − 1, so later hands can still be counted. Raises ``InvalidStateError``
+    with the reason when the position is not valid.
     """
     return HeadGame.from_deal(
         hands,

@@ -15,6 +15,10 @@ use crate::rng::{shuffle, SplitMix64};
 pub const MAX_PLAYERS: usize = 5;
 /// Cards per hand and piles per hand (H-2.3, H-2.4).
 pub const HAND_SIZE: u8 = 7;
+/// Largest `hand_number` an explicit deal may start at. Every finished hand adds one, so a deal
+/// near `u32::MAX` would overflow the count a few hands later (a fuzzing finding); half the range
+/// leaves room for more hands than any game plays.
+pub const MAX_DEAL_HAND_NUMBER: u32 = u32::MAX / 2;
 
 /// One play on the current pile.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -233,6 +237,12 @@ impl HeadState {
             return Err(bad(format!(
                 "dealer must be a seat still in the game, got {}",
                 deal.dealer
+            )));
+        }
+        if deal.hand_number > MAX_DEAL_HAND_NUMBER {
+            return Err(bad(format!(
+                "hand_number must be 0..={MAX_DEAL_HAND_NUMBER}, got {}",
+                deal.hand_number
             )));
         }
         state.dealer = deal.dealer;
@@ -701,6 +711,36 @@ mod tests {
             );
             assert_eq!(state, before);
         }
+    }
+
+    /// Fuzzing finding (`head_record` check): a deal at hand number `u32::MAX` overflowed the
+    /// count when its hand ended. Such a deal is refused; the largest allowed one plays on.
+    #[test]
+    fn deal_hand_number_near_the_top_is_refused_not_overflowed() {
+        let deal = |hand_number| Deal {
+            hands: vec![(0..7).collect(), (7..14).collect()],
+            draw_pile: (14..63).collect(),
+            dealer: 0,
+            scores: vec![0, 0],
+            drowsy: vec![false, false],
+            pooped: vec![false, false],
+            rng_state: 3,
+            hand_number,
+        };
+        for too_big in [MAX_DEAL_HAND_NUMBER + 1, u32::MAX] {
+            let err = HeadState::from_deal(2, &deal(too_big), HeadRules::default()).unwrap_err();
+            assert!(
+                err.to_string().contains("hand_number must be 0..="),
+                "{err}"
+            );
+        }
+        let mut state =
+            HeadState::from_deal(2, &deal(MAX_DEAL_HAND_NUMBER), HeadRules::default()).unwrap();
+        while state.hand_number() == MAX_DEAL_HAND_NUMBER && !state.is_over() {
+            let id = state.legal_actions().trailing_zeros() as u8;
+            state.apply(id).unwrap();
+        }
+        assert!(state.is_over() || state.hand_number() == MAX_DEAL_HAND_NUMBER + 1);
     }
 
     #[test]
