@@ -355,11 +355,6 @@ def test_from_snapshot_mutated_snapshots(data: st.DataObject, which: int) -> Non
 # ---- moves ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8 item 7: ClimbMove.from_json raises a plain ValueError (not a PandaCoreError) "
-    "for a record that is not a move dict, e.g. a list (src/py/climb.rs); flip when fixed",
-)
 @fuzz_settings
 @given(data=st.data(), which=st.sampled_from(range(len(MOVE_DOCS))))
 def test_climb_move_from_json_mutated(data: st.DataObject, which: int) -> None:
@@ -370,11 +365,6 @@ def test_climb_move_from_json_mutated(data: st.DataObject, which: int) -> None:
         assert climb.parse_move(m.notation) == m
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8 item 7: climb.parse_move / ClimbMove.parse raise a plain ValueError (not a "
-    "PandaCoreError) for a malformed notation, e.g. '' (src/py/climb.rs); flip when fixed",
-)
 @fuzz_settings
 @given(data=st.data())
 def test_parse_move_mutated_notation(data: st.DataObject) -> None:
@@ -470,15 +460,6 @@ def test_climb_apply_anything(data: st.DataObject, which: int) -> None:
             assert game.snapshot() == before, "a refused apply changed the state"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8 item 3: move_info of a combination holding an element card panics "
-    "(move_info({'kind': 'single', 'cards': [69], ...}): PanicException, index out of bounds in "
-    "src/climb/combo.rs classify_play -> Deck::face_in); items 7/8: ClimbGame.move_info raises a "
-    "plain ValueError for a value of the "
-    "wrong type (a notation str, a list: 'a move record is an object...'), where the contract "
-    "asks for TypeError (src/py/climb.rs move_info -> PyClimbMove::from_json); flip when fixed",
-)
 @fuzz_settings
 @given(data=st.data(), which=st.sampled_from(range(len(CLIMB_GAMES))))
 def test_move_info_anything(data: st.DataObject, which: int) -> None:
@@ -599,11 +580,6 @@ except (PandaCoreError, TypeError) as e:
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8 item 1: converting deeply nested Python data recurses without a bound and "
-    "segfaults (bindings, src/py/json.rs from_py); flip when the bound is merged",
-)
 @pytest.mark.parametrize(
     "call",
     [
@@ -635,14 +611,6 @@ except (PandaCoreError, TypeError) as e:
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8 item 2, with the shipped deck: in year/flip, a hand-built position whose hand "
-    "holds the 13 blue Earth cards (panda symbols) and 30 white cards makes legal_moves() expand "
-    "every run into all flip subsets (src/climb/state.rs expand_pandas/flips): tens of millions "
-    "of moves, 'memory allocation of 8589934592 bytes failed', abort. Flip when move generation "
-    "is bounded (or such positions are refused)",
-)
 def test_flip_expansion_of_a_hand_built_position_is_bounded() -> None:
     path = KNOWN / "climb_snapshot" / "year_flip_5p_blue_earth_hand.json"
     done = subprocess.run(

@@ -196,7 +196,7 @@ mod tests {
             drowsy: pooped.clone(),
             pooped,
             rng_state: 7,
-            hand_number: u32::MAX,
+            hand_number: crate::head::state::MAX_DEAL_HAND_NUMBER,
         };
         let rules = HeadRules {
             bust_threshold: u32::MAX,
