@@ -10,11 +10,9 @@ from __future__ import annotations
 import operator
 import reprlib
 
-from panda_core._core import ArgumentError, RulesError
+from panda_core._core import ArgumentError, check_players, check_seed
 
 __all__ = ["SHOWN_CHARS", "count_arg", "cut", "int_arg", "players_arg", "seed_arg", "shown"]
-
-_MASK64 = (1 << 64) - 1
 
 SHOWN_CHARS = 60
 """Longest piece of a user's value quoted in a message (as in the Rust bindings)."""
@@ -59,19 +57,12 @@ def count_arg(value: object, what: str) -> int:
 
 
 def players_arg(value: object) -> int:
-    """A player count, 2 to 5 (H-2.1, S-12); checked before anything is sized by it."""
-    players = int_arg(value, "players")
-    if not 2 <= players <= 5:
-        raise RulesError(f"the games are played by 2 to 5 players, got {shown(players)}")
-    return players
+    """A player count, 2 to 5 (H-2.1, S-12), checked by the engine before anything is sized by
+    it; a non-integer is a ``TypeError``."""
+    return check_players(int_arg(value, "players"))
 
 
-def seed_arg(seed: object, what: str = "seed") -> int:
-    """A seed (RULES.md R-2): an int in 0 .. 2**64 - 1; anything else is a ``RulesError``, as in
-    the engine."""
-    if isinstance(seed, bool) or not hasattr(type(seed), "__index__"):
-        raise RulesError(f"{what} must be an int in 0 .. 2**64 - 1, got {shown(seed)}")
-    value = operator.index(seed)  # type: ignore[arg-type]  # checked just above
-    if not 0 <= value <= _MASK64:
-        raise RulesError(f"{what} must be an int in 0 .. 2**64 - 1, got {shown(value)}")
-    return value
+def seed_arg(seed: object) -> int:
+    """A seed (R-2): an int in 0 .. 2**64 - 1, checked by the engine; anything else is a
+    ``RulesError``."""
+    return check_seed(seed)

@@ -114,10 +114,6 @@ def nth_output(seed: int, k: int) -> int:
     return _mix64((seed + _GAMMA * (k + 1)) & _MASK64)
 
 
-def _check_seed(seed: object, what: str = "seed") -> int:
-    return seed_arg(seed, what)
-
-
 # ---- games ------------------------------------------------------------------------------------
 
 
@@ -199,13 +195,13 @@ class BuiltinBot:
 
     def __init__(self, name: str = "heuristic", seed: int = 0) -> None:
         self.name: str = _check_builtin(name)
-        self.seed: int = _check_seed(seed)
+        self.seed: int = seed_arg(seed)
         self._stream = self.seed
         self._calls = 0
 
     def reset(self, seed: int) -> None:
         """Restart the bot's random stream for a new game."""
-        self._stream = _mix64(self.seed ^ _check_seed(seed))
+        self._stream = _mix64(self.seed ^ seed_arg(seed))
         self._calls = 0
 
     def next_seed(self) -> int:
@@ -330,7 +326,7 @@ def play_game(
     n = len(bots) if players is None else players_arg(players)
     if len(bots) != n:
         raise RulesError(f"need one bot per player: {n} players, {len(bots)} bots")
-    seed = _check_seed(seed)
+    seed = seed_arg(seed)
     state = new_game(name, n, seed, rules=rules, settings=settings)
     seats = [_as_bot(b) for b in bots]
     names = tuple(bot_name(b) for b in bots)
@@ -456,7 +452,7 @@ def tournament(
     k = len(labels)
     # Every size is checked before anything is sized by it (a seat order of 2**64 seats).
     n = players_arg(k if players is None else players)
-    seed = _check_seed(seed)
+    seed = seed_arg(seed)
     games = count_arg(games, "games")
     if rotate and games % k:
         raise RulesError(

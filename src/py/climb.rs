@@ -9,7 +9,7 @@ use pyo3::types::{PyDict, PyString};
 
 use super::args::{cut, cut_message, path_arg, shown, text_of, type_name, Int, Text};
 use super::errors::{ArgumentError, IntoPyResult, InvalidStateError, RulesError};
-use super::head::{concurrent_use, players_arg, seat_of, seed_arg};
+use super::head::{concurrent_use, players_arg, seed_arg};
 use super::json::{from_py, to_py};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 
@@ -648,7 +648,7 @@ impl PyClimbGame {
 
 impl PyClimbGame {
     fn seat_arg(&self, seat: Int) -> PyResult<u8> {
-        seat_of(seat, self.game.state().players())
+        seat.seat(self.game.state().players())
     }
 
     /// A legal move of the current player from a `ClimbMove` or a notation.

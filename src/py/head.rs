@@ -323,11 +323,6 @@ pub fn players_arg(players: impl Into<Int>, game: &str) -> PyResult<u8> {
         })
 }
 
-/// A seat of a `players`-player table, or an `ArgumentError` naming the range.
-pub fn seat_of(seat: Int, players: u8) -> PyResult<u8> {
-    seat.seat(players)
-}
-
 /// a seed is an integer in 0 … 2**64 − 1 (numpy integers too); anything else, bools
 /// included, is a `RulesError`.
 pub fn seed_arg(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
@@ -731,7 +726,7 @@ impl PyHeadGame {
     }
 
     fn seat_arg(&self, seat: Int) -> PyResult<u8> {
-        seat_of(seat, self.st().players())
+        seat.seat(self.st().players())
     }
 
     fn out_of_range(&self, id: Int) -> Result<(), EngineError> {

@@ -34,7 +34,7 @@ fn simulate_head_batch<'py>(
     threads: Option<Int>,
     first_game: Int,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let players = players_of(players, HEAD)?;
+    let players = players_arg(players, HEAD)?;
     let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
     let rules = rules.map(|r| r.inner).unwrap_or_default();
     let outcomes = interruptible_if(py, args.long(64), |stop| {
@@ -78,7 +78,7 @@ fn simulate_climb_batch<'py>(
     threads: Option<Int>,
     first_game: Int,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let players = players_of(players, CLIMB)?;
+    let players = players_arg(players, CLIMB)?;
     let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
     let settings = settings.map(|s| s.inner).unwrap_or_default();
     let outcomes = interruptible_if(py, args.long(16), |stop| {
@@ -121,7 +121,7 @@ fn head_batch_records(
     threads: Option<Int>,
     first_game: Int,
 ) -> PyResult<Vec<String>> {
-    let players = players_of(players, HEAD)?;
+    let players = players_arg(players, HEAD)?;
     let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
     let rules = rules.map(|r| r.inner).unwrap_or_default();
     let records = interruptible_if(py, args.long(8), |stop| {
@@ -155,7 +155,7 @@ fn climb_batch_records(
     threads: Option<Int>,
     first_game: Int,
 ) -> PyResult<Vec<String>> {
-    let players = players_of(players, CLIMB)?;
+    let players = players_arg(players, CLIMB)?;
     let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
     let settings = settings.map(|s| s.inner).unwrap_or_default();
     let records = interruptible_if(py, args.long(4), |stop| {
@@ -185,7 +185,7 @@ fn simulate_head_hands<'py>(
     rules: Option<PyHeadRules>,
 ) -> PyResult<u64> {
     let hands = hands.count("hands", MAX_BATCH_GAMES)?;
-    let players = players_of(players, HEAD)?;
+    let players = players_arg(players, HEAD)?;
     let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
     let rules = rules.map(|r| r.inner).unwrap_or_default();
     let decisions = interruptible_if(py, hands >= 256, |stop| {
@@ -203,23 +203,25 @@ fn check_bot(name: Text) -> PyResult<String> {
         .map_err(|e| RulesError::new_err(cut_message(&e.0)))
 }
 
+/// A player count as every game's constructor checks it (2 to 5, H-2.1 and S-12), for the Python
+/// facade's own entry points (tournaments, RL wrappers), so the rule has one home.
+#[pyfunction]
+fn check_players(players: Int) -> PyResult<u8> {
+    players_arg(players, "the games are")
+}
+
+/// A seed as every game checks it (R-2: an integer in 0 .. 2**64 - 1), for the Python facade.
+#[pyfunction]
+fn check_seed(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
+    seed_arg(seed)
+}
+
 /// A core batch result: `None` means the work saw its interrupt set, which only happens when
 /// [`interruptible`] has already returned the signal's exception; kept as an error, not a panic.
 fn finished<T>(py: Python<'_>, outcome: Result<Option<T>, EngineError>) -> PyResult<T> {
     outcome
         .py_err(py)?
         .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted"))
-}
-
-/// A player count: 2 to 5, as every game's constructor checks it (any size of integer).
-fn players_of(players: Int, game: &str) -> PyResult<u8> {
-    match i64::try_from(players.0) {
-        Ok(p) => players_arg(p, game),
-        Err(_) => Err(RulesError::new_err(format!(
-            "{game} played by 2 to 5 players, got an integer of {} digits",
-            players.0.unsigned_abs().to_string().len()
-        ))),
-    }
 }
 
 /// The arguments every batch simulator shares, checked before anything is allocated.
@@ -310,6 +312,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_climb_batch, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_head_hands, m)?)?;
     m.add_function(wrap_pyfunction!(check_bot, m)?)?;
+    m.add_function(wrap_pyfunction!(check_players, m)?)?;
+    m.add_function(wrap_pyfunction!(check_seed, m)?)?;
     m.add_function(wrap_pyfunction!(head_batch_records, m)?)?;
     m.add_function(wrap_pyfunction!(climb_batch_records, m)?)?;
     m.add("BOT_NAMES", BotKind::NAMES.to_vec())?;

@@ -56,17 +56,17 @@ pub fn actions_arg(actions: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
     items.map(|item| int_value(&item?).map(saturated)).collect()
 }
 
+/// An integer clamped to int64 (out-of-range values stay out of range for every game).
+fn saturated(v: Int) -> i64 {
+    v.0.clamp(i64::MIN as i128, i64::MAX as i128) as i64
+}
+
 fn not_actions(actions: &Bound<'_, PyAny>) -> PyErr {
     PyTypeError::new_err(format!(
         "actions must be a 1-D array or sequence of ints (one per env), got {} {}",
         type_name(actions),
         shown(actions)
     ))
-}
-
-/// An integer clamped to int64 (out-of-range values stay out of range for every game).
-fn saturated(v: Int) -> i64 {
-    v.0.clamp(i64::MIN as i128, i64::MAX as i128) as i64
 }
 
 /// A numpy array that is not int64: other integer widths are widened (uint64 above int64
@@ -105,11 +105,6 @@ fn numpy_actions(array: &Bound<'_, PyUntypedArray>) -> PyResult<Vec<i64>> {
 /// An env count: `1..=max_envs` for the game (checked before anything is allocated).
 fn num_envs_arg<G: EnvGame>(n: Int, config: &G::Config) -> PyResult<usize> {
     Ok(n.in_range("num_envs", 1, max_envs::<G>(config) as i128)? as usize)
-}
-
-/// A player count (any size of integer), with the games' own message.
-fn players_of(players: Int, game: &str) -> PyResult<u8> {
-    players_arg(saturated(players), game)
 }
 
 /// The env's lock. Waiting happens with the GIL released (the holder may need the GIL to
@@ -344,7 +339,7 @@ vector_env_methods!(PyHeadVectorEnv, "HeadVectorEnv", {
         threads: Option<Int>,
     ) -> PyResult<Self> {
         let config = HeadConfig {
-            players: players_of(players, HEAD)?,
+            players: players_arg(players, HEAD)?,
             rules: rules.map(|r| r.inner).unwrap_or_default(),
         };
         config
@@ -397,7 +392,7 @@ vector_env_methods!(PyClimbVectorEnv, "ClimbVectorEnv", {
         threads: Option<Int>,
     ) -> PyResult<Self> {
         let config = ClimbConfig {
-            players: players_of(players, CLIMB)?,
+            players: players_arg(players, CLIMB)?,
             settings: settings.map(|s| s.inner.clone()).unwrap_or_default(),
         };
         let num_envs = num_envs_arg::<ClimbEnvGame>(num_envs, &config)?;
