@@ -35,6 +35,7 @@ from panda_core.simulate import (
     GAMES,
     MAX_GAMES,
     SimulationResult,
+    pooled_win_rates,
     simulate_chunks,
 )
 
@@ -98,12 +99,7 @@ class Summary:
 
     def win_rates_by_bot(self) -> dict[str, float]:
         """Fraction of seat-games won, per bot name (a bot at several seats is pooled)."""
-        per_seat = self.win_rates()
-        out: dict[str, float] = {}
-        for name in dict.fromkeys(self.bots):
-            seats = [s for s, b in enumerate(self.bots) if b == name]
-            out[name] = float(sum(per_seat[s] for s in seats) / len(seats))
-        return out
+        return pooled_win_rates(self.bots, self.win_rates())
 
 
 def format_table(result: SimulationResult | Summary) -> str:

@@ -69,12 +69,16 @@ class SimulationResult:
 
     def win_rates_by_bot(self) -> dict[str, float]:
         """Fraction of seats-games won, per bot name (a bot at several seats is pooled)."""
-        per_seat = self.win_rates()
-        out: dict[str, float] = {}
-        for name in dict.fromkeys(self.bots):
-            seats = [s for s, b in enumerate(self.bots) if b == name]
-            out[name] = float(sum(per_seat[s] for s in seats) / len(seats))
-        return out
+        return pooled_win_rates(self.bots, self.win_rates())
+
+
+def pooled_win_rates(bots: Sequence[str], per_seat: npt.NDArray[np.float64]) -> dict[str, float]:
+    """Seat win rates pooled per bot name: a bot at several seats gets their mean."""
+    out: dict[str, float] = {}
+    for name in dict.fromkeys(bots):
+        seats = [s for s, b in enumerate(bots) if b == name]
+        out[name] = float(sum(per_seat[s] for s in seats) / len(seats))
+    return out
 
 
 MAX_GAMES = 2**40

@@ -560,10 +560,6 @@ impl PyClimbGame {
         };
         let st = self.game.state();
         let blue = st.blue();
-        // Combinations are made of animal cards (ids 0..=64, S-1.3): element cards, which a move
-        // record or notation may still name ("single Me!"), form none and are not classified.
-        let classifiable =
-            mv.kind.is_combination() && mv.cards & !crate::climb::cards::ANIMALS == 0;
         let faces: Vec<&str> = mv
             .card_ids()
             .into_iter()
@@ -577,7 +573,9 @@ impl PyClimbGame {
                 }
             })
             .collect();
-        let combo = if classifiable {
+        // The core decides what classifies: element cards ("single Me!") and ids past the last
+        // card form no combination there.
+        let combo = if mv.kind.is_combination() {
             let leading = st.to_beat().is_none();
             crate::climb::combo::classify_play(st.deck(), mv.cards, blue, &mv.named, leading)
         } else {
