@@ -3,6 +3,7 @@
 //! The core crate has no Python dependency: `cargo test`, benches and fuzz targets run without an
 //! interpreter. The PyO3 binding layer lives in [`py`] behind the `python` feature.
 //!
+//! - [`event`]: per-move events and the sinks state machines report them to
 //! - [`rng`]: SplitMix64 and the shuffle every implementation shares (RULES.md Part R)
 //! - [`head`]: Panda Head (Part H)
 //! - [`bots`]: built-in players
@@ -15,6 +16,7 @@
 pub mod bots;
 pub mod climb;
 pub mod error;
+pub mod event;
 pub mod head;
 pub mod interrupt;
 pub mod pool;
