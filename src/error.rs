@@ -50,6 +50,15 @@ impl fmt::Display for StateError {
 /// [`IllegalMove::legal`]).
 pub const LEGAL_SHOWN: usize = 40;
 
+/// At most `max` characters of `s`, with `…` when cut (offending values in error messages).
+pub fn clip(s: &str, max: usize) -> String {
+    let mut out: String = s.chars().take(max).collect();
+    if s.chars().nth(max).is_some() {
+        out.push('…');
+    }
+    out
+}
+
 impl fmt::Display for IllegalMove {
     /// The requested move (cut to 100 characters), the reason, and the first [`LEGAL_SHOWN`]
     /// legal moves: a position may have many thousands, a message should stay readable.
@@ -58,7 +67,7 @@ impl fmt::Display for IllegalMove {
         write!(
             f,
             "illegal move {:?}: {}; legal moves: [{}",
-            crate::record::clip(&self.requested, 100),
+            clip(&self.requested, 100),
             self.reason,
             shown.join(", ")
         )?;

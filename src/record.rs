@@ -4,6 +4,8 @@
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
+// `clip` lives with the errors it shapes; it stays reachable here for the record readers.
+pub use crate::error::clip;
 use crate::error::{EngineError, StateError};
 
 /// Refuse a record whose `format` or `version` is not the one this build reads.
@@ -62,15 +64,6 @@ pub fn require_keys(
         missing.join(", ")
     ))
     .into())
-}
-
-/// At most `max` characters of `s`, with `…` when cut (offending values in error messages).
-pub fn clip(s: &str, max: usize) -> String {
-    let mut out: String = s.chars().take(max).collect();
-    if s.chars().nth(max).is_some() {
-        out.push('…');
-    }
-    out
 }
 
 /// Parse JSON text strictly: like `serde_json::from_str`, but an object that repeats a key is an

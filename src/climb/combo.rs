@@ -5,23 +5,12 @@
 //! combination is `(kind, units, length, copies)`; beating compares shapes for equality and then
 //! one integer key (the rank, or `units * 16 + rank` between bombs).
 
-use super::cards::{CardSet, ACE, ANIMALS, NUM_RANKS};
-use super::deck::{lane, lane_one, Condition, Deck};
+use super::cards::{CardSet, ANIMALS, NUM_RANKS};
+use super::deck::{Condition, Deck};
+use super::lanes::lane_one;
 use super::moves::{Kind, Ranks};
-
-/// The shape of a combination as classified (contract §6.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Shape {
-    pub kind: Kind,
-    /// The set's rank, or the top rank of a run or formation.
-    pub rank: u8,
-    /// `length * copies`.
-    pub units: u32,
-    /// Distinct ranks (1 for single, set, bomb).
-    pub length: u32,
-    /// Units per rank (1 for single and run).
-    pub copies: u32,
-}
+// A shape is read off the unit counts alone (the deck loader needs it too); these paths stay.
+pub use super::shape::{shape_of_counts, Shape};
 
 /// A classified play: its shape plus the cards, the named ranks and whether a card showed its
 /// blue face (the contract's `Combo`, and the snapshot's `to_beat` without the player).
@@ -38,65 +27,6 @@ impl Combo {
     pub fn kind(&self) -> Kind {
         self.shape.kind
     }
-}
-
-/// Classify packed per-rank unit counts (S-4; table of contract §6.1). `drop`: some card of the
-/// play shows a drop face (such a play is never a bomb, S-4.5). `leading`: a 4+ set that leads is
-/// a set, never a bomb (S-4.5).
-pub fn shape_of_counts(counts: u128, leading: bool, drop: bool) -> Option<Shape> {
-    let mut mask = 0u16;
-    let mut units = 0u32;
-    let mut top_count = 0u32;
-    let mut uniform = true;
-    for r in 0..NUM_RANKS as u8 {
-        let c = lane(counts, r);
-        if c > 0 {
-            if mask != 0 && c != top_count {
-                uniform = false;
-            }
-            mask |= 1 << r;
-            units += c;
-            top_count = c;
-        }
-    }
-    if mask == 0 {
-        return None;
-    }
-    let lo = mask.trailing_zeros() as u8;
-    let hi = 15 - mask.leading_zeros() as u8;
-    if lo == hi {
-        let kind = if units == 1 {
-            Kind::Single
-        } else if units >= 4 && !leading && !drop {
-            Kind::Bomb
-        } else {
-            Kind::Set
-        };
-        return Some(Shape {
-            kind,
-            rank: lo,
-            units,
-            length: 1,
-            copies: units,
-        });
-    }
-    let length = (hi - lo + 1) as u32;
-    // S-4.3 / S-4.4: 2–5 consecutive ranks, the same count each, no "2", no wrapping.
-    if mask >> lo != (1 << length) - 1 || length > 5 || hi > ACE || !uniform {
-        return None;
-    }
-    let copies = top_count;
-    Some(Shape {
-        kind: if copies == 1 {
-            Kind::Run
-        } else {
-            Kind::Formation
-        },
-        rank: hi,
-        units,
-        length,
-        copies,
-    })
 }
 
 /// Why [`classify`] refuses its input (contract §6.1: malformed input is an error, not `None`).

@@ -2,6 +2,8 @@
 //!
 //! - [`cards`]: card ids, suits, ranks and 128-bit card sets (S-1)
 //! - [`deck`]: the card table as data: load, validate, compile (S-2, docs/deck_schema.md)
+//! - [`lanes`]: packed per-rank unit counts, one 8-bit lane per rank
+//! - [`shape`]: the shape of a combination from its unit counts (S-4)
 //! - [`combo`]: classification (S-4), beating (S-5) and element conditions (S-2.3)
 //! - [`moves`]: the move record and its canonical order (contract §5.1)
 //! - [`movegen`]: legal combinations of a hand by rank windows (contract §5.2)
@@ -23,12 +25,14 @@ pub mod deck;
 pub mod determinize;
 pub mod encoding;
 pub mod game;
+pub mod lanes;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod observation;
 pub mod record;
 pub mod rules;
+pub mod shape;
 pub mod sim;
 pub mod snapshot;
 pub mod state;

@@ -254,11 +254,6 @@ impl Move {
     pub fn steal_seats(&self) -> Vec<u8> {
         self.steal.seats().collect()
     }
-
-    /// The move in notation (contract §8).
-    pub fn notation(&self) -> String {
-        super::notation::move_notation(self)
-    }
 }
 
 impl PartialOrd for Move {
@@ -276,12 +271,6 @@ impl Ord for Move {
             .then_with(|| self.named.cmp(&other.named))
             .then_with(|| cmp_lex(self.flip, other.flip))
             .then_with(|| self.steal.cmp(&other.steal))
-    }
-}
-
-impl fmt::Display for Move {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.notation())
     }
 }
 

@@ -8,7 +8,7 @@
 //! accepts only canonical text: it parses, renders again and compares, so every move has exactly
 //! one spelling.
 
-use std::fmt::Write;
+use std::fmt::{self, Write};
 
 use super::cards::{self, card_token, parse_card, parse_rank, CardSet, NUM_CARDS, RANK_NAMES};
 use super::moves::{Kind, Move, Ranks, Steal, MAX_PLAYERS};
@@ -59,6 +59,20 @@ pub fn move_notation(m: &Move) -> String {
         }
     }
     s
+}
+
+// The text form of a move belongs to the notation: the move record itself knows nothing of it.
+impl Move {
+    /// The move in notation (contract §8).
+    pub fn notation(&self) -> String {
+        move_notation(self)
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&move_notation(self))
+    }
 }
 
 fn parse_cards(text: &str) -> Result<CardSet, String> {

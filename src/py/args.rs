@@ -11,7 +11,9 @@ use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
 
+// The message cutters live with the error mapping that uses them; re-exported for the bindings.
 use super::errors::ArgumentError;
+pub use super::errors::{cut_message, cut_to, MESSAGE_CHARS};
 
 /// Longest piece of a user's value quoted in an error message (a 10 MB notation string must not
 /// become a 20 MB message).
@@ -20,35 +22,6 @@ pub const SHOWN_CHARS: usize = 60;
 /// `text` cut to [`SHOWN_CHARS`] characters, with the full length said when it was cut.
 pub fn cut(text: &str) -> String {
     cut_to(text, SHOWN_CHARS)
-}
-
-/// `text` cut to `chars` characters, with the full length said when it was cut.
-pub fn cut_to(text: &str, chars: usize) -> String {
-    match text.char_indices().nth(chars) {
-        None => text.to_owned(),
-        Some((end, _)) => format!("{}… ({} characters)", &text[..end], text.chars().count()),
-    }
-}
-
-/// Longest error message passed on whole. Longer ones (a core message quoting a huge input, or
-/// listing hundreds of legal moves) keep their start and their end, where the explanation and the
-/// allowed values are, and say how much was left out.
-pub const MESSAGE_CHARS: usize = 1200;
-
-/// `message` cut in the middle to about [`MESSAGE_CHARS`] characters.
-pub fn cut_message(message: &str) -> String {
-    let total = message.chars().count();
-    if total <= MESSAGE_CHARS {
-        return message.to_owned();
-    }
-    let head = MESSAGE_CHARS * 2 / 3;
-    let tail = MESSAGE_CHARS - head;
-    let start: String = message.chars().take(head).collect();
-    let end: String = message.chars().skip(total - tail).collect();
-    format!(
-        "{start} … [{} characters left out] … {end}",
-        total - head - tail
-    )
 }
 
 /// The `repr()` of a user's value, cut to a sane length for a message.

@@ -9,12 +9,39 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::args::{cut_message, cut_to};
-
 /// Longest requested move kept in an `IllegalMoveError`: the longest real notations (a five-card
 /// set with flips and steals) fit; a 10 MB string does not come back whole.
 const REQUESTED_CHARS: usize = 200;
 use crate::error::{EngineError, IllegalMove};
+
+/// `text` cut to `chars` characters, with the full length said when it was cut.
+pub fn cut_to(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        None => text.to_owned(),
+        Some((end, _)) => format!("{}… ({} characters)", &text[..end], text.chars().count()),
+    }
+}
+
+/// Longest error message passed on whole. Longer ones (a core message quoting a huge input, or
+/// listing hundreds of legal moves) keep their start and their end, where the explanation and the
+/// allowed values are, and say how much was left out.
+pub const MESSAGE_CHARS: usize = 1200;
+
+/// `message` cut in the middle to about [`MESSAGE_CHARS`] characters.
+pub fn cut_message(message: &str) -> String {
+    let total = message.chars().count();
+    if total <= MESSAGE_CHARS {
+        return message.to_owned();
+    }
+    let head = MESSAGE_CHARS * 2 / 3;
+    let tail = MESSAGE_CHARS - head;
+    let start: String = message.chars().take(head).collect();
+    let end: String = message.chars().skip(total - tail).collect();
+    format!(
+        "{start} … [{} characters left out] … {end}",
+        total - head - tail
+    )
+}
 
 create_exception!(
     panda_core,

@@ -21,21 +21,11 @@
 
 mod rank_groups;
 
-/// Most legal moves one position may have (contract §5.3). Generation stops as soon as a
-/// position exceeds it, without building the rest. The largest count measured in 13 million
-/// positions of random games of the shipped deck (every preset and mood, 2–5 players) is 1,694,
-/// so ordinary play stays more than 150 times below it; only hand-built positions (a very large
-/// hand) or unusual deck files can reach it.
-pub const MAX_LEGAL_MOVES: usize = 1 << 18;
+mod limits;
+mod permutation;
 
-/// Search nodes one generation may visit before it gives up (a bound on time as
-/// [`MAX_LEGAL_MOVES`] is on memory): 16 nodes per allowed move, a few tens of milliseconds.
-pub const MAX_SEARCH_NODES: usize = 16 * MAX_LEGAL_MOVES;
-
-/// Generation stopped: the position has more than the allowed number of moves (or needs more
-/// search than [`MAX_SEARCH_NODES`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TooMany;
+pub use limits::{TooMany, MAX_LEGAL_MOVES, MAX_SEARCH_NODES};
+use permutation::next_permutation;
 
 use super::cards::{self, CardSet, ACE, NUM_RANKS};
 use super::combo::{bomb_key, Shape};
@@ -202,29 +192,6 @@ fn search<F: FnMut(&Pick) -> bool>(
         }
     }
     search(deck, blue, rest, rest_units, pick, lim, nodes, emit)
-}
-
-/// Step `a` to the next distinct permutation in lexicographic order; false after the last.
-#[inline]
-fn next_permutation(a: &mut [u8]) -> bool {
-    let n = a.len();
-    if n < 2 {
-        return false;
-    }
-    let mut i = n - 1;
-    while i > 0 && a[i - 1] >= a[i] {
-        i -= 1;
-    }
-    if i == 0 {
-        return false;
-    }
-    let mut j = n - 1;
-    while a[j] <= a[i - 1] {
-        j -= 1;
-    }
-    a.swap(i - 1, j);
-    a[i..].reverse();
-    true
 }
 
 struct Gen<'a> {

@@ -18,7 +18,8 @@
 
 use std::cell::RefCell;
 
-use super::{next_permutation, TooMany, MAX_SEARCH_NODES};
+use super::limits::{TooMany, MAX_SEARCH_NODES};
+use super::permutation::next_permutation;
 use crate::climb::cards::{self, CardSet, ACE, NUM_RANKS};
 use crate::climb::combo::{bomb_key, Shape};
 use crate::climb::deck::{Deck, NO_RANK};

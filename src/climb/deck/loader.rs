@@ -1,170 +1,17 @@
-//! The card table as data (S-2, docs/deck_schema.md): load, validate and compile a deck file.
-//!
-//! A deck file (TOML, or JSON when the name ends in `.json`) lists the five element cards and the
-//! 65 animal cards with their two faces. Loading checks every rule of the schema and refuses a bad
-//! file with an error that names the card and the field (S-2.4). The faces are then compiled into
-//! flat tables ([`Face`]): units per rank packed in 8-bit lanes, wild count, symbol counts and the
-//! drop flag, which is all move generation and scoring ever look at.
+//! Loading a deck: read a TOML or JSON document, check every rule of the schema (S-2.4,
+//! docs/deck_schema.md) with errors that name the card and the field, and compile the faces.
 
-use std::sync::{Arc, OnceLock};
-
-use super::cards::{
-    self, card_label, CardSet, ELEMENT_BASE, NUM_ANIMALS, NUM_RANKS, NUM_SUITS, RANK_NAMES,
-    SUIT_NAMES,
+use crate::climb::cards::{
+    self, card_label, ELEMENT_BASE, NUM_ANIMALS, NUM_RANKS, NUM_SUITS, RANK_NAMES, SUIT_NAMES,
 };
-use super::combo::shape_of_counts;
+use crate::climb::lanes::lane_one;
+use crate::climb::shape::shape_of_counts;
 use crate::error::StateError;
 
-/// The shipped reconstructed table (S-2.2, S-2.3), compiled into the binary.
-pub const RECONSTRUCTED_TOML: &str =
-    include_str!("../../python/panda_core/data/decks/reconstructed.toml");
-/// The file name used in error messages about the shipped table.
-pub const RECONSTRUCTED_PATH: &str = "reconstructed.toml";
-
-/// The required `format` value.
-pub const FORMAT: &str = "panda-core-climb-deck";
-
-/// Most wild units one run or formation can hold with a deck (schema rule 6). The named ranks
-/// of a play with `w` wild units can come in up to `w!` orders, each a distinct move (S-4.6):
-/// `8! = 40,320` stays well below [`super::movegen::MAX_LEGAL_MOVES`], `9!` does not. The shipped
-/// deck reaches 5 (each blue Fire card has a fixed unit beside its wild unit, one per rank).
-pub const MAX_WILD_IN_PLAY: u32 = 8;
-
-/// Lane width of [`Face::counts`]: 8 bits per rank.
-pub const LANE_BITS: u32 = 8;
-
-/// One face of an animal card, compiled.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Face {
-    /// Fixed units per rank: lane `r` (bits `8r .. 8r+8`) holds the number of units of rank `r`.
-    /// Adding two faces adds their lanes; a lane never overflows (at most 2 units of a rank per
-    /// face, at most 65 cards).
-    pub counts: u128,
-    /// Bit `r` set when the face has a fixed unit of rank `r`.
-    pub mask: u16,
-    /// Wild (fire) units, whose rank the player names (S-4.6).
-    pub wild: u8,
-    /// All units, fixed and wild (S-1.5).
-    pub units: u8,
-    /// The face carries the drop symbol: its two units make no bomb (S-4.5).
-    pub drop: bool,
-    /// Bamboo symbols (S-7.1).
-    pub bamboo: u32,
-    /// Panda symbols (S-7.2 … S-7.4).
-    pub panda: u32,
-    /// The rank of the fixed units when they are all of one rank (every face of the shipped
-    /// deck), else [`NO_RANK`]: move generation's fast path groups cards by it.
-    pub rank: u8,
-}
-
-/// [`Face::rank`] of a face with fixed units on several ranks, or none.
-pub const NO_RANK: u8 = 0xFF;
-
-impl Face {
-    /// Units of rank `r`.
-    #[inline]
-    pub fn count(&self, r: u8) -> u32 {
-        lane(self.counts, r)
-    }
-}
-
-/// Lane `r` of a packed per-rank count.
-#[inline(always)]
-pub fn lane(counts: u128, r: u8) -> u32 {
-    ((counts >> (LANE_BITS * r as u32)) & 0xFF) as u32
-}
-
-/// The packed count with one unit of rank `r`.
-#[inline(always)]
-pub fn lane_one(r: u8) -> u128 {
-    1u128 << (LANE_BITS * r as u32)
-}
-
-/// What the play to beat must be for an element (wind) card to be played on it (S-2.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Condition {
-    /// A run or formation with 3 or more distinct ranks (Fire, south wind).
-    RunOrFormation3Ranks,
-    /// A single (Earth, centre wind).
-    Single,
-    /// A set, never a bomb (Wood, east wind).
-    Set,
-    /// A play of 3 or more cards, not units (Water, north wind).
-    ThreeOrMoreCards,
-    /// A play in which some card showed its blue face when played (Metal, west wind).
-    ContainsBlue,
-}
-
-impl Condition {
-    pub const NAMES: [&'static str; 5] = [
-        "run_or_formation_3_ranks",
-        "single",
-        "set",
-        "three_or_more_cards",
-        "contains_blue",
-    ];
-    const ALL: [Condition; 5] = [
-        Self::RunOrFormation3Ranks,
-        Self::Single,
-        Self::Set,
-        Self::ThreeOrMoreCards,
-        Self::ContainsBlue,
-    ];
-
-    pub fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::NAMES
-            .iter()
-            .position(|n| *n == s)
-            .map(|i| Self::ALL[i])
-    }
-}
-
-/// An element (wind) card (S-2.3).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Element {
-    /// The printed number that picks the first `year` starter (S-3.2).
-    pub number: i64,
-    /// The wind name of the `spin` edition (informational).
-    pub wind: String,
-    pub condition: Condition,
-}
-
-/// A validated, compiled card table.
-#[derive(Clone, Debug)]
-pub struct Deck {
-    name: String,
-    /// `faces[id][0]` white, `faces[id][1]` blue.
-    faces: [[Face; 2]; NUM_ANIMALS as usize],
-    elements: [Element; NUM_SUITS],
-    /// The document as JSON (the same structure whatever the file format), embedded in game
-    /// records that use a deck other than the shipped one.
-    doc: serde_json::Value,
-}
-
-impl PartialEq for Deck {
-    fn eq(&self, other: &Self) -> bool {
-        self.name == other.name && self.faces == other.faces && self.elements == other.elements
-    }
-}
-impl Eq for Deck {}
+use super::document::Val;
+use super::{Condition, Deck, Element, Face, FORMAT, MAX_WILD_IN_PLAY, NO_RANK};
 
 impl Deck {
-    /// The shipped reconstructed table, parsed once per process.
-    pub fn reconstructed() -> Arc<Deck> {
-        static DECK: OnceLock<Arc<Deck>> = OnceLock::new();
-        DECK.get_or_init(|| {
-            Arc::new(
-                Deck::from_toml(RECONSTRUCTED_TOML, RECONSTRUCTED_PATH)
-                    .expect("the shipped deck is valid"),
-            )
-        })
-        .clone()
-    }
-
     /// Load a deck file: `.json` (any case) as JSON, anything else as TOML (UTF-8).
     pub fn from_path(path: &str) -> Result<Deck, StateError> {
         let text = std::fs::read_to_string(path).map_err(|e| {
@@ -207,139 +54,7 @@ impl Deck {
     fn from_value(v: &Val, path: &str) -> Result<Deck, StateError> {
         Loader { path }.load(v)
     }
-
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// The deck document as JSON.
-    pub fn doc(&self) -> &serde_json::Value {
-        &self.doc
-    }
-
-    /// The face card `id` shows: white, or blue when `blue`.
-    #[inline(always)]
-    pub fn face(&self, id: u8, blue: bool) -> &Face {
-        &self.faces[id as usize][blue as usize]
-    }
-
-    /// The face card `id` shows given the set of blue cards.
-    #[inline(always)]
-    pub fn face_in(&self, id: u8, blue: CardSet) -> &Face {
-        self.face(id, (blue >> id) & 1 == 1)
-    }
-
-    /// The element card of suit `suit`.
-    #[inline]
-    pub fn element(&self, suit: u8) -> &Element {
-        &self.elements[suit as usize]
-    }
 }
-
-// ---- a format-neutral document tree ---------------------------------------------------------
-
-/// A TOML or JSON value, reduced to what the schema distinguishes.
-#[derive(Clone, Debug)]
-enum Val {
-    Int(i128),
-    Float,
-    Bool,
-    Str(String),
-    Arr(Vec<Val>),
-    Table(Vec<(String, Val)>),
-    /// Datetime (TOML) or null (JSON): never valid in a deck.
-    Other(&'static str),
-}
-
-/// Deepest nesting a deck document is read to: a valid deck needs 5 levels (top, `cards`, an
-/// entry, a face, its `units`). Deeper values are not walked (no recursion without bound on a
-/// hostile document) and fail validation as a wrong type.
-const MAX_DEPTH: usize = 16;
-
-impl Val {
-    fn from_toml(v: &toml::Value) -> Val {
-        Val::from_toml_at(v, 0)
-    }
-
-    fn from_toml_at(v: &toml::Value, depth: usize) -> Val {
-        match v {
-            _ if depth > MAX_DEPTH => Val::Other("a value nested too deeply"),
-            toml::Value::Integer(i) => Val::Int(*i as i128),
-            toml::Value::Float(_) => Val::Float,
-            toml::Value::Boolean(_) => Val::Bool,
-            toml::Value::String(s) => Val::Str(s.clone()),
-            toml::Value::Array(a) => {
-                Val::Arr(a.iter().map(|x| Val::from_toml_at(x, depth + 1)).collect())
-            }
-            toml::Value::Table(t) => Val::Table(
-                t.iter()
-                    .map(|(k, v)| (k.clone(), Val::from_toml_at(v, depth + 1)))
-                    .collect(),
-            ),
-            toml::Value::Datetime(_) => Val::Other("a datetime"),
-        }
-    }
-
-    fn from_json(v: &serde_json::Value) -> Val {
-        Val::from_json_at(v, 0)
-    }
-
-    fn from_json_at(v: &serde_json::Value, depth: usize) -> Val {
-        match v {
-            _ if depth > MAX_DEPTH => Val::Other("a value nested too deeply"),
-            serde_json::Value::Number(n) => match (n.as_i64(), n.as_u64()) {
-                (Some(i), _) => Val::Int(i as i128),
-                (None, Some(u)) => Val::Int(u as i128),
-                _ => Val::Float,
-            },
-            serde_json::Value::Bool(_) => Val::Bool,
-            serde_json::Value::String(s) => Val::Str(s.clone()),
-            serde_json::Value::Array(a) => {
-                Val::Arr(a.iter().map(|x| Val::from_json_at(x, depth + 1)).collect())
-            }
-            serde_json::Value::Object(o) => Val::Table(
-                o.iter()
-                    .map(|(k, v)| (k.clone(), Val::from_json_at(v, depth + 1)))
-                    .collect(),
-            ),
-            serde_json::Value::Null => Val::Other("null"),
-        }
-    }
-
-    fn to_json(&self) -> serde_json::Value {
-        match self {
-            Val::Int(i) => serde_json::Value::from(*i as i64),
-            Val::Str(s) => serde_json::Value::from(s.clone()),
-            Val::Arr(a) => serde_json::Value::Array(a.iter().map(Val::to_json).collect()),
-            Val::Table(t) => {
-                serde_json::Value::Object(t.iter().map(|(k, v)| (k.clone(), v.to_json())).collect())
-            }
-            // Never in a validated deck.
-            Val::Float | Val::Bool | Val::Other(_) => serde_json::Value::Null,
-        }
-    }
-
-    fn type_name(&self) -> &'static str {
-        match self {
-            Val::Int(_) => "an integer",
-            Val::Float => "a float",
-            Val::Bool => "a boolean",
-            Val::Str(_) => "a string",
-            Val::Arr(_) => "an array",
-            Val::Table(_) => "a table",
-            Val::Other(t) => t,
-        }
-    }
-
-    fn get(&self, key: &str) -> Option<&Val> {
-        match self {
-            Val::Table(t) => t.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-            _ => None,
-        }
-    }
-}
-
-// ---- validation -------------------------------------------------------------------------------
 
 /// Who an error is about: the part of `deck <path>: <where>: field '<field>': <message>`.
 #[derive(Clone)]
@@ -663,7 +378,7 @@ impl Loader<'_> {
     /// units counts when both can) add up to at most [`MAX_WILD_IN_PLAY`]. Sets name one rank
     /// for all their wild units, so only windows can multiply the moves.
     fn wild_in_windows(&self, faces: &[[Face; 2]; NUM_ANIMALS as usize]) -> Result<(), StateError> {
-        for lo in 0..=(super::cards::ACE - 4) {
+        for lo in 0..=(cards::ACE - 4) {
             let window: u16 = 0x1F << lo;
             let mut total = 0u32;
             for (id, pair) in faces.iter().enumerate() {
@@ -888,6 +603,7 @@ fn compile(src: &FaceSrc) -> Face {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::climb::deck::RECONSTRUCTED_TOML;
 
     fn shipped_json() -> serde_json::Value {
         Deck::reconstructed().doc().clone()
