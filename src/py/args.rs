@@ -13,7 +13,7 @@ use pyo3::types::{PyBool, PyInt, PyString};
 
 // The message cutters live with the error mapping that uses them; re-exported for the bindings.
 use super::errors::ArgumentError;
-pub use super::errors::{cut_message, cut_to, MESSAGE_CHARS};
+pub use super::errors::{cut_message, cut_to};
 
 /// Longest piece of a user's value quoted in an error message (a 10 MB notation string must not
 /// become a 20 MB message).
