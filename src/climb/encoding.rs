@@ -91,7 +91,8 @@ use super::cards::{
     self, count, suit_of, ACE, ALL_CARDS, ANIMALS, ELEMENTS, NUM_ANIMALS, NUM_RANKS,
 };
 use super::combo::{shape_of_counts, units_of, Shape};
-use super::deck::{lane, lane_one, Deck};
+use super::deck::Deck;
+use super::lanes::{lane, lane_one};
 use super::moves::{Kind, Move, MAX_PLAYERS};
 use super::rules::{Preset, SPIN_SYMBOL_CAP};
 use super::state::ClimbState;

@@ -1,7 +1,7 @@
 //! Packed per-rank unit counts: one 8-bit lane per rank in a `u128`, so adding two faces (or a
 //! whole play) adds their counts rank by rank in one integer addition.
 
-/// Lane width of [`Face::counts`]: 8 bits per rank.
+/// Lane width: 8 bits per rank (a face or a play never holds 256 units of one rank).
 pub const LANE_BITS: u32 = 8;
 
 /// Lane `r` of a packed per-rank count.

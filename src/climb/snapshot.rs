@@ -16,8 +16,8 @@ use super::cards::{
     NUM_SUITS,
 };
 use super::combo::{classify_play, shape_of_counts, Combo, Shape};
-use super::deck::lane_one;
 use super::deck::Deck;
+use super::lanes::lane_one;
 use super::moves::{Kind, Ranks, MAX_PLAYERS};
 use super::rules::{ClimbSettings, Mood, Preset, SPIN_WIN, YEAR_GAME_END};
 use super::state::{ClimbState, RoundResult, TableCombo};
