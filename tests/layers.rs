@@ -127,7 +127,8 @@ fn blank_non_code(text: &str) -> Vec<char> {
         } else if c == '\'' {
             // A char literal ('a', '\n', '\u{1F600}') or a lifetime ('a): only the former closes.
             if next == Some('\\') {
-                let mut j = i + 2;
+                // Skip the escaped character itself: '\'' and '\\' end one further on.
+                let mut j = i + 3;
                 while j < src.len() && src[j] != '\'' {
                     j += 1;
                 }
@@ -1089,6 +1090,8 @@ fn test_code_comments_and_strings_are_not_imports() {
              const S: &str = \"crate::bots::Bot\";\n\
              const R: &str = r#\"use crate::bots::Bot;\"#;\n\
              fn f<'a>(x: &'a str) -> char { 'x' }\n\
+             fn g() -> [char; 4] { ['\\'', '{', '\\\\', '\\u{7b}'] }\n\
+             fn h() -> u8 { b'}' }\n\
              #[cfg(test)]\n\
              mod tests {\n    use crate::bots::Bot;\n    fn g() { crate::bots::other(); }\n}\n\
              pub struct Deck;\n",
@@ -1196,4 +1199,14 @@ fn a_module_without_a_layer_is_reported() {
         report,
         vec!["src/arena: module `arena` has no layer; add it to LAYERS".to_string()]
     );
+}
+
+#[test]
+fn char_literals_and_lifetimes_are_told_apart() {
+    // No spaces: a literal read one character short would pair its last quote with the next.
+    let code = "fn g<'a>(x: &'a u8) -> [char; 4] { ['\\'','{','\\\\','\\u{7b}'] }";
+    let blanked: String = blank_non_code(code).into_iter().collect();
+    assert_eq!(blanked.matches('{').count(), 1, "{blanked}");
+    assert_eq!(blanked.matches('}').count(), 1, "{blanked}");
+    assert!(blanked.contains("<'a>(x: &'a u8)"), "{blanked}");
 }
