@@ -1,17 +1,17 @@
 //! The card table as data (S-2, docs/deck_schema.md): the compiled faces and element cards.
 //!
 //! A deck file (TOML, or JSON when the name ends in `.json`) lists the five element cards and the
-//! 65 animal cards with their two faces. [`loader`] reads one, checks every rule of the schema
+//! 65 animal cards with their two faces. The loader reads one, checks every rule of the schema
 //! and refuses a bad file with an error that names the card and the field (S-2.4). The faces are
 //! compiled into flat tables ([`Face`]): units per rank packed in 8-bit lanes ([`super::lanes`]),
 //! wild count, symbol counts and the drop flag, which is all move generation and scoring ever
 //! look at.
 //!
-//! - [`document`]: the format-neutral tree a TOML or JSON deck document is read into
-//! - [`loader`]: validation of that tree and compilation into a [`Deck`]
+//! - `document`: the format-neutral tree a TOML or JSON deck document is read into
+//! - `loader`: the [`Deck`] constructors, validation of that tree and compilation of the faces
 
-pub mod document;
-pub mod loader;
+mod document;
+mod loader;
 
 use std::sync::{Arc, OnceLock};
 
@@ -30,8 +30,9 @@ pub const FORMAT: &str = "panda-core-climb-deck";
 
 /// Most wild units one run or formation can hold with a deck (schema rule 6). The named ranks
 /// of a play with `w` wild units can come in up to `w!` orders, each a distinct move (S-4.6):
-/// `8! = 40,320` stays well below [`crate::climb::movegen::MAX_LEGAL_MOVES`], `9!` does not. The shipped
-/// deck reaches 5 (each blue Fire card has a fixed unit beside its wild unit, one per rank).
+/// `8! = 40,320` stays well below [`crate::climb::movegen::MAX_LEGAL_MOVES`], `9!` does not.
+/// The shipped deck reaches 5 (each blue Fire card has a fixed unit beside its wild unit, one
+/// per rank).
 pub const MAX_WILD_IN_PLAY: u32 = 8;
 
 /// One face of an animal card, compiled.
