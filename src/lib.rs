@@ -4,7 +4,7 @@
 //! interpreter. The PyO3 binding layer lives in [`py`] behind the `python` feature.
 //!
 //! - [`event`]: per-move events and the sinks state machines report them to
-//! - [`rng`]: SplitMix64 and the shuffle every implementation shares (RULES.md Part R)
+//! - [`rng`]: SplitMix64 and the shuffle every implementation shares (Part R, docs/rules/)
 //! - [`head`]: Panda Head (Part H)
 //! - [`bots`]: built-in players
 //! - [`search`]: determinization-based search (ISMCTS) for every game

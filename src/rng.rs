@@ -1,4 +1,4 @@
-//! Seeded randomness shared by every game (RULES.md Part R).
+//! Seeded randomness shared by every game (Part R, docs/rules/README.md).
 //!
 //! The generator and the shuffle are normative: the same seed must deal the same cards on every
 //! platform and in the pure-Python oracle, so nothing here may be "improved" (no rejection

@@ -1,7 +1,7 @@
-"""Rule tests for Panda Head (RULES.md Part H) and randomness (Part R).
+"""Rule tests for Panda Head (docs/rules/head.md) and randomness (Part R).
 
 Every test names the rule ID it checks. Each scenario is an explicit position (mostly built with
-``from_deal``) whose outcome was worked out by hand from RULES.md, and each runs against BOTH the
+``from_deal``) whose outcome was worked out by hand from the rules, and each runs against BOTH the
 Rust engine (``panda_core.HeadGame``) and the pure-Python oracle (``OracleHeadGame``) through the
 small adapter below (the ``impl`` fixture).
 
@@ -50,7 +50,7 @@ def W(value: int) -> int:
     return value + 10
 
 
-# --- independent R-1 / R-3 / R-4 / H-2.3 reference (written from RULES.md, not from the oracle) ---
+# --- independent R-1 / R-3 / R-4 / H-2.3 reference (written from the rules, not the oracle) ---
 
 M64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15

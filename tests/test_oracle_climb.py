@@ -1,4 +1,4 @@
-"""Tests of the pure-Python oracle for the climbing games (RULES.md Part S and Part R).
+"""Tests of the pure-Python oracle for the climbing games (docs/rules/, Part S and Part R).
 
 Positions are built by hand (``OracleClimbGame.from_snapshot``) and the expected results are
 worked out from the rules text; test names carry the rule IDs. The contract is

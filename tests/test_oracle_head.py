@@ -1,4 +1,4 @@
-"""Tests of the pure-Python Panda Head oracle itself (RULES.md Part H and Part R).
+"""Tests of the pure-Python Panda Head oracle itself (docs/rules/head.md, Part R).
 
 The scenarios are computed by hand from the rules text; test names carry the rule IDs.
 """

@@ -1,7 +1,7 @@
 """panda-core: fast, exact engines for the panda card games, for bots and RL agents.
 
-* :mod:`panda_core.head` — Panda Head (RULES.md Part H)
-* :mod:`panda_core.climb` — Year of the Panda and Panda Spin (RULES.md Part S)
+* :mod:`panda_core.head` — Panda Head (docs/rules/head.md)
+* :mod:`panda_core.climb` — Year of the Panda and Panda Spin (docs/rules/)
 * :func:`panda_core.simulate` — batch simulation with built-in bots, in Rust (Python bots too)
 * :mod:`panda_core.bots` — the :class:`Bot` protocol, :func:`play_game`, :func:`tournament`
 * :mod:`panda_core.rl` — PettingZoo and Gymnasium environments (extra ``[rl]``)

@@ -50,9 +50,9 @@ HEAD_OPTIONS = {
     "no_special_cards": "--no-special-cards",
     "first_dealer": "--first-dealer",
 }
-"""Options of Panda Head only (RULES.md H-7)."""
+"""Options of Panda Head only (H-7, docs/rules/head.md)."""
 CLIMB_OPTIONS = {"deck": "--deck", "first_player": "--first-player"}
-"""Options of both climbing games (RULES.md S-12)."""
+"""Options of both climbing games (S-12, docs/rules/spin.md)."""
 YEAR_OPTIONS = {"panda_mood": "--panda-mood"}
 """Options of ``year`` only (``spin`` has no panda mood, S-7.6)."""
 
@@ -371,7 +371,7 @@ def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
         help="write the JSON record of every game to DIR/<game>-<k>.json (plays each game a "
         "second time to record it: 4-6x slower, one file of a few kB per game)",
     )
-    head = sim.add_argument_group("Panda Head rules (RULES.md H-7; --game head only)")
+    head = sim.add_argument_group("Panda Head rules (H-7, docs/rules/head.md; --game head only)")
     head.add_argument(
         "--last-pile-scoring",
         choices=("pile_sum", "own_card"),
@@ -402,7 +402,7 @@ def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
     head.add_argument(
         "--first-dealer", type=_int_in(0, 4), default=default(0), help="seat of the first dealer"
     )
-    climb = sim.add_argument_group("climbing games (RULES.md S-12; --game year or spin only)")
+    climb = sim.add_argument_group("climbing games (S-12, docs/rules/; --game year or spin only)")
     climb.add_argument(
         "--panda-mood",
         choices=("hungry", "flip"),

@@ -1,5 +1,5 @@
-"""The climbing games (RULES.md Part S): Year of the Panda (preset ``year``, seed 004) and Panda
-Spin (preset ``spin``, seed 003), one engine with two presets.
+"""The climbing games (docs/rules/year.md, spin.md): Year of the Panda (preset ``year``) and Panda
+Spin (preset ``spin``), one engine with two presets.
 
 >>> from panda_core import climb
 >>> game = climb.new_game(players=4, seed=7, settings=climb.ClimbSettings(preset="year"))
@@ -30,7 +30,7 @@ __all__ = ["ClimbGame", "ClimbMove", "ClimbSettings", "from_json", "new_game", "
 
 
 def new_game(players: int, seed: int, settings: ClimbSettings | None = None) -> ClimbGame:
-    """A new game for ``players`` (2–5) dealt from ``seed`` (0 … 2**64 − 1, RULES.md R-2)."""
+    """A new game for ``players`` (2–5) dealt from ``seed`` (0 … 2**64 − 1, R-2)."""
     return ClimbGame(players, seed, settings)
 
 

@@ -1,4 +1,4 @@
-"""Panda Head (RULES.md Part H): a trick-taking game for 2–5 players where points are bad.
+"""Panda Head (docs/rules/head.md): a trick-taking game for 2–5 players where points are bad.
 
 Everything here runs in the Rust engine; this module names the public pieces and documents them.
 
@@ -63,7 +63,7 @@ __all__ = [
 
 
 def new_game(players: int, seed: int, rules: HeadRules | None = None) -> HeadGame:
-    """A new game for ``players`` (2–5) dealt from ``seed`` (0 … 2**64 − 1, RULES.md R-2)."""
+    """A new game for ``players`` (2–5) dealt from ``seed`` (0 … 2**64 − 1, R-2)."""
     return HeadGame(players, seed, rules)
 
 

@@ -1,4 +1,4 @@
-//! The climbing games of RULES.md Part S: Year of the Panda (`year`) and Panda Spin (`spin`).
+//! The climbing games of Part S (docs/rules/): Year of the Panda (`year`) and Panda Spin (`spin`).
 //!
 //! - [`cards`]: card ids, suits, ranks and 128-bit card sets (S-1)
 //! - [`deck`]: the card table as data: load, validate, compile (S-2, docs/deck_schema.md)

@@ -1,4 +1,4 @@
-//! Panda Head (RULES.md Part H): a trick-taking game for 2–5 players.
+//! Panda Head (docs/rules/head.md): a trick-taking game for 2–5 players.
 //!
 //! - [`cards`]: card ids and bitboards (H-1)
 //! - [`rules`]: the H-7 variants

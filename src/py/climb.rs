@@ -274,7 +274,7 @@ impl PyClimbMove {
     }
 }
 
-/// A game of `year` or `spin` (RULES.md Part S).
+/// A game of `year` or `spin` (docs/rules/year.md, docs/rules/spin.md).
 ///
 /// Thread safety (docs/errors.md): reads may run from any number of threads at once; a change
 /// while another thread is inside a call on this game (in practice one that releases the GIL:

@@ -290,7 +290,7 @@ impl PyHeadMove {
     }
 }
 
-/// A Panda Head game in progress (RULES.md Part H).
+/// A Panda Head game in progress (docs/rules/head.md).
 ///
 /// Thread safety (docs/errors.md): reads may run from any number of threads at once; a change
 /// while another thread is inside a call on this game (in practice one that releases the GIL:

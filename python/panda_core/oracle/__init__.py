@@ -1,4 +1,4 @@
-"""Independent pure-Python oracles for panda-core, written from shared/RULES.md alone.
+"""Independent pure-Python oracles for panda-core, written from the rules alone (docs/rules/).
 
 Only the standard library is used; nothing here imports the compiled engine (``panda_core._core``).
 

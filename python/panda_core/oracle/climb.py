@@ -1,5 +1,5 @@
 """Pure-Python oracle for the climbing games "Year of the Panda" (preset ``year``) and
-"Panda Spin" (preset ``spin``), RULES.md Part S, with the randomness of Part R.
+"Panda Spin" (preset ``spin``), Part S (docs/rules/), with the randomness of Part R.
 
 The contract this module implements (moves, notation, snapshot, API) is docs/climb_interface.md.
 Only the standard library is used; the Rust engine is written independently against the same doc.
@@ -254,7 +254,7 @@ class ClimbSettings:
 
 
 class OracleClimbGame:
-    """One game of ``year`` or ``spin`` (RULES.md Part S). Build with :meth:`new` or
+    """One game of ``year`` or ``spin`` (Part S). Build with :meth:`new` or
     :meth:`from_snapshot`; drive with :meth:`legal_moves` and :meth:`apply`."""
 
     def __init__(

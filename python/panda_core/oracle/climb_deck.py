@@ -1,4 +1,4 @@
-"""Card table of the climbing games (RULES.md S-1, S-2): constants, deck-file loading, validation.
+"""Card table of the climbing games (S-1, S-2): constants, deck-file loading, validation.
 
 The deck file format is documented in ``docs/deck_schema.md``. Pure standard-library Python; part
 of the independent oracle.

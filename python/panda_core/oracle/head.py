@@ -1,4 +1,4 @@
-"""Independent pure-Python oracle for Panda Head (RULES.md Part H, randomness Part R).
+"""Independent pure-Python oracle for Panda Head (docs/rules/head.md, randomness Part R).
 
 Written from the rules text alone; it is slow and plain on purpose. Every decision cites the rule
 ID it implements. The test suite compares this oracle with the Rust engine, so the public

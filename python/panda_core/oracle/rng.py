@@ -1,4 +1,4 @@
-"""SplitMix64 generator (RULES.md R-1) and the deterministic shuffle (R-3).
+"""SplitMix64 generator (R-1, docs/rules/README.md) and the deterministic shuffle (R-3).
 
 Pure standard-library Python; part of the independent oracle.
 """
