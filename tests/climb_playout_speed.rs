@@ -36,7 +36,10 @@ use panda_core::rng::SplitMix64;
 fn settings() -> [(&'static str, ClimbSettings); 3] {
     [
         ("year", ClimbSettings::preset(Preset::Year)),
-        ("year/flip", ClimbSettings::preset(Preset::Year).with_mood(Mood::Flip)),
+        (
+            "year/flip",
+            ClimbSettings::preset(Preset::Year).with_mood(Mood::Flip),
+        ),
         ("spin", ClimbSettings::preset(Preset::Spin)),
     ]
 }

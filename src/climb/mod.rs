@@ -7,6 +7,9 @@
 //! - [`movegen`]: legal combinations of a hand by rank windows (contract §5.2)
 //! - [`rules`]: presets and settings (S-12)
 //! - [`state`]: setup, the turn procedure, symbols, show-outs, the end (contract §3, §4)
+//! - [`legal`]: the legal moves of a position in canonical order (contract §5.2, §5.3)
+//! - [`expand`]: panda choices, a combination expanded into its flip or steal moves (S-7.3, S-7.4)
+//! - [`diagnose`]: why a move is illegal (the reason of an `IllegalMove` error)
 //! - [`notation`]: move notation and the move JSON record (contract §5.1, §8)
 //! - [`snapshot`]: the §7 snapshot and the strict rebuild of a position from one
 //! - [`game`]: a state with its start, history and round results
@@ -21,8 +24,11 @@ pub mod cards;
 pub mod combo;
 pub mod deck;
 pub mod determinize;
+pub mod diagnose;
 pub mod encoding;
+pub mod expand;
 pub mod game;
+pub mod legal;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
