@@ -30,7 +30,7 @@ fn report(what: &str, name: &str, decisions: u64, wall: Instant, cpu: f64) {
 
 use panda_core::bots::BotKind;
 use panda_core::climb::sim::play_climb_game;
-use panda_core::climb::{ClimbSettings, ClimbState, Mood, Preset};
+use panda_core::climb::{ClimbGame, ClimbSettings, ClimbState, Mood, Preset};
 use panda_core::rng::SplitMix64;
 
 fn settings() -> [(&'static str, ClimbSettings); 3] {
@@ -61,6 +61,22 @@ fn state_playouts(settings: &ClimbSettings, games: u64) -> u64 {
     decisions
 }
 
+/// Decisions of `games` uniformly random 4-player games on a recorded game (history kept).
+fn game_playouts(settings: &ClimbSettings, games: u64) -> u64 {
+    let mut decisions = 0;
+    for seed in 0..games {
+        let mut game = ClimbGame::new(4, seed, settings.clone()).unwrap();
+        let mut rng = SplitMix64::new(seed ^ 0x5EED);
+        while game.state().current_player().is_some() {
+            let legal = game.legal_moves();
+            let i = (rng.next() % legal.len() as u64) as usize;
+            game.apply_legal(&legal[i]);
+            decisions += 1;
+        }
+    }
+    decisions
+}
+
 #[test]
 #[ignore]
 fn time_random_playouts() {
@@ -75,5 +91,8 @@ fn time_random_playouts() {
             d += play_climb_game(4, seed, &s, &bots).unwrap().decisions as u64;
         }
         report("sim random", name, d, t, c);
+        let (t, c) = (Instant::now(), cpu_seconds());
+        let d = game_playouts(&s, 5_000);
+        report("game loop", name, d, t, c);
     }
 }
