@@ -26,6 +26,7 @@ pub mod deck;
 pub mod determinize;
 pub mod diagnose;
 pub mod encoding;
+pub mod event;
 pub mod expand;
 pub mod game;
 pub mod legal;

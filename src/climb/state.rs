@@ -15,11 +15,13 @@ use super::cards::{
 };
 use super::combo::{classify_play, Combo};
 use super::deck::Deck;
+use super::event::{CardFace, ClimbEvent, ComboValue, PassReason};
 use super::moves::{Kind, Move, MAX_PLAYERS};
 use super::rules::{
     ClimbSettings, Preset, SPIN_SYMBOL_CAP, SPIN_WIN, YEAR_GAME_END, YEAR_SHOW_OUT_CAP,
 };
 use crate::error::EngineError;
+use crate::event::{EventSink, NoEvents};
 use crate::rng::{shuffle, SplitMix64};
 
 /// The play to beat and the seat that made it (contract §7 `to_beat`).
@@ -89,11 +91,25 @@ pub struct ClimbState {
     pub(super) n_shown: u8,
     pub(super) game_over: bool,
     pub(super) winner: Option<u8>,
+    /// The scores when the round in progress began: the round end reports the change since
+    /// (not part of the §7 snapshot; rebuilt from the last round result).
+    pub(super) round_start_scores: [u32; MAX_PLAYERS],
 }
 
 impl ClimbState {
     /// A new game (contract §2, §3): generator at `seed`, setup, round 1 dealt.
     pub fn new(players: u8, seed: u64, settings: ClimbSettings) -> Result<Self, EngineError> {
+        Self::new_with(players, seed, settings, &mut NoEvents)
+    }
+
+    /// [`Self::new`], reporting round 1's start and deal ([`ClimbEvent::RoundStart`],
+    /// [`ClimbEvent::Deal`]) to `events`.
+    pub fn new_with(
+        players: u8,
+        seed: u64,
+        settings: ClimbSettings,
+        events: &mut impl EventSink<ClimbEvent>,
+    ) -> Result<Self, EngineError> {
         settings.validate_for(players)?;
         let n = players as usize;
         let mut st = Self {
@@ -122,6 +138,7 @@ impl ClimbState {
             n_shown: 0,
             game_over: false,
             winner: None,
+            round_start_scores: [0; MAX_PLAYERS],
         };
         let first = st.settings.first_player as usize;
         let starter = match st.settings.preset {
@@ -145,7 +162,7 @@ impl ClimbState {
             }
             Preset::Spin => first as u8,
         };
-        st.start_round(starter, 1);
+        st.start_round(starter, 1, events);
         Ok(st)
     }
 
@@ -251,11 +268,12 @@ impl ClimbState {
     // ---- setup ----------------------------------------------------------------------------------
 
     /// Contract §3, every round: gather, (spin) deal the winds, shuffle and deal, first trick.
-    fn start_round(&mut self, starter: u8, round: u32) {
+    fn start_round<E: EventSink<ClimbEvent>>(&mut self, starter: u8, round: u32, events: &mut E) {
         let n = self.players as usize;
         let s = starter as usize;
         self.round = round;
         self.starter = starter;
+        self.round_start_scores = self.scores;
         self.hands = [0; MAX_PLAYERS];
         self.blue = 0;
         self.discard = 0;
@@ -290,7 +308,28 @@ impl ClimbState {
         }
         self.pile_pos = dealt as u8;
         self.pile_end = len as u8;
+        if E::ENABLED {
+            self.report_deal(events);
+        }
         self.begin_trick(starter);
+    }
+
+    /// The round's start and each seat's cards, clockwise from the starter (S-3.3, S-3.4).
+    fn report_deal(&self, events: &mut impl EventSink<ClimbEvent>) {
+        events.push(ClimbEvent::RoundStart {
+            round: self.round,
+            starter: self.starter,
+            draw_pile_size: self.draw_pile().len() as u32,
+        });
+        for i in 0..self.players {
+            let q = (self.starter + i) % self.players;
+            let hand = self.hands[q as usize];
+            events.push(ClimbEvent::Deal {
+                player: q,
+                count: count(hand),
+                cards: Some(cards::ids(hand).collect()),
+            });
+        }
     }
 
     /// Begin trick (contract §4): the leader is the first seat clockwise from `first` (included)
@@ -328,6 +367,15 @@ impl ClimbState {
     /// Apply a move after checking it is legal; on error the state is unchanged. Returns the
     /// round result when the move ended a round or the game.
     pub fn apply(&mut self, mv: &Move) -> Result<Option<RoundResult>, EngineError> {
+        self.apply_with(mv, &mut NoEvents)
+    }
+
+    /// [`Self::apply`], reporting what the move did to `events` (nothing on error).
+    pub fn apply_with(
+        &mut self,
+        mv: &Move,
+        events: &mut impl EventSink<ClimbEvent>,
+    ) -> Result<Option<RoundResult>, EngineError> {
         if self.game_over {
             return Err(EngineError::GameOver);
         }
@@ -335,7 +383,7 @@ impl ClimbState {
         if legal.binary_search(mv).is_err() {
             return Err(self.illegal(mv, &legal).into());
         }
-        Ok(self.apply_legal(mv))
+        Ok(self.apply_legal_with(mv, events))
     }
 
     /// Apply a move taken from [`Self::legal_moves`] of this state (contract §4).
@@ -343,6 +391,16 @@ impl ClimbState {
     /// A move that is not legal here is a caller's bug: debug builds assert; release builds
     /// never panic (a combination that does not classify, or a finished game, changes nothing).
     pub fn apply_legal(&mut self, mv: &Move) -> Option<RoundResult> {
+        self.apply_legal_with(mv, &mut NoEvents)
+    }
+
+    /// [`Self::apply_legal`], reporting what the move did to `events`: [`ClimbEvent::Move`]
+    /// first, then its effects in the order they happen (see [`super::event`]).
+    pub fn apply_legal_with<E: EventSink<ClimbEvent>>(
+        &mut self,
+        mv: &Move,
+        events: &mut E,
+    ) -> Option<RoundResult> {
         let Some(p) = self.current else {
             debug_assert!(false, "a legal move exists only while the game runs");
             return None;
@@ -350,37 +408,51 @@ impl ClimbState {
         let pi = p as usize;
         match mv.kind {
             Kind::Pass => {
-                self.pass_seat(p);
-                self.advance(p)
+                if E::ENABLED {
+                    events.push(self.move_event(p, mv, None));
+                }
+                self.pass_seat(p, PassReason::Chosen, events);
+                self.advance(p, events)
             }
             Kind::DiscardElement => {
+                if E::ENABLED {
+                    events.push(self.move_event(p, mv, None));
+                    events.push(discard_event(p, mv.cards));
+                }
                 // S-6.5: a discard does not end the turn, unless it empties the hand.
                 self.hands[pi] &= !mv.cards;
                 self.discard |= mv.cards;
                 if self.hands[pi] == 0 {
-                    self.pass_seat(p);
-                    self.advance(p)
+                    self.pass_seat(p, PassReason::EmptyHand, events);
+                    self.advance(p, events)
                 } else {
                     None
                 }
             }
             Kind::Element => {
+                if E::ENABLED {
+                    events.push(self.move_event(p, mv, None));
+                }
                 self.hands[pi] &= !mv.cards;
-                self.draw(p, 2);
+                self.draw(p, 2, events);
                 self.holder = Some(p);
                 match self.settings.preset {
                     Preset::Year => {
                         // S-8.1: the element wins the trick at once.
                         self.played[pi] |= mv.cards;
-                        self.end_trick(Some(p))
+                        self.end_trick(Some(p), events)
                     }
                     Preset::Spin => {
                         // S-8.2: the wind and the player's cards of this trick are discarded; the
                         // player holds the trick, the play to beat stays.
+                        if E::ENABLED {
+                            events.push(discard_event(p, self.played[pi] | mv.cards));
+                            events.push(ClimbEvent::TrickHeld { player: p });
+                        }
                         self.discard |= self.played[pi] | mv.cards;
                         self.blue &= !self.played[pi];
                         self.played[pi] = 0;
-                        self.advance(p)
+                        self.advance(p, events)
                     }
                 }
             }
@@ -394,16 +466,25 @@ impl ClimbState {
                     return None;
                 };
                 debug_assert_eq!(combo.kind(), mv.kind);
+                if E::ENABLED {
+                    events.push(self.move_event(p, mv, Some(&combo)));
+                }
                 let (bamboo, pandas) = self.symbols(mv.cards);
                 self.hands[pi] &= !mv.cards;
                 self.played[pi] |= mv.cards;
                 // S-7.1: bamboo first.
-                match self.settings.preset {
-                    Preset::Year => self.gain(p, bamboo),
-                    Preset::Spin => {
-                        let s = self.scores[pi];
-                        self.gain(p, bamboo.min(SPIN_SYMBOL_CAP.saturating_sub(s)));
-                    }
+                let gained = match self.settings.preset {
+                    Preset::Year => bamboo,
+                    Preset::Spin => bamboo.min(SPIN_SYMBOL_CAP.saturating_sub(self.scores[pi])),
+                };
+                self.gain(p, gained);
+                if E::ENABLED && bamboo > 0 {
+                    events.push(ClimbEvent::Bamboo {
+                        player: p,
+                        symbols: bamboo,
+                        points: gained,
+                        score: self.scores[pi],
+                    });
                 }
                 if self.settings.hungry() {
                     // S-7.2: each panda moves one point from the holder of the play beaten.
@@ -411,21 +492,67 @@ impl ClimbState {
                         let t = pandas.min(self.scores[b as usize]);
                         self.scores[b as usize] -= t;
                         self.gain(p, t);
+                        if E::ENABLED && t > 0 {
+                            events.push(ClimbEvent::Steal {
+                                player: p,
+                                victim: b,
+                                points: t,
+                            });
+                        }
                     }
                 } else if self.settings.flips() {
                     // S-7.3: the chosen white cards of the hand turn blue.
                     self.blue |= mv.flip;
+                    if E::ENABLED && mv.flip != 0 {
+                        events.push(ClimbEvent::Flip {
+                            player: p,
+                            cards: cards::ids(mv.flip).collect(),
+                        });
+                    }
                 } else {
                     // S-7.4: one point from each victim.
                     for v in mv.steal.seats() {
                         self.scores[v as usize] -= 1;
                         self.gain(p, 1);
                     }
+                    if E::ENABLED {
+                        report_steals(p, mv, events);
+                    }
                 }
                 self.to_beat = Some(TableCombo { player: p, combo });
                 self.holder = Some(p);
-                self.advance(p)
+                self.advance(p, events)
             }
+        }
+    }
+
+    /// The [`ClimbEvent::Move`] of `mv` by `p`, before it changes anything (the faces shown).
+    fn move_event(&self, p: u8, mv: &Move, combo: Option<&Combo>) -> ClimbEvent {
+        let faces = cards::ids(mv.cards)
+            .map(|id| {
+                if cards::is_element(id) {
+                    CardFace::Element
+                } else if self.blue >> id & 1 == 1 {
+                    CardFace::Blue
+                } else {
+                    CardFace::White
+                }
+            })
+            .collect();
+        ClimbEvent::Move {
+            player: p,
+            notation: mv.notation(),
+            kind: mv.kind.name().to_string(),
+            cards: cards::ids(mv.cards).collect(),
+            faces,
+            combo: combo.map(|c| ComboValue {
+                rank: c.shape.rank,
+                units: c.shape.units,
+                length: c.shape.length,
+                copies: c.shape.copies,
+                named: c.named.as_slice().to_vec(),
+                has_blue: c.has_blue,
+            }),
         }
     }
 
@@ -438,58 +565,89 @@ impl ClimbState {
     }
 
     /// Draw up to `k` cards from the top of the pile into `p`'s hand (S-8.1, S-8.2).
-    fn draw(&mut self, p: u8, k: u8) {
+    fn draw<E: EventSink<ClimbEvent>>(&mut self, p: u8, k: u8, events: &mut E) {
         let take = k.min(self.pile_end - self.pile_pos);
+        let from = self.pile_pos as usize;
         for _ in 0..take {
             self.hands[p as usize] |= bit(self.pile[self.pile_pos as usize]);
             self.pile_pos += 1;
+        }
+        if E::ENABLED && take > 0 {
+            events.push(ClimbEvent::Draw {
+                player: p,
+                count: take as u32,
+                cards: Some(self.pile[from..self.pile_pos as usize].to_vec()),
+            });
         }
     }
 
     /// Pass(q) (S-6.3): white cards played this trick come back blue; with any blue card among
     /// them, all go to the discard pile.
-    fn pass_seat(&mut self, q: u8) {
+    fn pass_seat<E: EventSink<ClimbEvent>>(&mut self, q: u8, reason: PassReason, events: &mut E) {
         let qi = q as usize;
         self.passed |= 1 << q;
+        if E::ENABLED {
+            events.push(ClimbEvent::Pass { player: q, reason });
+        }
         let played = self.played[qi];
         if played != 0 {
             if played & self.blue == 0 {
                 self.hands[qi] |= played;
                 self.blue |= played & ANIMALS;
+                if E::ENABLED {
+                    events.push(ClimbEvent::Return {
+                        player: q,
+                        cards: cards::ids(played).collect(),
+                        face: CardFace::Blue,
+                    });
+                }
             } else {
                 self.discard |= played;
                 self.blue &= !played;
+                if E::ENABLED {
+                    events.push(discard_event(q, played));
+                }
             }
             self.played[qi] = 0;
         }
     }
 
     /// Advance(p) (contract §4): the next seat to decide, passing empty hands, or the trick end.
-    fn advance(&mut self, p: u8) -> Option<RoundResult> {
+    fn advance<E: EventSink<ClimbEvent>>(&mut self, p: u8, events: &mut E) -> Option<RoundResult> {
         let n = self.players;
         for step in 1..=n {
             let q = (p + step) % n;
             if self.holder == Some(q) {
-                return self.end_trick(Some(q));
+                return self.end_trick(Some(q), events);
             }
             if self.passed & (1 << q) != 0 {
                 continue;
             }
             if self.hands[q as usize] == 0 {
-                self.pass_seat(q);
+                self.pass_seat(q, PassReason::EmptyHand, events);
                 continue;
             }
             self.current = Some(q);
             return None;
         }
-        self.end_trick(None)
+        self.end_trick(None, events)
     }
 
     /// End trick (contract §4, S-9.4).
-    fn end_trick(&mut self, winner: Option<u8>) -> Option<RoundResult> {
+    fn end_trick<E: EventSink<ClimbEvent>>(
+        &mut self,
+        winner: Option<u8>,
+        events: &mut E,
+    ) -> Option<RoundResult> {
         let n = self.players;
+        if E::ENABLED {
+            events.push(ClimbEvent::TrickEnd { winner });
+        }
         if let Some(w) = winner {
             let wi = w as usize;
+            if E::ENABLED && self.played[wi] != 0 {
+                events.push(discard_event(w, self.played[wi]));
+            }
             self.discard |= self.played[wi];
             self.blue &= !self.played[wi];
             self.played[wi] = 0;
@@ -497,7 +655,7 @@ impl ClimbState {
             for i in 1..n {
                 let q = (w + i) % n;
                 if self.passed & (1 << q) == 0 {
-                    self.pass_seat(q);
+                    self.pass_seat(q, PassReason::Forced, events);
                 }
             }
         }
@@ -519,9 +677,16 @@ impl ClimbState {
                 self.shown_out[self.n_shown as usize] = q;
                 self.n_shown += 1;
                 self.gain(q, gain);
+                if E::ENABLED {
+                    events.push(ClimbEvent::ShowOut {
+                        player: q,
+                        points: gain,
+                        score: self.scores[q as usize],
+                    });
+                }
                 // S-10.2: the first to reach 20 by showing out wins; later seats do not show out.
                 if self.settings.preset == Preset::Spin && self.scores[q as usize] >= SPIN_WIN {
-                    return Some(self.finish(q));
+                    return Some(self.finish(q, events));
                 }
             }
         }
@@ -529,18 +694,38 @@ impl ClimbState {
         if self.settings.preset == Preset::Year && self.scores().iter().any(|&s| s >= YEAR_GAME_END)
         {
             let w = self.year_winner();
-            return Some(self.finish(w));
+            return Some(self.finish(w, events));
         }
         // S-9.3: the round ends when at most one seat holds cards.
         let holding = (0..n).filter(|&s| self.hands[s as usize] != 0).count();
         if holding <= 1 {
             let result = self.round_result();
+            if E::ENABLED {
+                events.push(self.round_end_event(&result));
+            }
             let next = self.next_starter();
-            self.start_round(next, self.round.saturating_add(1));
+            self.start_round(next, self.round.saturating_add(1), events);
             return Some(result);
         }
         self.begin_trick(first);
         None
+    }
+
+    /// The [`ClimbEvent::RoundEnd`] of `result`, with the changes since the round began.
+    fn round_end_event(&self, result: &RoundResult) -> ClimbEvent {
+        let deltas = result
+            .scores()
+            .iter()
+            .zip(&self.round_start_scores)
+            .map(|(&now, &then)| now as i64 - then as i64)
+            .collect();
+        ClimbEvent::RoundEnd {
+            round: result.round,
+            scores: result.scores().to_vec(),
+            deltas,
+            shown_out: result.shown_out().to_vec(),
+            hand_sizes: result.hand_sizes().to_vec(),
+        }
     }
 
     /// S-10.1: highest score; ties to the tied seat that showed out first this round, then the
@@ -569,7 +754,7 @@ impl ClimbState {
     }
 
     /// Game over (contract §4): the result of the round in progress; nothing left on the table.
-    fn finish(&mut self, winner: u8) -> RoundResult {
+    fn finish<E: EventSink<ClimbEvent>>(&mut self, winner: u8, events: &mut E) -> RoundResult {
         let result = self.round_result();
         self.game_over = true;
         self.winner = Some(winner);
@@ -580,7 +765,35 @@ impl ClimbState {
         self.passed = 0;
         debug_assert!(self.played.iter().all(|&p| p == 0));
         self.played = [0; MAX_PLAYERS];
+        if E::ENABLED {
+            events.push(self.round_end_event(&result));
+            events.push(ClimbEvent::GameEnd {
+                winner,
+                scores: self.scores().to_vec(),
+            });
+        }
         result
+    }
+}
+
+/// The [`ClimbEvent::Discard`] of `cards` of seat `player`.
+fn discard_event(player: u8, cards: CardSet) -> ClimbEvent {
+    ClimbEvent::Discard {
+        player,
+        cards: cards::ids(cards).collect(),
+    }
+}
+
+/// One [`ClimbEvent::Steal`] per victim of a `spin` panda, with the points taken (S-7.4).
+fn report_steals(p: u8, mv: &Move, events: &mut impl EventSink<ClimbEvent>) {
+    for (v, &times) in mv.steal.0.iter().enumerate() {
+        if times > 0 {
+            events.push(ClimbEvent::Steal {
+                player: p,
+                victim: v as u8,
+                points: times as u32,
+            });
+        }
     }
 }
 
