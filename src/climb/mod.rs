@@ -12,7 +12,8 @@
 //! - [`diagnose`]: why a move is illegal (the reason of an `IllegalMove` error)
 //! - [`notation`]: move notation and the move JSON record (contract §5.1, §8)
 //! - [`snapshot`]: the §7 snapshot and the strict rebuild of a position from one
-//! - [`game`]: a state with its start, history and round results
+//! - [`event`]: what a move did, as events, and what each seat sees of them (S-11)
+//! - [`game`]: a state with its start, history, events and round results
 //! - [`record`]: the JSON game record (settings, start, moves)
 //! - [`view`]: what one player may see (S-11)
 //! - [`observation`]: the fixed-size numeric observation of one player, for agents (S-11)
@@ -43,6 +44,7 @@ pub mod view;
 
 pub use combo::{beats, classify, condition_holds, Combo, Shape};
 pub use deck::{Condition, Deck, Face};
+pub use event::ClimbEvent;
 pub use game::ClimbGame;
 pub use movegen::MAX_LEGAL_MOVES;
 pub use moves::{Kind, Move, Ranks, Steal, MAX_PLAYERS};
