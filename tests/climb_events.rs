@@ -239,7 +239,10 @@ impl Tracker {
                 assert_eq!(self.scores[*player as usize], *score);
             }
             ClimbEvent::RoundEnd { scores, deltas, .. } => {
-                assert_eq!(&self.scores, scores, "round_end scores are the sum of the events");
+                assert_eq!(
+                    &self.scores, scores,
+                    "round_end scores are the sum of the events"
+                );
                 let expect: Vec<i64> = scores
                     .iter()
                     .zip(&self.round_start_scores)
@@ -552,7 +555,11 @@ fn the_view_gives_the_seat_its_filtered_events() {
             .collect();
         assert_eq!(events, serde_json::Value::Array(expect));
         // Another seat's deal shows its size, not its cards.
-        let deals = events.as_array().unwrap().iter().filter(|e| e["type"] == "deal");
+        let deals = events
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["type"] == "deal");
         for d in deals {
             assert_eq!(d.get("cards").is_some(), d["player"] == seat);
         }
