@@ -77,22 +77,31 @@ fn game_playouts(settings: &ClimbSettings, games: u64) -> u64 {
     decisions
 }
 
+/// Games per timing: `CLIMB_PLAYOUT_GAMES` (default 20 000; a small count suits callgrind).
+fn games() -> u64 {
+    std::env::var("CLIMB_PLAYOUT_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_000)
+}
+
 #[test]
 #[ignore]
 fn time_random_playouts() {
+    let games = games();
     for (name, s) in settings() {
         let (t, c) = (Instant::now(), cpu_seconds());
-        let d = state_playouts(&s, 20_000);
+        let d = state_playouts(&s, games);
         report("state loop", name, d, t, c);
         let (t, c) = (Instant::now(), cpu_seconds());
         let bots = [BotKind::Random; 4];
         let mut d = 0u64;
-        for seed in 0..20_000 {
+        for seed in 0..games {
             d += play_climb_game(4, seed, &s, &bots).unwrap().decisions as u64;
         }
         report("sim random", name, d, t, c);
         let (t, c) = (Instant::now(), cpu_seconds());
-        let d = game_playouts(&s, 5_000);
+        let d = game_playouts(&s, games.div_ceil(4));
         report("game loop", name, d, t, c);
     }
 }
