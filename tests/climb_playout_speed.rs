@@ -1,6 +1,6 @@
 //! Random-playout speed of the climbing games' state machine, for before/after comparisons of
 //! changes to `apply` (run with `cargo test --release --test climb_playout_speed -- --ignored
-//! --nocapture`). Ignored by default: a timing is not a pass/fail check.
+//! --nocapture --test-threads=1`). Ignored by default: a timing is not a pass/fail check.
 
 use std::time::Instant;
 
@@ -85,23 +85,38 @@ fn games() -> u64 {
         .unwrap_or(20_000)
 }
 
+// One test per loop, so a profiler (callgrind) can run one alone by name.
+
 #[test]
 #[ignore]
-fn time_random_playouts() {
-    let games = games();
+fn time_state_loop() {
     for (name, s) in settings() {
         let (t, c) = (Instant::now(), cpu_seconds());
-        let d = state_playouts(&s, games);
+        let d = state_playouts(&s, games());
         report("state loop", name, d, t, c);
+    }
+}
+
+#[test]
+#[ignore]
+fn time_sim_random() {
+    let bots = [BotKind::Random; 4];
+    for (name, s) in settings() {
         let (t, c) = (Instant::now(), cpu_seconds());
-        let bots = [BotKind::Random; 4];
         let mut d = 0u64;
-        for seed in 0..games {
+        for seed in 0..games() {
             d += play_climb_game(4, seed, &s, &bots).unwrap().decisions as u64;
         }
         report("sim random", name, d, t, c);
+    }
+}
+
+#[test]
+#[ignore]
+fn time_game_loop() {
+    for (name, s) in settings() {
         let (t, c) = (Instant::now(), cpu_seconds());
-        let d = game_playouts(&s, games.div_ceil(4));
+        let d = game_playouts(&s, games().div_ceil(4));
         report("game loop", name, d, t, c);
     }
 }
