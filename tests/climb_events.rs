@@ -14,7 +14,9 @@
 
 use panda_core::climb::cards::{self, bit, CardSet};
 use panda_core::climb::event::{CardFace, ClimbEvent};
-use panda_core::climb::{record, view, ClimbGame, ClimbSettings, ClimbState, Mood, Move, Preset};
+use panda_core::climb::{
+    record, view, ClimbGame, ClimbSettings, ClimbState, Kind, Mood, Move, Preset,
+};
 use panda_core::event::SeatFilter;
 use panda_core::rng::SplitMix64;
 use panda_core::EngineError;
@@ -51,17 +53,15 @@ fn known(st: &ClimbState, seat: u8) -> CardSet {
     st.hand(seat) | table | st.blue() | st.discard() | out
 }
 
-/// The card ids an event names.
-fn cards_named(e: &ClimbEvent) -> Vec<u8> {
+/// The cards an event names (written out here, not taken from the engine's `cards()`).
+fn cards_named(e: &ClimbEvent) -> CardSet {
     match e {
         ClimbEvent::Move { cards, .. }
         | ClimbEvent::Flip { cards, .. }
         | ClimbEvent::Return { cards, .. }
-        | ClimbEvent::Discard { cards, .. } => cards.clone(),
-        ClimbEvent::Draw { cards, .. } | ClimbEvent::Deal { cards, .. } => {
-            cards.clone().unwrap_or_default()
-        }
-        _ => Vec::new(),
+        | ClimbEvent::Discard { cards, .. } => *cards,
+        ClimbEvent::Draw { cards, .. } | ClimbEvent::Deal { cards, .. } => cards.unwrap_or(0),
+        _ => 0,
     }
 }
 
@@ -134,9 +134,9 @@ impl Tracker {
             } => {
                 self.sizes[*player as usize] = *count;
                 if *player == me {
-                    let c = cards.as_ref().expect("a seat sees its own deal");
-                    assert_eq!(c.len() as u32, *count);
-                    self.hand = set_of(c);
+                    let c = cards.expect("a seat sees its own deal");
+                    assert_eq!(c.count_ones(), *count);
+                    self.hand = c;
                 } else {
                     assert!(cards.is_none(), "another seat's deal is hidden (S-11.2)");
                 }
@@ -145,28 +145,22 @@ impl Tracker {
                 player,
                 kind,
                 cards,
-                faces,
+                blue,
                 ..
             } => {
                 let p = *player as usize;
-                let set = set_of(cards);
-                assert_eq!(faces.len(), cards.len());
-                for (&id, &f) in cards.iter().zip(faces) {
-                    let expect = if cards::is_element(id) {
-                        CardFace::Element
-                    } else if self.blue >> id & 1 == 1 {
-                        CardFace::Blue
-                    } else {
-                        CardFace::White
-                    };
-                    assert_eq!(f, expect, "the face of card {id} as the seat knows it");
-                }
-                self.sizes[p] -= cards.len() as u32;
+                let set = *cards;
+                assert_eq!(
+                    *blue,
+                    set & self.blue,
+                    "the faces shown, as the seat knows them"
+                );
+                self.sizes[p] -= set.count_ones();
                 if *player == me {
                     assert_eq!(self.hand & set, set, "a seat plays cards it holds");
                     self.hand &= !set;
                 }
-                if kind != "pass" && kind != "discard_element" {
+                if kind.is_combination() || *kind == Kind::Element {
                     self.played[p] |= set;
                 }
             }
@@ -188,7 +182,7 @@ impl Tracker {
                 self.scores[*victim as usize] -= points;
                 self.scores[*player as usize] += points;
             }
-            ClimbEvent::Flip { cards, .. } => self.blue |= set_of(cards),
+            ClimbEvent::Flip { cards, .. } => self.blue |= cards,
             ClimbEvent::Draw {
                 player,
                 count,
@@ -197,9 +191,9 @@ impl Tracker {
                 self.sizes[*player as usize] += count;
                 self.pile -= count;
                 if *player == me {
-                    let c = cards.as_ref().expect("the drawer sees its cards");
-                    assert_eq!(c.len() as u32, *count);
-                    self.hand |= set_of(c);
+                    let c = cards.expect("the drawer sees its cards");
+                    assert_eq!(c.count_ones(), *count);
+                    self.hand |= c;
                 } else {
                     assert!(cards.is_none(), "another seat's draw is hidden (S-11.2)");
                 }
@@ -212,18 +206,18 @@ impl Tracker {
                 face,
             } => {
                 let p = *player as usize;
-                let set = set_of(cards);
+                let set = *cards;
                 assert_eq!(self.played[p], set, "all the seat's played cards come back");
                 assert_eq!(*face, CardFace::Blue, "S-6.3: they come back blue");
                 self.played[p] = 0;
-                self.sizes[p] += cards.len() as u32;
+                self.sizes[p] += set.count_ones();
                 self.blue |= set;
                 if *player == me {
                     self.hand |= set;
                 }
             }
             ClimbEvent::Discard { player, cards } => {
-                let set = set_of(cards);
+                let set = *cards;
                 self.played[*player as usize] &= !set;
                 self.discard |= set;
                 self.blue &= !set;
@@ -301,7 +295,8 @@ fn check_hidden_cards(
             Some(_) => known(before, seat) | shown | drawn,
             None => known(before, seat) | shown | drawn | known(after, seat),
         };
-        for id in cards_named(e) {
+        assert_eq!(cards_named(e), e.cards());
+        for id in cards::ids(cards_named(e)) {
             assert!(
                 may_know >> id & 1 == 1,
                 "seat {seat} learns card {id} it could not know from {e:?} (move {} by {mover})",
@@ -345,17 +340,20 @@ fn play_checked(players: u8, seed: u64, settings: &ClimbSettings) -> usize {
         match &events[0] {
             ClimbEvent::Move {
                 player,
-                notation,
+                mv: reported,
                 kind,
                 cards,
                 combo,
                 ..
             } => {
                 assert_eq!(*player, mover, "{context}");
-                assert_eq!(notation, &mv.notation());
-                assert_eq!(kind, mv.kind.name());
-                assert_eq!(cards, &mv.card_ids());
+                assert_eq!(reported, &mv);
+                assert_eq!(*kind, mv.kind);
+                assert_eq!(*cards, mv.cards);
                 assert_eq!(combo.is_some(), mv.kind.is_combination());
+                if let Some(c) = combo {
+                    assert_eq!(c.named, mv.named);
+                }
             }
             e => panic!("{context}: first event {e:?}"),
         }
@@ -563,6 +561,17 @@ fn the_view_gives_the_seat_its_filtered_events() {
         for d in deals {
             assert_eq!(d.get("cards").is_some(), d["player"] == seat);
         }
+        // The move event's JSON form.
+        let first = events
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["type"] == "move")
+            .unwrap();
+        let mv = &game.history()[0].1;
+        assert_eq!(first["move"], mv.notation());
+        assert_eq!(first["kind"], mv.kind.name());
+        assert_eq!(first["cards"], serde_json::json!(mv.card_ids()));
         // Every event reads back.
         for e in events.as_array().unwrap() {
             let back: ClimbEvent = serde_json::from_value(e.clone()).unwrap();

@@ -14,15 +14,16 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::cards::CardSet;
+use super::moves::{Kind, Move, Ranks};
 use crate::event::SeatFilter;
 
-/// The face a card showed (S-1.4); element and wind cards have none.
+/// The face a card came back with (S-1.4, S-6.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CardFace {
     White,
     Blue,
-    Element,
 }
 
 /// The value a combination took (S-4, S-5.1; the fields of the snapshot's `to_beat`).
@@ -37,7 +38,8 @@ pub struct ComboValue {
     /// Units per rank (1 for a single or run).
     pub copies: u32,
     /// The rank named for each wild unit, in card-id order (S-4.6).
-    pub named: Vec<u8>,
+    #[serde(with = "serde_ranks")]
+    pub named: Ranks,
     /// Whether some card showed its blue face (the Metal condition of S-2.3, the return of S-6.3).
     pub has_blue: bool,
 }
@@ -54,22 +56,27 @@ pub enum PassReason {
     Forced,
 }
 
-/// One thing a move did.
+/// One thing a move did. Card sets are bit sets of card ids (S-1.3); in JSON they are lists of
+/// ids in increasing order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ClimbEvent {
     /// The decision itself, first event of every move: a play, an element or wind card (S-5.3,
-    /// S-8), an element discard (S-6.5) or a pass (S-6.1). `cards` are the card ids played, with
-    /// the face each showed; `combo` is the value a combination took (`null` otherwise).
+    /// S-8), an element discard (S-6.5) or a pass (S-6.1). `cards` are the cards played, `blue`
+    /// those of them that showed their blue face; `combo` is the value a combination took
+    /// (`null` for a pass or an element card).
     Move {
         player: u8,
-        /// The move's notation (contract §8).
-        #[serde(rename = "move")]
-        notation: String,
+        /// The move; in JSON its notation (contract §8).
+        #[serde(rename = "move", with = "serde_notation")]
+        mv: Move,
         /// `pass`, `discard_element`, `element`, `single`, `set`, `run`, `formation`, `bomb`.
-        kind: String,
-        cards: Vec<u8>,
-        faces: Vec<CardFace>,
+        #[serde(with = "serde_kind")]
+        kind: Kind,
+        #[serde(with = "serde_cards")]
+        cards: CardSet,
+        #[serde(with = "serde_cards")]
+        blue: CardSet,
         combo: Option<ComboValue>,
     },
     /// Bamboo symbols played (S-7.1): `points` gained (in `spin` never above 19, S-10.2).
@@ -83,14 +90,22 @@ pub enum ClimbEvent {
     /// mood `hungry` (S-7.2), or a chosen opponent in `spin` (S-7.4).
     Steal { player: u8, victim: u8, points: u32 },
     /// White cards of the player's hand turned blue by a panda (S-7.3, `year` mood `flip`).
-    Flip { player: u8, cards: Vec<u8> },
+    Flip {
+        player: u8,
+        #[serde(with = "serde_cards")]
+        cards: CardSet,
+    },
     /// Cards drawn from the draw pile after an element or wind card (S-8.1, S-8.2). `cards` is
     /// seen by the drawer only.
     Draw {
         player: u8,
         count: u32,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        cards: Option<Vec<u8>>,
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            with = "serde_opt_cards"
+        )]
+        cards: Option<CardSet>,
     },
     /// A `spin` wind: the player holds the trick and the play to beat stays (S-8.2).
     TrickHeld { player: u8 },
@@ -99,12 +114,17 @@ pub enum ClimbEvent {
     /// Cards the player played this trick came back to their hand, now showing `face` (S-6.3).
     Return {
         player: u8,
-        cards: Vec<u8>,
+        #[serde(with = "serde_cards")]
+        cards: CardSet,
         face: CardFace,
     },
     /// Cards of the player went to the discard pile: an element discard (S-6.5), a return with
     /// a blue card (S-6.3), a trick won (S-6.4) or a wind's trick (S-8.2).
-    Discard { player: u8, cards: Vec<u8> },
+    Discard {
+        player: u8,
+        #[serde(with = "serde_cards")]
+        cards: CardSet,
+    },
     /// The trick ended (S-6.4, S-8.1); `winner` is `null` when nobody could lead (S-6.6).
     TrickEnd { winner: Option<u8> },
     /// A seat with an empty hand showed out and scored the largest hand (S-9.1, S-9.2).
@@ -130,8 +150,12 @@ pub enum ClimbEvent {
     Deal {
         player: u8,
         count: u32,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        cards: Option<Vec<u8>>,
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            with = "serde_opt_cards"
+        )]
+        cards: Option<CardSet>,
     },
     /// The game ended (S-10.1, S-10.2): the last event of the game.
     GameEnd { winner: u8, scores: Vec<u32> },
@@ -158,29 +182,41 @@ impl ClimbEvent {
             Self::GameEnd { .. } => "game_end",
         }
     }
+
+    /// The cards this event shows (none for a redacted draw or deal).
+    pub fn cards(&self) -> CardSet {
+        match self {
+            Self::Move { cards, .. }
+            | Self::Flip { cards, .. }
+            | Self::Return { cards, .. }
+            | Self::Discard { cards, .. } => *cards,
+            Self::Draw { cards, .. } | Self::Deal { cards, .. } => cards.unwrap_or(0),
+            _ => 0,
+        }
+    }
 }
 
 impl SeatFilter for ClimbEvent {
     /// Draws and deals keep their cards for their receiver only (S-11.2); every other event is
     /// public (S-11.1).
     fn seen_by(&self, seat: u8) -> Option<Self> {
-        match self {
+        match *self {
             Self::Draw {
                 player,
                 count,
-                cards,
-            } if *player != seat && cards.is_some() => Some(Self::Draw {
-                player: *player,
-                count: *count,
+                cards: Some(_),
+            } if player != seat => Some(Self::Draw {
+                player,
+                count,
                 cards: None,
             }),
             Self::Deal {
                 player,
                 count,
-                cards,
-            } if *player != seat && cards.is_some() => Some(Self::Deal {
-                player: *player,
-                count: *count,
+                cards: Some(_),
+            } if player != seat => Some(Self::Deal {
+                player,
+                count,
                 cards: None,
             }),
             _ => Some(self.clone()),
@@ -188,36 +224,160 @@ impl SeatFilter for ClimbEvent {
     }
 }
 
+/// A card set as the list of its ids; reading refuses an id that is not a card (S-1.3).
+mod serde_cards {
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::climb::cards::{self, bit, CardSet, NUM_CARDS};
+
+    pub fn serialize<S: Serializer>(set: &CardSet, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(cards::ids(*set))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<CardSet, D::Error> {
+        let ids = Vec::<u8>::deserialize(d)?;
+        ids.iter().try_fold(0, |set, &id| {
+            if id < NUM_CARDS {
+                Ok(set | bit(id))
+            } else {
+                Err(D::Error::custom(format!(
+                    "card id {id} is not a card (ids are 0 to {})",
+                    NUM_CARDS - 1
+                )))
+            }
+        })
+    }
+}
+
+/// An optional card set (a draw or deal, hidden from the other seats).
+mod serde_opt_cards {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::climb::cards::CardSet;
+
+    pub fn serialize<S: Serializer>(set: &Option<CardSet>, s: S) -> Result<S::Ok, S::Error> {
+        match set {
+            Some(set) => super::serde_cards::serialize(set, s),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<CardSet>, D::Error> {
+        #[derive(Deserialize)]
+        struct Cards(#[serde(with = "super::serde_cards")] CardSet);
+        Ok(Option::<Cards>::deserialize(d)?.map(|c| c.0))
+    }
+}
+
+/// A move as its notation (contract §8).
+mod serde_notation {
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::climb::moves::Move;
+    use crate::climb::notation::parse_move;
+
+    pub fn serialize<S: Serializer>(mv: &Move, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&mv.notation())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Move, D::Error> {
+        let text = String::deserialize(d)?;
+        parse_move(&text).map_err(|why| D::Error::custom(format!("move {text:?}: {why}")))
+    }
+}
+
+/// A move kind as its name.
+mod serde_kind {
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::climb::moves::Kind;
+
+    pub fn serialize<S: Serializer>(kind: &Kind, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(kind.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Kind, D::Error> {
+        let name = String::deserialize(d)?;
+        Kind::parse(&name).ok_or_else(|| {
+            D::Error::custom(format!(
+                "unknown move kind {name:?} (one of {})",
+                Kind::NAMES.join(", ")
+            ))
+        })
+    }
+}
+
+/// Named ranks as a list of rank indices.
+mod serde_ranks {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::climb::moves::Ranks;
+
+    pub fn serialize<S: Serializer>(r: &Ranks, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(r.as_slice())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Ranks, D::Error> {
+        Ok(Ranks::from_slice(&Vec::<u8>::deserialize(d)?))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::climb::notation::parse_move;
     use serde_json::json;
 
     #[test]
     fn json_form_is_tagged_snake_case() {
+        let mv = parse_move("set Fi3+Wa3").unwrap();
         let e = ClimbEvent::Move {
             player: 2,
-            notation: "single Fi3".into(),
-            kind: "single".into(),
-            cards: vec![0],
-            faces: vec![CardFace::White],
+            kind: mv.kind,
+            cards: mv.cards,
+            blue: 1 << 39,
             combo: Some(ComboValue {
                 rank: 0,
-                units: 1,
+                units: 2,
                 length: 1,
-                copies: 1,
-                named: vec![],
-                has_blue: false,
+                copies: 2,
+                named: Ranks::new(),
+                has_blue: true,
             }),
+            mv,
         };
         let v = serde_json::to_value(&e).unwrap();
-        assert_eq!(v["type"], "move");
-        assert_eq!(v["player"], 2);
-        assert_eq!(v["move"], "single Fi3");
-        assert_eq!(v["faces"], json!(["white"]));
+        assert_eq!(
+            v,
+            json!({
+                "type": "move", "player": 2, "move": "set Fi3+Wa3", "kind": "set",
+                "cards": [0, 39], "blue": [39],
+                "combo": {"rank": 0, "units": 2, "length": 1, "copies": 2, "named": [],
+                          "has_blue": true},
+            })
+        );
         assert_eq!(serde_json::from_value::<ClimbEvent>(v).unwrap(), e);
         let v = serde_json::to_value(ClimbEvent::TrickEnd { winner: None }).unwrap();
         assert_eq!(v, json!({"type": "trick_end", "winner": null}));
+    }
+
+    #[test]
+    fn reading_refuses_what_is_not_an_event() {
+        let bad = [
+            json!({"type": "discard", "player": 0, "cards": [70]}),
+            json!({"type": "move", "player": 0, "move": "jump", "kind": "pass", "cards": [],
+                   "blue": [], "combo": null}),
+            json!({"type": "move", "player": 0, "move": "pass", "kind": "hop", "cards": [],
+                   "blue": [], "combo": null}),
+            json!({"type": "teleport", "player": 0}),
+        ];
+        for v in bad {
+            let e = serde_json::from_value::<ClimbEvent>(v.clone());
+            assert!(e.is_err(), "{v}");
+        }
     }
 
     #[test]
@@ -225,18 +385,23 @@ mod tests {
         let draw = ClimbEvent::Draw {
             player: 1,
             count: 2,
-            cards: Some(vec![40, 41]),
+            cards: Some(1 << 40 | 1 << 41),
         };
         assert_eq!(draw.seen_by(1), Some(draw.clone()));
+        assert_eq!(
+            serde_json::to_value(&draw).unwrap(),
+            json!({"type": "draw", "player": 1, "count": 2, "cards": [40, 41]})
+        );
         let other = draw.seen_by(0).unwrap();
         assert_eq!(
             serde_json::to_value(&other).unwrap(),
             json!({"type": "draw", "player": 1, "count": 2})
         );
+        assert_eq!(other.cards(), 0);
         let deal = ClimbEvent::Deal {
             player: 0,
             count: 12,
-            cards: Some((0..12).collect()),
+            cards: Some((1 << 12) - 1),
         };
         assert_eq!(deal.seen_by(0), Some(deal.clone()));
         assert!(matches!(
@@ -269,7 +434,7 @@ mod tests {
             },
             ClimbEvent::Return {
                 player: 0,
-                cards: vec![1],
+                cards: 2,
                 face: CardFace::Blue,
             },
         ];

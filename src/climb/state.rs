@@ -327,7 +327,7 @@ impl ClimbState {
             events.push(ClimbEvent::Deal {
                 player: q,
                 count: count(hand),
-                cards: Some(cards::ids(hand).collect()),
+                cards: Some(hand),
             });
         }
     }
@@ -506,7 +506,7 @@ impl ClimbState {
                     if E::ENABLED && mv.flip != 0 {
                         events.push(ClimbEvent::Flip {
                             player: p,
-                            cards: cards::ids(mv.flip).collect(),
+                            cards: mv.flip,
                         });
                     }
                 } else {
@@ -528,29 +528,18 @@ impl ClimbState {
 
     /// The [`ClimbEvent::Move`] of `mv` by `p`, before it changes anything (the faces shown).
     fn move_event(&self, p: u8, mv: &Move, combo: Option<&Combo>) -> ClimbEvent {
-        let faces = cards::ids(mv.cards)
-            .map(|id| {
-                if cards::is_element(id) {
-                    CardFace::Element
-                } else if self.blue >> id & 1 == 1 {
-                    CardFace::Blue
-                } else {
-                    CardFace::White
-                }
-            })
-            .collect();
         ClimbEvent::Move {
             player: p,
-            notation: mv.notation(),
-            kind: mv.kind.name().to_string(),
-            cards: cards::ids(mv.cards).collect(),
-            faces,
+            mv: mv.clone(),
+            kind: mv.kind,
+            cards: mv.cards,
+            blue: mv.cards & self.blue,
             combo: combo.map(|c| ComboValue {
                 rank: c.shape.rank,
                 units: c.shape.units,
                 length: c.shape.length,
                 copies: c.shape.copies,
-                named: c.named.as_slice().to_vec(),
+                named: c.named.clone(),
                 has_blue: c.has_blue,
             }),
         }
@@ -567,16 +556,17 @@ impl ClimbState {
     /// Draw up to `k` cards from the top of the pile into `p`'s hand (S-8.1, S-8.2).
     fn draw<E: EventSink<ClimbEvent>>(&mut self, p: u8, k: u8, events: &mut E) {
         let take = k.min(self.pile_end - self.pile_pos);
-        let from = self.pile_pos as usize;
+        let mut drawn = 0;
         for _ in 0..take {
-            self.hands[p as usize] |= bit(self.pile[self.pile_pos as usize]);
+            drawn |= bit(self.pile[self.pile_pos as usize]);
             self.pile_pos += 1;
         }
+        self.hands[p as usize] |= drawn;
         if E::ENABLED && take > 0 {
             events.push(ClimbEvent::Draw {
                 player: p,
                 count: take as u32,
-                cards: Some(self.pile[from..self.pile_pos as usize].to_vec()),
+                cards: Some(drawn),
             });
         }
     }
@@ -597,7 +587,7 @@ impl ClimbState {
                 if E::ENABLED {
                     events.push(ClimbEvent::Return {
                         player: q,
-                        cards: cards::ids(played).collect(),
+                        cards: played,
                         face: CardFace::Blue,
                     });
                 }
@@ -778,10 +768,7 @@ impl ClimbState {
 
 /// The [`ClimbEvent::Discard`] of `cards` of seat `player`.
 fn discard_event(player: u8, cards: CardSet) -> ClimbEvent {
-    ClimbEvent::Discard {
-        player,
-        cards: cards::ids(cards).collect(),
-    }
+    ClimbEvent::Discard { player, cards }
 }
 
 /// One [`ClimbEvent::Steal`] per victim of a `spin` panda, with the points taken (S-7.4).
