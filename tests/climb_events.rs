@@ -503,6 +503,12 @@ fn a_refused_move_reports_nothing() {
     assert_eq!(game.events().len(), len);
     assert!(game.history().is_empty());
     assert!(game.move_events(0).is_none());
+    // A move given in notation reports its events too.
+    let text = game.legal_moves()[0].notation();
+    let events = game.apply_notation(&text).unwrap().to_vec();
+    assert!(matches!(&events[0], ClimbEvent::Move { mv, .. } if mv.notation() == text));
+    assert_eq!(game.move_events(0), Some(&events[..]));
+    assert_eq!(game.events().len(), len + events.len());
 }
 
 #[test]
