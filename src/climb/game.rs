@@ -1,17 +1,21 @@
-//! A recorded climbing game: the state, how it started, every move and every round result.
+//! A recorded climbing game: the state, how it started, every move, what each move did (its
+//! events) and every round result.
 //!
 //! This is what the Python API wraps. The start and the move list are the whole truth of a game:
-//! the JSON document ([`super::record`]) stores exactly these and replays them on import.
+//! the JSON document ([`super::record`]) stores exactly these and replays them on import (which
+//! rebuilds the events).
 
 use std::sync::Arc;
 
 use super::deck::Deck;
+use super::event::ClimbEvent;
 use super::moves::Move;
 use super::notation::parse_move;
 use super::rules::ClimbSettings;
 use super::snapshot::{self, Snapshot};
 use super::state::{ClimbState, RoundResult};
 use crate::error::{EngineError, IllegalMove, StateError};
+use crate::event::SeatFilter;
 
 /// How a game began.
 #[derive(Clone, Debug)]
@@ -29,15 +33,22 @@ pub struct ClimbGame {
     /// `(seat, move)` per decision.
     history: Vec<(u8, Move)>,
     round_results: Vec<RoundResult>,
+    /// Every event, oldest first: round 1's deal (for a game from a seed), then each move's.
+    events: Vec<ClimbEvent>,
+    /// Where each move's events begin in `events`, one per `history` entry.
+    move_starts: Vec<usize>,
 }
 
 impl ClimbGame {
     pub fn new(players: u8, seed: u64, settings: ClimbSettings) -> Result<Self, EngineError> {
+        let mut events = Vec::new();
         Ok(Self {
-            state: ClimbState::new(players, seed, settings)?,
+            state: ClimbState::new_with(players, seed, settings, &mut events)?,
             start: Start::Seed(seed),
             history: Vec::new(),
             round_results: Vec::new(),
+            events,
+            move_starts: Vec::new(),
         })
     }
 
@@ -49,6 +60,8 @@ impl ClimbGame {
             start: Start::Snapshot(Box::new(snap)),
             history: Vec::new(),
             round_results,
+            events: Vec::new(),
+            move_starts: Vec::new(),
         })
     }
 
@@ -65,6 +78,29 @@ impl ClimbGame {
         &self.round_results
     }
 
+    /// Every event of the game, oldest first, unfiltered (it shows every hidden card): round
+    /// 1's start and deal for a game from a seed (none for one from a snapshot), then each
+    /// move's events.
+    pub fn events(&self) -> &[ClimbEvent] {
+        &self.events
+    }
+
+    /// The events of move `index` (of [`Self::history`]), or `None` past the last move.
+    pub fn move_events(&self, index: usize) -> Option<&[ClimbEvent]> {
+        let start = *self.move_starts.get(index)?;
+        let end = self
+            .move_starts
+            .get(index + 1)
+            .copied()
+            .unwrap_or(self.events.len());
+        Some(&self.events[start..end])
+    }
+
+    /// The events as `seat` saw them (S-11): draws and deals of other seats without their cards.
+    pub fn events_seen_by(&self, seat: u8) -> Vec<ClimbEvent> {
+        self.events.iter().filter_map(|e| e.seen_by(seat)).collect()
+    }
+
     /// The §7 snapshot.
     pub fn snapshot(&self) -> Snapshot {
         snapshot::snapshot(&self.state, &self.round_results)
@@ -79,30 +115,44 @@ impl ClimbGame {
         self.state.legal_moves()
     }
 
-    /// Apply a move; on error nothing changes.
-    pub fn apply(&mut self, mv: &Move) -> Result<(), EngineError> {
+    /// Apply a move; on error nothing changes. Returns the move's events (unfiltered).
+    pub fn apply(&mut self, mv: &Move) -> Result<&[ClimbEvent], EngineError> {
         let seat = self.state.current_player().ok_or(EngineError::GameOver)?;
-        if let Some(r) = self.state.apply(mv)? {
-            self.round_results.push(r);
-        }
-        self.history.push((seat, mv.clone()));
-        Ok(())
+        let start = self.events.len();
+        let result = self.state.apply_with(mv, &mut self.events)?;
+        Ok(self.record(seat, mv, result, start))
     }
 
     /// Apply a move taken from [`ClimbGame::legal_moves`] of this position, without checking it
-    /// again (no second move generation).
-    pub fn apply_legal(&mut self, mv: &Move) {
+    /// again (no second move generation). Returns the move's events (none once the game is
+    /// over: nothing is applied).
+    pub fn apply_legal(&mut self, mv: &Move) -> &[ClimbEvent] {
         let Some(seat) = self.state.current_player() else {
-            return;
+            return &[];
         };
-        if let Some(r) = self.state.apply_legal(mv) {
+        let start = self.events.len();
+        let result = self.state.apply_legal_with(mv, &mut self.events);
+        self.record(seat, mv, result, start)
+    }
+
+    /// Record an applied move whose events begin at `start`; its events.
+    fn record(
+        &mut self,
+        seat: u8,
+        mv: &Move,
+        result: Option<RoundResult>,
+        start: usize,
+    ) -> &[ClimbEvent] {
+        if let Some(r) = result {
             self.round_results.push(r);
         }
         self.history.push((seat, mv.clone()));
+        self.move_starts.push(start);
+        &self.events[start..]
     }
 
-    /// Apply a move given in notation (contract §8).
-    pub fn apply_notation(&mut self, text: &str) -> Result<(), EngineError> {
+    /// Apply a move given in notation (contract §8). Returns the move's events.
+    pub fn apply_notation(&mut self, text: &str) -> Result<&[ClimbEvent], EngineError> {
         match parse_move(text) {
             Ok(m) => self.apply(&m),
             Err(why) => Err(self.unparsable(text, &why)),

@@ -9,9 +9,13 @@
 //! - [`movegen`]: legal combinations of a hand by rank windows (contract §5.2)
 //! - [`rules`]: presets and settings (S-12)
 //! - [`state`]: setup, the turn procedure, symbols, show-outs, the end (contract §3, §4)
+//! - [`legal`]: the legal moves of a position in canonical order (contract §5.2, §5.3)
+//! - [`expand`]: panda choices, a combination expanded into its flip or steal moves (S-7.3, S-7.4)
+//! - [`diagnose`]: why a move is illegal (the reason of an `IllegalMove` error)
 //! - [`notation`]: move notation and the move JSON record (contract §5.1, §8)
 //! - [`snapshot`]: the §7 snapshot and the strict rebuild of a position from one
-//! - [`game`]: a state with its start, history and round results
+//! - [`event`]: what a move did, as events, and what each seat sees of them (S-11)
+//! - [`game`]: a state with its start, history, events and round results
 //! - [`record`]: the JSON game record (settings, start, moves)
 //! - [`view`]: what one player may see (S-11)
 //! - [`observation`]: the fixed-size numeric observation of one player, for agents (S-11)
@@ -23,9 +27,13 @@ pub mod cards;
 pub mod combo;
 pub mod deck;
 pub mod determinize;
+pub mod diagnose;
 pub mod encoding;
+pub mod event;
+pub mod expand;
 pub mod game;
 pub mod lanes;
+pub mod legal;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
@@ -40,6 +48,7 @@ pub mod view;
 
 pub use combo::{beats, classify, condition_holds, Combo, Shape};
 pub use deck::{Condition, Deck, Face};
+pub use event::ClimbEvent;
 pub use game::ClimbGame;
 pub use movegen::MAX_LEGAL_MOVES;
 pub use moves::{Kind, Move, Ranks, Steal, MAX_PLAYERS};

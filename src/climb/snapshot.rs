@@ -773,6 +773,13 @@ pub fn from_snapshot(
         first_player,
         deck,
     };
+    // The round-start scores are not in the snapshot: they are the last earlier round's result,
+    // or zero before any (what the round end's score changes are measured from).
+    let round_start_scores = results
+        .iter()
+        .rev()
+        .find(|r| r.round < round)
+        .map_or([0; MAX_PLAYERS], |r| r.scores);
     let st = ClimbState {
         settings,
         players: n,
@@ -799,6 +806,7 @@ pub fn from_snapshot(
         n_shown,
         game_over: snap.game_over,
         winner,
+        round_start_scores,
     };
     // Contract §5.3: a position with more legal moves than the engine builds is refused here,
     // where it enters, rather than at the first call that needs its moves.

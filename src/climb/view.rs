@@ -6,10 +6,14 @@
 //! (S-6.3) or by a flip (S-7.3), both public events. Private (S-11.2): the cards of a hand and of
 //! the draw pile; in `spin` the winds out of the round are face down, so `out` is shown only in
 //! `year`, where it is the suits not in play.
+//!
+//! The seat's event log ([`seen_events`], [`view_with_events`]) is built from the same rule: the
+//! game's events filtered for the seat, so another seat's draw or deal shows its size only.
 
 use serde_json::{json, Value};
 
 use super::cards::{self, CardSet};
+use super::event::ClimbEvent;
 use super::game::ClimbGame;
 use super::moves::Move;
 use super::rules::Preset;
@@ -72,4 +76,23 @@ pub fn view(game: &ClimbGame, seat: u8) -> Value {
         "round_results": game.round_results().iter().map(round_snap).collect::<Vec<_>>(),
         "legal_moves": legal,
     })
+}
+
+/// The events of the game as `seat` saw them, oldest first, as a JSON list (the JSON form of
+/// [`ClimbEvent`]).
+pub fn seen_events(game: &ClimbGame, seat: u8) -> Value {
+    Value::Array(game.events_seen_by(seat).iter().map(event_json).collect())
+}
+
+/// [`view`] with one more key, `"events"`: [`seen_events`].
+pub fn view_with_events(game: &ClimbGame, seat: u8) -> Value {
+    let mut v = view(game, seat);
+    v["events"] = seen_events(game, seat);
+    v
+}
+
+/// The JSON form of one event.
+pub fn event_json(event: &ClimbEvent) -> Value {
+    // An event holds only numbers, strings, lists and options: serializing it cannot fail.
+    serde_json::to_value(event).unwrap_or(Value::Null)
 }

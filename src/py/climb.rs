@@ -516,8 +516,9 @@ impl PyClimbGame {
                 .map_err(|_| concurrent_use("ClimbGame"))?;
             // `legal[i]` comes from the legal list itself: no second generation to check it.
             this.game.try_legal_moves().and_then(|legal| {
-                this.resolve_arg(&legal, action)
-                    .map(|i| this.game.apply_legal(&legal[i]))
+                this.resolve_arg(&legal, action).map(|i| {
+                    this.game.apply_legal(&legal[i]);
+                })
             })
         };
         // The exception is built once the borrow is released (building it runs Python code).
@@ -536,8 +537,8 @@ impl PyClimbGame {
                 .try_borrow_mut()
                 .map_err(|_| concurrent_use("ClimbGame"))?;
             match &requested {
-                ClimbRequest::Move(mv) => this.game.apply(mv),
-                ClimbRequest::Notation(text) => this.game.apply_notation(text),
+                ClimbRequest::Move(mv) => this.game.apply(mv).map(|_| ()),
+                ClimbRequest::Notation(text) => this.game.apply_notation(text).map(|_| ()),
                 ClimbRequest::Unparsable { shown, why } => Err(this.game.unparsable(shown, why)),
             }
         };
