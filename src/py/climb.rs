@@ -9,7 +9,8 @@ use pyo3::types::{PyDict, PyString};
 
 use super::args::{cut, cut_message, path_arg, shown, text_of, type_name, Int, Text};
 use super::errors::{ArgumentError, IntoPyResult, InvalidStateError, RulesError};
-use super::head::{concurrent_use, players_arg, seed_arg};
+use super::args::{players_arg, seed_arg};
+use super::errors::concurrent_use;
 use super::json::{from_py, to_py};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 

@@ -4,10 +4,11 @@ use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::args::{shown, text_of, Int, Text};
-use super::errors::{
-    to_py as to_py_err, ConcurrentUseError, IntoPyResult, InvalidStateError, RulesError,
-};
+use super::args::{rules_int, shown, state_int, text_of, Int, Text};
+// The batch and vector-env bindings import the argument checks from here.
+pub use super::args::{players_arg, seed_arg};
+pub use super::errors::concurrent_use;
+use super::errors::{to_py as to_py_err, IntoPyResult, InvalidStateError, RulesError};
 use crate::bots::decide::head_decision_until;
 use crate::bots::BotKind;
 use crate::error::{EngineError, IllegalMove};
@@ -124,21 +125,6 @@ impl PyHeadRules {
     }
 }
 
-/// A rules setting in `lo..=hi`, else a `RulesError` naming it and the range (not an
-/// `ArgumentError`: these are the rules of the game, checked as the other rules are).
-fn rules_int<T: TryFrom<i128>>(
-    v: Int,
-    what: &str,
-    (lo, hi): (i128, i128),
-    allowed: &str,
-) -> PyResult<T> {
-    v.in_range(what, lo, hi)
-        .ok()
-        .and_then(|v| T::try_from(v).ok())
-        .ok_or_else(|| {
-            RulesError::new_err(format!("{what} must be {allowed}, got {}", v.written()))
-        })
-}
 
 fn rules_dict<'py>(py: Python<'py>, r: &HeadRules) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
@@ -309,41 +295,8 @@ impl PyHeadGame {
     }
 }
 
-/// 2 to 5 players (H-2.1, S-12), refused with a `RulesError` naming the game otherwise.
-pub fn players_arg(players: impl Into<Int>, game: &str) -> PyResult<u8> {
-    let players = players.into();
-    players
-        .in_range("players", 2, 5)
-        .map(|p| p as u8)
-        .map_err(|_| {
-            RulesError::new_err(format!(
-                "{game} played by 2 to 5 players, got {}",
-                players.written()
-            ))
-        })
-}
 
-/// R-2: a seed is an integer in 0 … 2**64 − 1 (numpy integers too); anything else, bools
-/// included, is a `RulesError`.
-pub fn seed_arg(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
-    let refused = || {
-        RulesError::new_err(format!(
-            "seed must be an integer in 0..2**64-1, got {}",
-            shown(seed)
-        ))
-    };
-    let value = super::args::int_value(seed).map_err(|_| refused())?;
-    u64::try_from(value.0).map_err(|_| refused())
-}
 
-/// `ConcurrentUseError` for a change refused because another thread is using the game.
-pub fn concurrent_use(what: &str) -> PyErr {
-    ConcurrentUseError::new_err(format!(
-        "this {what} is in use by another thread (a bot thinking or a determinization on it); \
-         a game may be read from several threads at once but changed only while no other call \
-         on it runs: wait for that call, or give each thread its own copy (game.clone())"
-    ))
-}
 
 #[pymethods]
 impl PyHeadGame {
@@ -799,15 +752,6 @@ fn card_id(c: Int) -> PyResult<u8> {
     })
 }
 
-/// A value of an explicit position in `0..=max`, else an `InvalidStateError` naming it.
-fn state_int<T: TryFrom<i128>>(v: Int, what: &str, max: i128) -> PyResult<T> {
-    v.in_range(what, 0, max)
-        .ok()
-        .and_then(|v| T::try_from(v).ok())
-        .ok_or_else(|| {
-            InvalidStateError::new_err(format!("{what} must be in 0..={max}, got {}", v.written()))
-        })
-}
 
 /// Card ids as a Python list of ints (a `Vec<u8>` would become `bytes`).
 fn id_list(set: CardSet) -> Vec<u32> {
