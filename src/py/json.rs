@@ -3,6 +3,9 @@
 //! The climbing engine describes snapshots, views and results as JSON values; converting them
 //! directly avoids a text round trip through `json.dumps`/`json.loads`.
 //!
+//! [`events_to_py`] turns any serde-serialisable events (the games' per-move event enums) into a
+//! list of dicts the same way.
+//!
 //! [`from_py`] reads user data (move dicts, snapshots), so it bounds its depth: unbounded recursion
 //! over a 20000-deep list overflows the stack (a segfault), and a list containing itself never
 //! ends. [`to_py`] only ever converts values the engine built (views, snapshots, moves: a handful
@@ -50,6 +53,22 @@ pub fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
             dict.into_any()
         }
     })
+}
+
+/// Events (any `Serialize` values: the games' event enums, JSON form `{"type": ..., ...}`) as a
+/// Python list of dicts.
+pub fn events_to_py<'py, E: serde::Serialize>(
+    py: Python<'py>,
+    events: &[E],
+) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for event in events {
+        let value = serde_json::to_value(event).map_err(|e| {
+            super::errors::EngineInvariantError::new_err(format!("cannot describe an event: {e}"))
+        })?;
+        list.append(to_py(py, &value)?)?;
+    }
+    Ok(list)
 }
 
 /// A Python object made of dicts, lists/tuples, ints (numpy integers too), floats, bools, str and

@@ -6,6 +6,8 @@
 mod args;
 mod climb;
 mod errors;
+mod events_shim;
+mod game;
 mod head;
 mod interrupt;
 mod json;
