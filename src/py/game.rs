@@ -52,6 +52,15 @@ pub trait BoundGame: PyClass<Frozen = False> + Clone {
     fn legal_moves(&self) -> Result<Vec<Self::Move>, EngineError>;
     /// One flag per action id, true where the id names a legal move (all false once over).
     fn legal_action_mask(&self) -> Result<Vec<bool>, EngineError>;
+    /// The legal action ids, ascending (what the mask marks; a game may read them faster).
+    fn legal_actions(&self) -> Result<Vec<u32>, EngineError> {
+        let mask = self.legal_action_mask()?;
+        Ok((0u32..)
+            .zip(mask)
+            .filter(|(_, on)| *on)
+            .map(|(id, _)| id)
+            .collect())
+    }
     /// The legal move action `action` stands for; `IllegalMoveError` when it names none.
     fn move_for_action(&self, action: Int) -> Result<Self::Move, EngineError>;
     /// The action id of a legal move (a move object or a notation).
@@ -107,14 +116,9 @@ pub fn mask_array<'py, G: BoundGame>(
     ))
 }
 
-/// `legal_actions()`: the ids set in the mask, ascending.
+/// `legal_actions()`: the legal ids, ascending.
 pub fn legal_actions<G: BoundGame>(game: &G, py: Python<'_>) -> PyResult<Vec<u32>> {
-    let mask = engine(py, game.legal_action_mask())?;
-    Ok((0u32..)
-        .zip(mask)
-        .filter(|(_, on)| *on)
-        .map(|(id, _)| id)
-        .collect())
+    engine(py, BoundGame::legal_actions(game))
 }
 
 /// `apply()`: play a move, return its events. The argument is read before the game is borrowed
@@ -390,7 +394,7 @@ macro_rules! bind_game {
             /// move; `seed` drives its randomness; it uses only what that seat may know.
             /// `GameOverError` once the game is over.
             #[pyo3(signature = (bot = $crate::py::args::Text::new("heuristic"), seed = None),
-                        text_signature = "(self, /, bot='heuristic', seed=None)")]
+                                        text_signature = "(self, /, bot='heuristic', seed=None)")]
             fn bot_move(
                 &self,
                 py: pyo3::Python<'_>,

@@ -491,6 +491,9 @@ impl BoundGame for PyHeadGame {
         let mask = self.st().legal_actions();
         Ok((0..NUM_ACTIONS).map(|i| mask & (1 << i) != 0).collect())
     }
+    fn legal_actions(&self) -> Result<Vec<u32>, EngineError> {
+        Ok(mask_ids(self.st().legal_actions()).map(u32::from).collect())
+    }
     fn move_for_action(&self, action: Int) -> Result<PyHeadMove, EngineError> {
         let id = u8::try_from(action.0).map_err(|_| self.refusal(action))?;
         if (id as usize) < NUM_ACTIONS && self.st().legal_actions() & (1 << id) != 0 {

@@ -16,14 +16,17 @@ mod vecenv;
 
 use pyo3::prelude::*;
 
-use args::{threads_arg, Int};
 use crate::rng::{mix64 as core_mix64, SplitMix64};
+use args::{threads_arg, Int};
 
 /// The `k`-th output (0-based) of SplitMix64 started at `seed`, as the batch simulator
 /// derives game `k`'s deal: for the Python facade's own seed streams.
 #[pyfunction]
 fn nth_output(seed: &Bound<'_, PyAny>, k: &Bound<'_, PyAny>) -> PyResult<u64> {
-    Ok(SplitMix64::nth_output(args::seed_arg(seed)?, args::seed_arg(k)?))
+    Ok(SplitMix64::nth_output(
+        args::seed_arg(seed)?,
+        args::seed_arg(k)?,
+    ))
 }
 
 /// The SplitMix64 output function of a 64-bit value: mixes two seeds into one stream.
