@@ -24,7 +24,7 @@ POSITIONS = 200
 def test_legal_moves_rust(benchmark: Any) -> None:
     games = rust_positions(POSITIONS)
     benchmark.group = "head legal moves x200"
-    benchmark(lambda: [g.legal_action_ids() for g in games])
+    benchmark(lambda: [g.legal_actions() for g in games])
 
 
 def test_legal_moves_oracle(benchmark: Any) -> None:
@@ -63,7 +63,7 @@ def test_game_rust(benchmark: Any) -> None:
 
 
 def test_game_rust_python_driven(benchmark: Any) -> None:
-    """One complete game driven from Python: legal_action_ids, pick, apply, per decision."""
+    """One complete game driven from Python: legal_actions, pick, apply, per decision."""
     benchmark.group = "head one game"
     benchmark.extra_info["games_per_call"] = 1
     seeds = itertools.count()

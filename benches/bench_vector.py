@@ -75,11 +75,11 @@ def climb_single_steps(preset: str, seeds: itertools.count[int]) -> None:
     for _ in range(SINGLE_STEPS):
         if game.is_over:
             game = ClimbGame(4, next(seeds), settings)
-        game.apply_action(int(game.action_mask().argmax()))
+        game.apply(int(game.legal_action_mask().argmax()))
         player = game.current_player
         if player is not None:
             game.observation(player)
-            game.action_mask()
+            game.legal_action_mask()
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -16,7 +16,7 @@ def rust_positions(count: int, players: int = 4) -> list[HeadGame]:
     for seed in range(count):
         game = HeadGame(players, seed)
         for _ in range(rng.randrange(0, 20)):
-            game.apply(rng.choice(game.legal_action_ids()))
+            game.apply(rng.choice(game.legal_actions()))
         out.append(game)
     return out
 
@@ -61,6 +61,6 @@ def rust_python_driven_game(seed: int, players: int = 4) -> int:
     rng = random.Random(seed)
     decisions = 0
     while not game.is_over:
-        game.apply(rng.choice(game.legal_action_ids()))
+        game.apply(rng.choice(game.legal_actions()))
         decisions += 1
     return decisions

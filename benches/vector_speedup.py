@@ -54,10 +54,10 @@ def single_game(game: str) -> Callable[[], int]:
                     g.observation(g.current_player)
                     g.legal_action_mask()
             else:
-                g.apply_action(int(g.action_mask().argmax()))
+                g.apply(int(g.legal_action_mask().argmax()))
                 if g.current_player is not None:
                     g.observation(g.current_player)
-                    g.action_mask()
+                    g.legal_action_mask()
         return 100
 
     return step

@@ -27,7 +27,7 @@ from panda_core.oracle.rng import SplitMix64
 
 def lowest_head(game: HeadGame, player: int) -> int:
     """A plain-function Panda Head bot."""
-    return game.legal_action_ids()[0]
+    return game.legal_actions()[0]
 
 
 class RandomBot:
@@ -48,7 +48,7 @@ class RandomBot:
         assert game.current_player == player
         self.calls += 1
         if isinstance(game, HeadGame):
-            return self.rng.choice(game.legal_action_ids())
+            return self.rng.choice(game.legal_actions())
         return self.rng.choice(game.legal_moves())
 
 
@@ -62,8 +62,8 @@ class Cheater:
     def __call__(self, game: Game, player: int) -> int | str:
         self.shown.append(game.to_json())
         if isinstance(game, HeadGame):
-            illegal = [a for a in range(24) if a not in game.legal_action_ids()]
-            game.apply(game.legal_action_ids()[0])  # mutating the clone must not matter
+            illegal = [a for a in range(24) if a not in game.legal_actions()]
+            game.apply(game.legal_actions()[0])  # mutating the clone must not matter
             return illegal[0]
         game.apply(game.legal_moves()[0])
         return "single Fi3 steal 9+9"
@@ -124,7 +124,7 @@ def test_illegal_move_names_seat_and_bot_and_leaves_game_unchanged(game: str) ->
     assert err.game.to_json() == cheater.shown[-1]
     assert err.game.current_player == 1
     if isinstance(err.game, HeadGame):
-        err.game.apply(err.game.legal_action_ids()[0])
+        err.game.apply(err.game.legal_actions()[0])
     else:
         err.game.apply(err.game.legal_moves()[0])
 
@@ -141,7 +141,7 @@ def test_answers_that_are_not_moves() -> None:
 
 def test_numpy_action_ids_are_accepted() -> None:
     def numpy_bot(game: HeadGame, player: int) -> int:
-        return np.int64(game.legal_action_ids()[-1])  # type: ignore[return-value]
+        return np.int64(game.legal_actions()[-1])  # type: ignore[return-value]
 
     assert play_game("head", [numpy_bot, "random"], seed=3).decisions > 0
 
@@ -200,7 +200,7 @@ def test_simulate_python_path_deals_game_k_from_the_kth_seed() -> None:
             if self.first:
                 hands.append(game.hand(player))
                 self.first = False
-            return game.legal_action_ids()[0]
+            return game.legal_actions()[0]
 
     bot = FirstHand()
     simulate(3, players=2, bots=[bot, "random"], seed=42)

@@ -14,7 +14,6 @@ from panda_core import (
     ClimbGame,
     ClimbMove,
     ClimbSettings,
-    GameOverError,
     IllegalMoveError,
     InvalidStateError,
     RulesError,
@@ -94,19 +93,25 @@ def test_illegal_move_is_refused_and_changes_nothing() -> None:
     with pytest.raises(IllegalMoveError):
         game.apply({"kind": "single", "cards": [99], "named": [], "flip": [], "steal": []})
     with pytest.raises(TypeError):
-        game.apply(3)  # type: ignore[arg-type]
+        game.apply(3.0)  # type: ignore[arg-type]
     assert game.snapshot() == before and game.history == []
 
 
-def test_game_over_refuses_moves_and_results() -> None:
+def test_the_winner_has_the_highest_score() -> None:
     game = ClimbGame(2, 8)
     play_random(game, 100_000)
-    assert game.is_over and game.current_player is None and game.legal_moves() == []
-    with pytest.raises(GameOverError):
-        game.apply("pass")
-    results = game.round_results
-    assert results and results[-1]["scores"] == game.scores
+    assert game.is_over and game.round == len(game.round_results)
     assert game.winner is not None and game.scores[game.winner] == max(game.scores)
+
+
+def test_apply_by_abstract_action_plays_the_move_it_stands_for() -> None:
+    game = ClimbGame(3, 6, ClimbSettings(preset="spin"))
+    play_random(game, 20)
+    for action in game.legal_actions():
+        twin = game.clone()
+        move = game.move_for_action(action)
+        assert twin.apply(action)[0]["move"] == move.notation
+        assert game.action_index(move) == action
 
 
 @pytest.mark.parametrize(

@@ -117,7 +117,8 @@ SNAPSHOTS = [g.snapshot() for g in CLIMB_GAMES]
 REAL_MOVES = [m for g in CLIMB_GAMES if not g.is_over for m in g.legal_moves()[:40]]
 MOVE_DOCS = [dict(m.to_json()) for m in REAL_MOVES]
 NOTATIONS = sorted(
-    {m.notation for m in REAL_MOVES} | {n for g in CLIMB_GAMES for _, n in g.history}
+    {m.notation for m in REAL_MOVES}
+    | {e["move"] for g in CLIMB_GAMES for e in g.history if e["type"] == "move"}
 )
 DECK_FILE = pathlib.Path(panda_core.__file__).parent / "data" / "decks" / "reconstructed.toml"
 DECK_TEXT = DECK_FILE.read_text(encoding="utf-8")

@@ -71,26 +71,19 @@ def test_spaces_masks_and_a_full_game(game: str) -> None:
         assert seat == twin.current_player and reward == 0
         mask = obs["action_mask"].astype(bool)
         assert mask.any()
-        if isinstance(twin, HeadGame):
-            assert (mask == twin.legal_action_mask()).all()
-            assert np.flatnonzero(mask).tolist() == twin.legal_action_ids()
-            np.testing.assert_array_equal(obs["observation"], twin.observation(seat))
-        else:
-            assert (mask == twin.action_mask()).all()
-            # every legal move realises a legal abstract action, and every legal action one move
-            legal = {twin.action_index(m) for m in twin.legal_moves()}
-            assert legal == set(np.flatnonzero(mask).tolist())
-            np.testing.assert_array_equal(obs["observation"], twin.observation(seat))
+        assert (mask == twin.legal_action_mask()).all()
+        assert np.flatnonzero(mask).tolist() == twin.legal_actions()
+        # every legal move realises a legal action, and every legal action one move
+        legal = {twin.action_index(m) for m in twin.legal_moves()}  # type: ignore[arg-type]
+        assert legal == set(np.flatnonzero(mask).tolist())
+        np.testing.assert_array_equal(obs["observation"], twin.observation(seat))
         # the others see no legal action
         for other in env.agents:
             if other != agent:
                 assert not env.observe(other)["action_mask"].any()
         action = int(rng.choice(np.flatnonzero(mask)))
         env.step(action)
-        if isinstance(twin, HeadGame):
-            twin.apply(action)
-        else:
-            twin.apply_action(action)
+        twin.apply(action)
         steps += 1
     assert env.agents == [] and steps > 0 and twin.is_over
 

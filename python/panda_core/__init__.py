@@ -1,7 +1,9 @@
 """panda-core: fast, exact engines for the panda card games, for bots and RL agents.
 
+* :func:`panda_core.make` — any game by name (``"head"``, ``"year"``, ``"spin"``); every game
+  object has the same verbs (:class:`panda_core.Game`, docs/game_api.md)
 * :mod:`panda_core.head` — Panda Head (docs/rules/head.md)
-* :mod:`panda_core.climb` — Year of the Panda and Panda Spin (docs/rules/)
+* :mod:`panda_core.climb` — Year of the Panda and Panda Spin (docs/rules/year.md, docs/rules/spin.md)
 * :func:`panda_core.simulate` — batch simulation with built-in bots, in Rust (Python bots too)
 * :mod:`panda_core.bots` — the :class:`Bot` protocol, :func:`play_game`, :func:`tournament`
 * :mod:`panda_core.rl` — PettingZoo and Gymnasium environments (extra ``[rl]``)
@@ -31,6 +33,8 @@ from panda_core._core import (
     RulesError,
     __version__,
 )
+from panda_core._registry import GAMES
+from panda_core._types import Event, GameEndEvent, MoveEvent, RoundEndEvent
 from panda_core.bots import (
     Bot,
     BuiltinBot,
@@ -40,10 +44,12 @@ from panda_core.bots import (
     play_game,
     tournament,
 )
+from panda_core.game import Game, make
 from panda_core.simulate import SimulationResult, simulate
 
 __all__ = [
     "BOT_NAMES",
+    "GAMES",
     "ArgumentError",
     "Bot",
     "BuiltinBot",
@@ -52,6 +58,9 @@ __all__ = [
     "ClimbSettings",
     "ConcurrentUseError",
     "EngineInvariantError",
+    "Event",
+    "Game",
+    "GameEndEvent",
     "GameOverError",
     "GameResult",
     "HeadGame",
@@ -60,7 +69,9 @@ __all__ = [
     "IllegalBotMoveError",
     "IllegalMoveError",
     "InvalidStateError",
+    "MoveEvent",
     "PandaCoreError",
+    "RoundEndEvent",
     "RulesError",
     "SimulationResult",
     "TournamentResult",
@@ -68,6 +79,7 @@ __all__ = [
     "bots",
     "climb",
     "head",
+    "make",
     "play_game",
     "simulate",
     "tournament",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, Required, TypedDict
 
 import numpy as np
 import numpy.typing as npt
@@ -24,7 +24,25 @@ class HeadRulesDict(TypedDict):
     first_dealer: int
 
 
+class RoundResult(TypedDict):
+    """What every game's ``round_results`` entries share: the scores after the round."""
+
+    scores: list[int]
+
+
+class GameOutcome(TypedDict):
+    """The keys of ``result()`` every game has."""
+
+    is_over: bool
+    winner: int | None
+    scores: list[int]
+    rounds_played: int
+    """Rounds played (hands, in Panda Head), the one in progress at the end included."""
+
+
 class HandResult(TypedDict):
+    """A Panda Head hand's result (a hand is a round)."""
+
     hand: int
     dealer: int
     last_pile_winner: int
@@ -34,10 +52,9 @@ class HandResult(TypedDict):
     new_pooped: list[int]
 
 
-class FinalResult(TypedDict):
-    is_over: bool
-    winner: int | None
-    scores: list[int]
+class FinalResult(GameOutcome):
+    """Panda Head's ``result()``."""
+
     drowsy: list[bool]
     pooped: list[bool]
     hands_played: int
@@ -121,6 +138,8 @@ class ClimbCombo(TypedDict):
 
 
 class ClimbRoundResult(TypedDict):
+    """A climbing round's result (``round`` counts from 1, as the snapshot format does)."""
+
     round: int
     starter: int
     shown_out: list[int]
@@ -140,3 +159,49 @@ class ClimbMoveInfo(TypedDict):
 
     faces: list[Literal["white", "blue", "element"]]
     combo: ClimbCombo | None
+
+
+ClimbFinalResult = GameOutcome
+"""The climbing games' ``result()``: the shared keys only."""
+
+
+# ---- events (docs/game_api.md) ----------------------------------------------------------------
+
+
+class Event(TypedDict, total=False):
+    """One event of a game's log, as ``apply()`` returns and ``history`` records it: a ``type``
+    and the fields of that type (which vary by game; see docs/game_api.md). Seats are 0-based."""
+
+    type: Required[str]
+    player: int
+    move: str
+    round: int
+    scores: list[int]
+    deltas: list[int]
+    winner: int | None
+
+
+class MoveEvent(TypedDict):
+    """The first event of every move: who played what (the move's notation). A game may add
+    fields (the value a play took, ...)."""
+
+    type: Literal["move"]
+    player: int
+    move: str
+
+
+class RoundEndEvent(TypedDict):
+    """A round (a hand, in Panda Head) ended: the scores after it and what it added."""
+
+    type: Literal["round_end"]
+    round: int
+    scores: list[int]
+    deltas: NotRequired[list[int]]
+
+
+class GameEndEvent(TypedDict):
+    """The last event of a game."""
+
+    type: Literal["game_end"]
+    winner: int
+    scores: list[int]

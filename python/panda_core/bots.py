@@ -4,9 +4,9 @@ A **bot** is anything callable as ``bot(game, player) -> move`` (the :class:`Bot
 plain function or an object with ``__call__``. It is asked for a move only when ``player`` is the
 seat to move, and answers with
 
-* Panda Head: an action id (``int``), a :class:`HeadMove` or a notation (``"7+B"``);
-* ``year`` / ``spin``: a :class:`ClimbMove` (one of ``game.legal_moves()``), a notation or a move
-  dict.
+* any game: an action id (``int``, one of ``game.legal_actions()``), a move object (one of
+  ``game.legal_moves()``) or a notation (``"7+B"``, ``"single Ea8"``);
+* ``year`` / ``spin`` also: a move dict.
 
 An object bot may also define ``reset(seed: int) -> None``; :func:`play_game` calls it at the
 start of every game with a seed derived from the game's seed, so a randomised bot can be
@@ -19,8 +19,8 @@ seat may know: ``game.view(player)``, ``game.observation(player)``, the legal mo
 history. The built-in bots and ``game.determinize(player, seed)`` follow that rule.
 
 >>> from panda_core.bots import play_game, tournament
->>> def lowest(game, player):                # a Panda Head bot: the lowest legal action id
-...     return game.legal_action_ids()[0]
+>>> def lowest(game, player):                # any game: the lowest legal action id
+...     return game.legal_actions()[0]
 >>> result = play_game("head", [lowest, "heuristic", "random"], seed=7)
 >>> result.winner in range(3)
 True
@@ -30,23 +30,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeAlias, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 import numpy as np
 
 from panda_core._args import count_arg, cut, players_arg, seed_arg, shown
 from panda_core._core import (
     ArgumentError,
-    ClimbGame,
     ClimbMove,
     ClimbSettings,
-    HeadGame,
     HeadMove,
-    HeadRules,
     IllegalMoveError,
     RulesError,
     check_bot,
+    mix64,
+    nth_output,
 )
+from panda_core._registry import GAMES, AnyGame, AnyRules, GameName, one_rules, spec
 from panda_core._types import ClimbMoveDict
 
 __all__ = [
@@ -69,16 +69,12 @@ __all__ = [
     "tournament",
 ]
 
-GameName: TypeAlias = Literal["head", "year", "spin"]
-GAMES: tuple[GameName, ...] = ("head", "year", "spin")
-"""The games: Panda Head and the two climbing presets."""
-
-Game: TypeAlias = HeadGame | ClimbGame
-"""A game object a bot is shown."""
+Game: TypeAlias = AnyGame
+"""A game object a bot is shown (any game; the verbs every game has: ``panda_core.Game``)."""
 Move: TypeAlias = HeadMove | ClimbMove | ClimbMoveDict | int | str
 """What a bot may answer: an action id, a move object, a notation or a climbing move dict."""
 
-G_contra = TypeVar("G_contra", bound=HeadGame | ClimbGame, contravariant=True)
+G_contra = TypeVar("G_contra", bound=AnyGame, contravariant=True)
 
 
 @runtime_checkable
@@ -94,49 +90,22 @@ class Bot(Protocol[G_contra]):
     def __call__(self, game: G_contra, player: int, /) -> Move: ...
 
 
-# ---- seeds ------------------------------------------------------------------------------------
+# ---- seeds ----------------------------------------------------------------------------------
 
-_MASK64 = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
 _BOT_STREAM = 0xB0B5_B0B5_B0B5_B0B5
-"""Separates the bots' seeds from the deals' (Python-driven games only)."""
-
-
-def _mix64(z: int) -> int:
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return z ^ (z >> 31)
-
-
-def nth_output(seed: int, k: int) -> int:
-    """The k-th output (from 0) of SplitMix64 started at ``seed`` (RULES.md R-1); the batch
-    simulator deals game ``k`` from ``nth_output(seed, k)``."""
-    return _mix64((seed + _GAMMA * (k + 1)) & _MASK64)
+"""Separates the bots' seeds from the deals' (Python-driven games only). The stream functions
+(SplitMix64's ``nth_output`` and ``mix64``, R-1, docs/rules/README.md) are the engine's."""
 
 
 # ---- games ------------------------------------------------------------------------------------
 
 
-def _check_game_name(name: str) -> GameName:
-    if name in GAMES:
-        return name
-    raise RulesError(f"unknown game {shown(name)}; the games are {list(GAMES)}")
-
-
 def climb_settings(game: str, settings: ClimbSettings | None) -> ClimbSettings:
     """``settings`` (default ``ClimbSettings()``) with the preset of ``game`` (year or spin)."""
-    preset = _check_game_name(game)
-    if preset == "head":
+    rules = spec(game).rules(settings)
+    if not isinstance(rules, ClimbSettings):
         raise RulesError("Panda Head takes HeadRules, not ClimbSettings")
-    if settings is not None and not isinstance(settings, ClimbSettings):
-        raise TypeError(f"settings must be a ClimbSettings or None, got {shown(settings)}")
-    base = settings or ClimbSettings()
-    return ClimbSettings(
-        preset=preset,
-        panda_mood=base.panda_mood,
-        first_player=base.first_player,
-        deck=base.deck,
-    )
+    return rules
 
 
 def new_game(
@@ -144,22 +113,16 @@ def new_game(
     players: int,
     seed: int,
     *,
-    rules: HeadRules | None = None,
+    rules: AnyRules | None = None,
     settings: ClimbSettings | None = None,
 ) -> Game:
     """A new game of ``game`` (``"head"``, ``"year"`` or ``"spin"``) dealt from ``seed``.
 
-    ``rules`` are Panda Head's variants, ``settings`` the climbing games' (the preset is set from
-    ``game``); passing the other game's kind is an error.
+    ``rules`` are the game's rules object; ``settings`` is the climbing games' older name for
+    it (give one of them). Passing another game's kind is an error. See also
+    :func:`panda_core.make`.
     """
-    name = _check_game_name(game)
-    if name == "head":
-        if settings is not None:
-            raise RulesError("Panda Head takes rules=HeadRules(...), not settings")
-        return HeadGame(players, seed, rules)
-    if rules is not None:
-        raise RulesError(f"{name} takes settings=ClimbSettings(...), not rules")
-    return ClimbGame(players, seed, climb_settings(name, settings))
+    return spec(game).new_game(players, seed, one_rules(rules, settings))
 
 
 # ---- built-in bots ----------------------------------------------------------------------------
@@ -188,7 +151,7 @@ class BuiltinBot:
     """A built-in bot (``"random"``, ``"heuristic"``, ``"ismcts"``, ``"ismcts:N"``) as a
     :class:`Bot`, for either game.
 
-    Each call asks the engine (``HeadGame.bot_action`` / ``ClimbGame.bot_move``) with a fresh seed
+    Each call asks the engine (``game.bot_move``) with a fresh seed
     from the bot's own stream; :meth:`reset` restarts that stream from ``(seed, reset seed)``, so a
     game is reproducible. The engine bots see only what the seat to move may know.
     """
@@ -201,7 +164,7 @@ class BuiltinBot:
 
     def reset(self, seed: int) -> None:
         """Restart the bot's random stream for a new game."""
-        self._stream = _mix64(self.seed ^ seed_arg(seed))
+        self._stream = mix64(self.seed ^ seed_arg(seed))
         self._calls = 0
 
     def next_seed(self) -> int:
@@ -210,14 +173,12 @@ class BuiltinBot:
         self._calls += 1
         return value
 
-    def __call__(self, game: Game, player: int, /) -> HeadMove | ClimbMove | int:
+    def __call__(self, game: Game, player: int, /) -> HeadMove | ClimbMove:
         if game.current_player != player:
             raise ArgumentError(
                 f"{self.name} was asked to move for seat {player}, but seat "
                 f"{game.current_player} is to move"
             )
-        if isinstance(game, HeadGame):
-            return game.bot_action(self.name, self.next_seed())
         return game.bot_move(self.name, self.next_seed())
 
     def __repr__(self) -> str:
@@ -309,7 +270,7 @@ def play_game(
     bots: Sequence[Bot[Any] | str],
     players: int | None = None,
     seed: int = 0,
-    rules: HeadRules | None = None,
+    rules: AnyRules | None = None,
     settings: ClimbSettings | None = None,
 ) -> GameResult:
     """Play one game of ``game`` (``"head"``, ``"year"``, ``"spin"``) dealt from ``seed``, one bot
@@ -322,7 +283,7 @@ def play_game(
     :class:`IllegalMoveError`) naming the seat and the bot (``seat``, ``bot``, ``move``, ``reason``,
     ``legal``, and ``game``: the game as it was before that move, unchanged).
     """
-    name = _check_game_name(game)
+    name = spec(game).name
     n = len(bots) if players is None else players_arg(players)
     if len(bots) != n:
         raise RulesError(f"need one bot per player: {n} players, {len(bots)} bots")
@@ -350,7 +311,7 @@ def play_game(
         decisions += 1
     winner = state.winner
     assert winner is not None, "the loop ends only when the game is over"
-    rounds = len(state.hand_results) if isinstance(state, HeadGame) else state.round
+    rounds = len(state.round_results)
     return GameResult(
         game=name,
         players=n,
@@ -427,7 +388,7 @@ def tournament(
     players: int | None = None,
     seed: int = 0,
     *,
-    rules: HeadRules | None = None,
+    rules: AnyRules | None = None,
     settings: ClimbSettings | None = None,
     rotate: bool = True,
 ) -> TournamentResult:
@@ -442,7 +403,7 @@ def tournament(
     With ``rotate=True``, ``games`` must be a multiple of ``k``; ``rotate=False`` keeps the order
     given and deals every game afresh.
     """
-    name = _check_game_name(game)
+    name = spec(game).name
     if not isinstance(bots, Mapping):
         raise TypeError(f"bots must be a mapping of names to bots, got {shown(bots)}")
     if not bots:

@@ -20,41 +20,32 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from panda_core._core import (
-    BOT_NAMES,
-    MAX_THREADS,
-    ClimbSettings,
-    HeadRules,
-    PandaCoreError,
-    __version__,
-    climb_batch_records,
-    head_batch_records,
-)
-from panda_core.bots import climb_settings
-from panda_core.simulate import (
+from panda_core._core import BOT_NAMES, MAX_THREADS, PandaCoreError, __version__
+from panda_core._registry import (
+    CLIMB_OPTIONS,
     GAMES,
-    MAX_GAMES,
-    SimulationResult,
-    pooled_win_rates,
-    simulate_chunks,
+    HEAD_OPTIONS,
+    SPECS,
+    YEAR_OPTIONS,
+    AnyRules,
+    spec,
 )
+from panda_core.simulate import MAX_GAMES, SimulationResult, pooled_win_rates, simulate_chunks
 
 INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
 
-HEAD_OPTIONS = {
-    "last_pile_scoring": "--last-pile-scoring",
-    "no_poor_panda": "--no-poor-panda",
-    "lowest_only_when_cannot_follow": "--lowest-only-when-cannot-follow",
-    "bust_threshold": "--bust-threshold",
-    "no_special_cards": "--no-special-cards",
-    "first_dealer": "--first-dealer",
-}
-"""Options of Panda Head only (H-7, docs/rules/head.md)."""
-CLIMB_OPTIONS = {"deck": "--deck", "first_player": "--first-player"}
-"""Options of both climbing games (S-12, docs/rules/spin.md)."""
-YEAR_OPTIONS = {"panda_mood": "--panda-mood"}
-"""Options of ``year`` only (``spin`` has no panda mood, S-7.6)."""
+__all__ = [
+    "CLIMB_OPTIONS",
+    "HEAD_OPTIONS",
+    "INTERRUPTED",
+    "YEAR_OPTIONS",
+    "Summary",
+    "UsageError",
+    "build_parser",
+    "format_table",
+    "main",
+]
 
 
 class UsageError(Exception):
@@ -122,7 +113,7 @@ def format_table(result: SimulationResult | Summary) -> str:
         lines += ["", f"{'bot':<10} {'win rate per seat':>18}"]
         for bot, rate in summary.win_rates_by_bot().items():
             lines.append(f"{bot:<10} {rate:>18.1%}")
-    unit = "hands" if summary.game == "head" else "rounds"
+    unit = spec(summary.game).round_name
     mean_rounds = summary.rounds / games if games else 0.0
     mean_decisions = summary.decisions / games if games else 0.0
     seconds = summary.seconds
@@ -171,19 +162,14 @@ def _seat_bots(spec: str, players: int) -> list[str]:
 
 def _check_options(args: argparse.Namespace, given: set[str]) -> None:
     """Refuse options that do not apply to ``--game`` (they would be ignored silently)."""
-    if args.game == "head":
-        foreign = {**CLIMB_OPTIONS, **YEAR_OPTIONS}
-        owner = "the climbing games (year, spin)"
-    else:
-        foreign = dict(HEAD_OPTIONS)
-        owner = "Panda Head (--game head)"
-        if args.game == "spin":
-            wrong = sorted(flag for dest, flag in YEAR_OPTIONS.items() if dest in given)
-            if wrong:
-                raise UsageError(f"{', '.join(wrong)} applies to --game year only, not spin")
-    wrong = sorted(flag for dest, flag in foreign.items() if dest in given)
-    if wrong:
-        raise UsageError(f"{', '.join(wrong)} applies to {owner}, not --game {args.game}")
+    mine = spec(args.game).cli_options
+    for dest in sorted(given):
+        owners = [g.name for g in SPECS.values() if dest in g.cli_options]
+        if owners and dest not in mine:
+            flag = next(g.cli_options[dest] for g in SPECS.values() if dest in g.cli_options)
+            raise UsageError(
+                f"{flag} applies to --game {' or '.join(owners)} only, not --game {args.game}"
+            )
     if not 2 <= args.players <= 5:
         raise UsageError(f"the games are played by 2 to 5 players, got {args.players}")
 
@@ -209,7 +195,7 @@ def _progress(total: int, quiet: bool) -> Any:
 
 
 def _records_writer(
-    args: argparse.Namespace, bots: list[str], rules: HeadRules | None, settings: Any
+    args: argparse.Namespace, bots: list[str], rules: AnyRules
 ) -> Callable[[SimulationResult], None] | None:
     """``--save-records DIR``: a function writing the JSON record of every game of a chunk.
 
@@ -227,44 +213,20 @@ def _records_writer(
     width = len(str(max(args.games - 1, 0)))
 
     def write(part: SimulationResult) -> None:
-        if args.game == "head":
-            records = head_batch_records(
-                part.games, args.players, bots, args.seed, rules, args.threads, part.first_game
-            )
-        else:
-            records = climb_batch_records(
-                part.games, args.players, bots, args.seed, settings, args.threads, part.first_game
-            )
+        records = spec(args.game).batch_records(
+            part.games, args.players, bots, args.seed, rules, args.threads, part.first_game
+        )
         for k, record in enumerate(records, start=part.first_game):
             (folder / f"{args.game}-{k:0{width}d}.json").write_text(record + "\n")
 
     return write
 
 
-def _rules(args: argparse.Namespace) -> tuple[HeadRules | None, ClimbSettings | None]:
-    if args.game == "head":
-        rules = HeadRules(
-            last_pile_scoring=args.last_pile_scoring,
-            poor_panda=not args.no_poor_panda,
-            lowest_only_when_cannot_follow=args.lowest_only_when_cannot_follow,
-            bust_threshold=args.bust_threshold,
-            special_cards=not args.no_special_cards,
-            first_dealer=args.first_dealer,
-        )
-        return rules, None
-    base = ClimbSettings(
-        panda_mood=args.panda_mood,
-        first_player=args.first_player,
-        deck=None if args.deck is None else str(args.deck),
-    )
-    return None, climb_settings(args.game, base)
-
-
 def _cmd_simulate(args: argparse.Namespace, given: set[str]) -> int:
     _check_options(args, given)
     bots = _seat_bots(args.bots, args.players)
-    rules, settings = _rules(args)
-    save = _records_writer(args, bots, rules, settings)
+    rules = spec(args.game).cli_rules(args)
+    save = _records_writer(args, bots, rules)
     summary = Summary(args.game, args.players, tuple(bots), args.seed, args.games)
     bar = _progress(args.games, args.quiet)
     try:
@@ -275,7 +237,6 @@ def _cmd_simulate(args: argparse.Namespace, given: set[str]) -> int:
             bots=bots,
             seed=args.seed,
             rules=rules,
-            settings=settings,
             threads=args.threads,
         ):
             if save is not None:
@@ -402,7 +363,7 @@ def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
     head.add_argument(
         "--first-dealer", type=_int_in(0, 4), default=default(0), help="seat of the first dealer"
     )
-    climb = sim.add_argument_group("climbing games (S-12, docs/rules/; --game year or spin only)")
+    climb = sim.add_argument_group("climbing games (S-12, docs/rules/spin.md; --game year or spin only)")
     climb.add_argument(
         "--panda-mood",
         choices=("hungry", "flip"),

@@ -26,7 +26,15 @@ from __future__ import annotations
 
 from panda_core._core import ClimbGame, ClimbMove, ClimbSettings
 
-__all__ = ["ClimbGame", "ClimbMove", "ClimbSettings", "from_json", "new_game", "parse_move"]
+__all__ = [
+    "ClimbGame",
+    "ClimbMove",
+    "ClimbSettings",
+    "from_json",
+    "new_game",
+    "parse_move",
+    "render_text",
+]
 
 
 def new_game(players: int, seed: int, settings: ClimbSettings | None = None) -> ClimbGame:
@@ -43,3 +51,20 @@ def parse_move(text: str) -> ClimbMove:
 def from_json(text: str) -> ClimbGame:
     """Rebuild a game from :meth:`ClimbGame.to_json`, replaying and checking every move."""
     return ClimbGame.from_json(text)
+
+
+def render_text(game: ClimbGame) -> str:
+    """A few lines of text: the round, scores and hand sizes, the combination to beat, and the
+    seat to move (the RL environments' ``render()``)."""
+    seat = game.current_player
+    view = game.view(seat if seat is not None else 0)
+    lines = [
+        f"{view['preset']}, round {game.round}; scores {game.scores}; "
+        f"hand sizes {view['hand_sizes']}",
+        f"to beat: {view['trick'].get('to_beat') or '(lead)'}",
+    ]
+    if seat is not None:
+        lines.append(f"seat {seat} to move, {len(view['legal_moves'])} legal moves")
+    if game.is_over:
+        lines.append(f"game over: seat {game.winner} wins")
+    return "\n".join(lines)

@@ -59,6 +59,7 @@ __all__ = [
     "from_deal",
     "from_json",
     "new_game",
+    "render_text",
 ]
 
 
@@ -130,3 +131,18 @@ def card_name(card_id: int) -> str:
     if card_id < 55:
         return str(card_id // 5 + 1)
     return "BP" if card_id < 59 else "Bamboo"
+
+
+def render_text(game: HeadGame) -> str:
+    """A few lines of text: the hand, pile and scores, the pile's plays, and what the seat to
+    move holds (the RL environments' ``render()``)."""
+    seat = game.current_player
+    lines = [f"Panda Head, hand {game.hand_number}, pile {game.pile_number}; scores {game.scores}"]
+    view = game.view(seat if seat is not None else 0)
+    plays = ", ".join(f"seat {p[0]}: {action_notation(p[1])}" for p in view["pile_plays"])
+    lines.append(f"pile: {plays or '(empty)'}")
+    if seat is not None:
+        lines.append(f"seat {seat} to move, holds {' '.join(card_name(c) for c in view['hand'])}")
+    if game.is_over:
+        lines.append(f"game over: seat {game.winner} wins")
+    return "\n".join(lines)

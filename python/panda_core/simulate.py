@@ -11,25 +11,32 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from panda_core._args import players_arg
 from panda_core._core import (
     MAX_BATCH_GAMES,
-    MAX_THREADS,
     ArgumentError,
     ClimbSettings,
-    HeadRules,
     RulesError,
     check_bot,
-    simulate_climb_batch,
-    simulate_head_batch,
+    check_seed,
+    check_threads,
+    nth_output,
 )
-from panda_core.bots import Bot, bot_name, climb_settings, nth_output, play_game
+from panda_core._registry import GAMES, AnyRules, BatchColumns, one_rules, spec
+from panda_core.bots import Bot, bot_name, play_game
 
-_Columns = tuple[
-    npt.NDArray[np.int8], npt.NDArray[np.uint32], npt.NDArray[np.uint32], npt.NDArray[np.uint32]
+_Columns = BatchColumns
+
+__all__ = [
+    "CHUNK_SECONDS",
+    "DEFAULT_CHUNK",
+    "GAMES",
+    "MAX_GAMES",
+    "SimulationResult",
+    "pooled_win_rates",
+    "simulate",
+    "simulate_chunks",
 ]
-
-GAMES = ("head", "year", "spin")
-"""Games the batch simulator plays: Panda Head and the two climbing presets."""
 
 
 @dataclass(frozen=True)
@@ -102,7 +109,7 @@ def simulate(
     players: int = 4,
     bots: Sequence[str | Bot[Any]] | str | None = None,
     seed: int = 0,
-    rules: HeadRules | None = None,
+    rules: AnyRules | None = None,
     settings: ClimbSettings | None = None,
     threads: int | None = None,
     chunk: int | None = None,
@@ -166,7 +173,7 @@ def simulate_chunks(
     players: int = 4,
     bots: Sequence[str | Bot[Any]] | str | None = None,
     seed: int = 0,
-    rules: HeadRules | None = None,
+    rules: AnyRules | None = None,
     settings: ClimbSettings | None = None,
     threads: int | None = None,
     chunk: int | None = None,
@@ -206,10 +213,9 @@ class _Request:
         chunk: object,
         progress: object,
     ) -> _Request:
-        if game not in GAMES:
-            raise RulesError(f"unknown game {game!r}; the batch simulator plays {list(GAMES)}")
+        spec(game)  # an unknown game: the registry's RulesError naming the games
         n_games = _count("games", games, 0, MAX_GAMES)
-        n_players = _players(game, players)
+        n_players = players_arg(players)
         seats = _seats(bots, n_players)
         if chunk is None:
             size = 0 if progress else DEFAULT_CHUNK
@@ -237,18 +243,6 @@ def _count(what: str, value: object, lo: int, hi: int) -> int:
     if not lo <= number <= hi:
         shown = str(number) if abs(number) < 10**30 else f"an integer of {len(str(number))} digits"
         raise ArgumentError(f"{what} must be in {lo}..={hi}, got {shown}")
-    return number
-
-
-def _players(game: str, players: object) -> int:
-    """A player count, 2 to 5 (``RulesError`` otherwise, as every game's constructor)."""
-    if isinstance(players, bool) or not isinstance(players, int | np.integer):
-        raise TypeError(f"players must be an int, got {type(players).__name__} {players!r:.60}")
-    number = int(players)
-    if not 2 <= number <= 5:
-        name = "Panda Head is" if game == "head" else "the climbing games are"
-        shown = str(number) if abs(number) < 10**30 else "a huge integer"
-        raise RulesError(f"{name} played by 2 to 5 players, got {shown}")
     return number
 
 
@@ -286,10 +280,11 @@ def _allocate(games: int, players: int) -> _Columns:
 
 
 def _chunks(
-    request: _Request, rules: HeadRules | None, settings: ClimbSettings | None
+    request: _Request, rules: AnyRules | None, settings: ClimbSettings | None
 ) -> Iterator[SimulationResult]:
     """The games of ``request`` in chunks of ``request.chunk`` games (0: timed chunks)."""
-    climb = None if request.game == "head" else climb_settings(request.game, settings)
+    game = spec(request.game)
+    rules_of_game = game.rules(one_rules(rules, settings))
     python_loop = any(not isinstance(s, str) for s in request.seats)
     builtin = [s for s in request.seats if isinstance(s, str)]
     done = 0
@@ -303,21 +298,14 @@ def _chunks(
                 request.players,
                 request.seats,
                 request.seed,
-                rules,
-                climb,
+                rules_of_game,
                 done,
                 size,
             )
-        elif climb is None:
-            h = simulate_head_batch(
-                size, request.players, builtin, request.seed, rules, request.threads, done
-            )
-            cols = (h["winner"], h["hands"], h["decisions"], h["scores"])
         else:
-            c = simulate_climb_batch(
-                size, request.players, builtin, request.seed, climb, request.threads, done
+            cols = game.simulate_batch(
+                size, request.players, builtin, request.seed, rules_of_game, request.threads, done
             )
-            cols = (c["winner"], c["rounds"], c["decisions"], c["scores"])
         seconds = time.perf_counter() - start
         yield SimulationResult(
             game=request.game,
@@ -348,15 +336,11 @@ def _next_chunk(size: int, seconds: float) -> int:
 def _check_python_request(
     players: int, seats: Sequence[object], seed: object, threads: int | None
 ) -> None:
-    """The checks the Rust batch makes, for the Python-loop path (same messages)."""
-    if not 2 <= players <= 5:
-        raise RulesError(f"the games are for 2 to 5 players, got {players}")
+    """The checks the Rust batch makes, for the Python-loop path: the engine's own."""
     if len(seats) != players:
         raise RulesError(f"need one bot per player: {players} players, {len(seats)} bots")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise RulesError(f"seed must be an int in 0 .. 2**64 - 1, got {seed!r}")
-    if threads is not None:
-        _count("threads", threads, 1, MAX_THREADS)
+    check_seed(seed)
+    check_threads(threads)
 
 
 def _play_python(
@@ -364,8 +348,7 @@ def _play_python(
     players: int,
     seats: Sequence[str | Bot[Any]],
     seed: int,
-    rules: HeadRules | None,
-    settings: ClimbSettings | None,
+    rules: AnyRules,
     first: int,
     size: int,
 ) -> _Columns:
@@ -381,7 +364,6 @@ def _play_python(
             players=players,
             seed=nth_output(seed, first + i),
             rules=rules,
-            settings=settings,
         )
         winner[i] = result.winner
         rounds[i] = result.rounds

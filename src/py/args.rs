@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
 
 // The message cutters live with the error mapping that uses them; re-exported for the bindings.
-use super::errors::ArgumentError;
+use super::errors::{ArgumentError, InvalidStateError, RulesError};
 pub use super::errors::{cut_message, cut_to};
 
 /// Longest piece of a user's value quoted in an error message (a 10 MB notation string must not
@@ -213,7 +213,7 @@ pub fn path_arg(obj: &Bound<'_, PyAny>) -> PyResult<String> {
     match text.cast::<PyString>() {
         // A path is opened as given: a lossy copy would name another file.
         Ok(s) => s.to_str().map(str::to_owned).map_err(|_| {
-            super::errors::InvalidStateError::new_err(format!(
+            InvalidStateError::new_err(format!(
                 "a path must be valid Unicode text (no lone surrogates), got {}",
                 shown(&text)
             ))
@@ -224,4 +224,57 @@ pub fn path_arg(obj: &Bound<'_, PyAny>) -> PyResult<String> {
             shown(&text)
         ))),
     }
+}
+
+/// 2 to 5 players (H-2.1, S-12), refused with a `RulesError` naming the game otherwise.
+pub fn players_arg(players: impl Into<Int>, game: &str) -> PyResult<u8> {
+    let players = players.into();
+    players
+        .in_range("players", 2, 5)
+        .map(|p| p as u8)
+        .map_err(|_| {
+            RulesError::new_err(format!(
+                "{game} played by 2 to 5 players, got {}",
+                players.written()
+            ))
+        })
+}
+
+/// a seed is an integer in 0 … 2**64 − 1 (numpy integers too); anything else, bools
+/// included, is a `RulesError`.
+pub fn seed_arg(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let refused = || {
+        RulesError::new_err(format!(
+            "seed must be an integer in 0..2**64-1, got {}",
+            shown(seed)
+        ))
+    };
+    let value = int_value(seed).map_err(|_| refused())?;
+    u64::try_from(value.0).map_err(|_| refused())
+}
+
+/// A rules setting in `lo..=hi`, else a `RulesError` naming it and the range (not an
+/// `ArgumentError`: these are the rules of the game, checked as the other rules are).
+pub fn rules_int<T: TryFrom<i128>>(
+    v: Int,
+    what: &str,
+    (lo, hi): (i128, i128),
+    allowed: &str,
+) -> PyResult<T> {
+    v.in_range(what, lo, hi)
+        .ok()
+        .and_then(|v| T::try_from(v).ok())
+        .ok_or_else(|| {
+            RulesError::new_err(format!("{what} must be {allowed}, got {}", v.written()))
+        })
+}
+
+/// A value of an explicit position in `0..=max`, else an `InvalidStateError` naming it.
+pub fn state_int<T: TryFrom<i128>>(v: Int, what: &str, max: i128) -> PyResult<T> {
+    v.in_range(what, 0, max)
+        .ok()
+        .and_then(|v| T::try_from(v).ok())
+        .ok_or_else(|| {
+            InvalidStateError::new_err(format!("{what} must be in 0..={max}, got {}", v.written()))
+        })
 }

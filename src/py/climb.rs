@@ -5,16 +5,17 @@ use std::sync::Arc;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
-use super::args::{cut, cut_message, path_arg, shown, text_of, type_name, Int, Text};
+use super::args::{cut, cut_message, int_value, path_arg, shown, text_of, type_name, Int, Text};
+use super::args::{players_arg, seed_arg};
 use super::errors::{ArgumentError, IntoPyResult, InvalidStateError, RulesError};
-use super::head::{concurrent_use, players_arg, seed_arg};
 use super::json::{from_py, to_py};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 
 use super::errors::to_py as to_py_err;
 use super::errors::EngineInvariantError;
+use super::game::{self, deprecated, BoundGame};
 use crate::bots::decide::climb_decision_until;
 use crate::bots::BotKind;
 use crate::climb::determinize::{wind_holders, ClimbDeterminizer};
@@ -24,7 +25,7 @@ use crate::climb::observation::{observation, OBSERVATION_SIZE};
 use crate::climb::snapshot;
 use crate::climb::snapshot::{parse_snapshot, round_snap, to_beat_snap};
 use crate::climb::{record, view, Deck, Mood, Move, Preset};
-use crate::climb::{ClimbGame, ClimbSettings};
+use crate::climb::{ClimbEvent, ClimbGame, ClimbSettings};
 use crate::error::{EngineError, IllegalMove};
 use crate::rng::SplitMix64;
 
@@ -284,12 +285,18 @@ impl PyClimbMove {
 #[derive(Clone)]
 pub struct PyClimbGame {
     game: ClimbGame,
+    /// The deck file the settings named (`rules.deck`); `None` for the shipped deck and for a
+    /// game rebuilt from a record (which embeds the deck itself).
+    deck_path: Option<String>,
 }
 
 impl PyClimbGame {
     /// Wrap a core game (the vector env hands out copies of its games this way).
     pub fn from_core(game: ClimbGame) -> Self {
-        Self { game }
+        Self {
+            game,
+            deck_path: None,
+        }
     }
 }
 
@@ -309,9 +316,11 @@ impl PyClimbGame {
     ) -> PyResult<Self> {
         let players = players_arg(players, CLIMB)?;
         let seed = seed_arg(seed)?;
-        let settings = settings.map(|s| s.inner).unwrap_or_default();
+        let (settings, deck_path) =
+            settings.map_or_else(Default::default, |s| (s.inner, s.deck_path));
         Ok(Self {
             game: ClimbGame::new(players, seed, settings).py_err(py)?,
+            deck_path,
         })
     }
 
@@ -324,144 +333,18 @@ impl PyClimbGame {
     ) -> PyResult<Self> {
         let snap = parse_snapshot(&from_py(snapshot)?)
             .map_err(|e| InvalidStateError::new_err(cut_message(&e.0)))?;
-        let (_, deck) = deck_arg(deck)?;
+        let (deck_path, deck) = deck_arg(deck)?;
         Ok(Self {
             game: ClimbGame::from_snapshot(snap, deck)
                 .map_err(|e| InvalidStateError::new_err(cut_message(&e.0)))?,
+            deck_path,
         })
     }
 
-    /// Rebuild a game from `to_json()` output, replaying and checking every move.
-    #[staticmethod]
-    fn from_json(py: Python<'_>, text: Text) -> PyResult<Self> {
-        Ok(Self {
-            game: record::from_json(&text).py_err(py)?,
-        })
-    }
-    /// The game record as JSON: settings, start and every move.
-    fn to_json(&self) -> String {
-        record::to_json(&self.game)
-    }
-    /// Pickle support: the JSON record (deck embedded), replayed on load.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-        let from_json = slf.get_type().getattr("from_json")?;
-        let game = slf.try_borrow().map_err(|_| concurrent_use("ClimbGame"))?;
-        Ok((from_json, (record::to_json(&game.game),)))
-    }
-    fn clone(&self) -> Self {
-        Clone::clone(self)
-    }
-    fn __copy__(&self) -> Self {
-        Clone::clone(self)
-    }
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
-        Clone::clone(self)
-    }
-
-    #[getter]
-    fn players(&self) -> u8 {
-        self.game.state().players()
-    }
-    #[getter]
-    fn current_player(&self) -> Option<u8> {
-        self.game.state().current_player()
-    }
-    #[getter]
-    fn is_over(&self) -> bool {
-        self.game.state().is_over()
-    }
-    #[getter]
-    fn winner(&self) -> Option<u8> {
-        self.game.state().winner()
-    }
-    #[getter]
-    fn scores(&self) -> Vec<u32> {
-        self.game.state().scores().to_vec()
-    }
     /// The round in progress, from 1.
     #[getter]
     fn round(&self) -> u32 {
         self.game.state().round()
-    }
-
-    /// The legal moves of the current player, in canonical order (contract §5.1). A position
-    /// with more than `MAX_LEGAL_MOVES` legal moves raises `InvalidStateError` (contract §5.3).
-    fn legal_moves(&self, py: Python<'_>) -> PyResult<Vec<PyClimbMove>> {
-        Ok(self
-            .game
-            .try_legal_moves()
-            .py_err(py)?
-            .into_iter()
-            .map(|inner| PyClimbMove { inner })
-            .collect())
-    }
-
-    /// A full game sampled from what `player` knows (docs/agents.md, "Determinization"): the
-    /// white cards of other hands, the draw pile and (in `spin`) the unseen winds are dealt anew
-    /// into the same places; `player`'s observation is unchanged. Seeded. The sample starts from
-    /// its snapshot, so it has a record.
-    #[pyo3(signature = (player, seed = None))]
-    fn determinize(
-        &self,
-        py: Python<'_>,
-        player: Int,
-        seed: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
-        let seat = self.seat_arg(player)?;
-        let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
-        let game = &self.game;
-        let sampled = py.detach(|| {
-            let mut rng = SplitMix64::new(seed);
-            let state =
-                ClimbDeterminizer::new(game.state(), seat, wind_holders(game)).sample(&mut rng);
-            let snap = snapshot::snapshot(&state, game.round_results());
-            ClimbGame::from_snapshot(snap, game.state().settings().deck.clone())
-        });
-        Ok(Self {
-            game: sampled.map_err(|e| {
-                EngineInvariantError::new_err(format!(
-                    "a determinization is not a valid state: {}",
-                    e.0
-                ))
-            })?,
-        })
-    }
-
-    /// The move a built-in bot (`"random"`, `"heuristic"`, …, see `BOT_NAMES`) picks for the
-    /// player to move; `seed` drives its randomness. The bot uses only what that player may know.
-    /// Raises `GameOverError` once the game is over.
-    #[pyo3(signature = (bot = Text::new("heuristic"), seed = None),
-        text_signature = "(self, /, bot='heuristic', seed=None)")]
-    fn bot_move(
-        &self,
-        py: Python<'_>,
-        bot: Text,
-        seed: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyClimbMove> {
-        let kind = BotKind::parse(&bot).map_err(|e| RulesError::new_err(cut_message(&e.0)))?;
-        let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
-        let game = &self.game;
-        let mut legal = self.game.try_legal_moves().py_err(py)?;
-        // A search bot can run for seconds: Ctrl-C must stop it (issue 8); the others answer at once.
-        let long = matches!(kind, BotKind::Ismcts { .. });
-        let i = super::interrupt::interruptible_if(py, long, |stop| {
-            climb_decision_until(game, &legal, kind, seed, stop)
-        })?
-        .py_err(py)?;
-        Ok(PyClimbMove {
-            inner: legal.swap_remove(i),
-        })
-    }
-
-    /// A float32 numpy array of shape `(CLIMB_OBSERVATION_SIZE,)`: what `player` may know (S-11),
-    /// in seats relative to them (layout in docs/climb_encodings.md §1).
-    fn observation<'py>(
-        &self,
-        py: Python<'py>,
-        player: Int,
-    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let seat = self.seat_arg(player)?;
-        Ok(observation(self.game.state(), seat).into_pyarray(py))
     }
 
     /// A float32 array of shape `(len(legal_moves()), CLIMB_MOVE_FEATURES)`: one feature row per
@@ -473,77 +356,18 @@ impl PyClimbGame {
             .reshape([legal.len(), MOVE_FEATURES])
     }
 
-    /// A bool array of shape `(NUM_CLIMB_ACTIONS,)`: the abstract actions that name a legal move
-    /// now (docs/climb_encodings.md §3).
+    /// Deprecated name of `legal_action_mask()`.
     fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let mut mask = vec![false; NUM_ACTIONS];
-        if !self.game.state().is_over() {
-            let legal = self.game.try_legal_moves().py_err(py)?;
-            encoding::action_mask(self.game.state(), &legal, &mut mask);
-        }
-        Ok(mask.into_pyarray(py))
+        deprecated(py, "ClimbGame", "action_mask()", "legal_action_mask()")?;
+        game::mask_array(self, py)
     }
 
-    /// The abstract action of a legal move (`ClimbMove` or notation); several moves can share
-    /// one. Raises `IllegalMoveError` for a move that is not legal now.
-    fn action_index(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let mv = self.legal_move_arg(py, r#move)?;
-        encoding::action_index(self.game.state(), &mv).ok_or_else(|| {
-            ArgumentError::new_err(format!(
-                "move {} has no abstract action (a play of more than {} units)",
-                mv.notation(),
-                encoding::MAX_UNITS
-            ))
-        })
-    }
-
-    /// The one legal move an abstract action stands for (tie-break: fewest cards, then fewest
-    /// blue faces, then canonical order). Raises `IllegalMoveError` when the action is masked out.
-    fn move_for_action(&self, py: Python<'_>, action: Int) -> PyResult<PyClimbMove> {
-        let legal = self.game.try_legal_moves().py_err(py)?;
-        let i = self.resolve_arg(&legal, action).py_err(py)?;
-        Ok(PyClimbMove {
-            inner: legal[i].clone(),
-        })
-    }
-
-    /// Apply the move an abstract action stands for (see `move_for_action`).
-    fn apply_action(slf: &Bound<'_, Self>, action: Int) -> PyResult<()> {
+    /// Deprecated: `apply(action)` (which also returns the move's events).
+    fn apply_action<'py>(slf: &Bound<'py, Self>, action: Int) -> PyResult<()> {
         let py = slf.py();
-        let result = {
-            let mut this = slf
-                .try_borrow_mut()
-                .map_err(|_| concurrent_use("ClimbGame"))?;
-            // `legal[i]` comes from the legal list itself: no second generation to check it.
-            this.game.try_legal_moves().and_then(|legal| {
-                this.resolve_arg(&legal, action).map(|i| {
-                    this.game.apply_legal(&legal[i]);
-                })
-            })
-        };
-        // The exception is built once the borrow is released (building it runs Python code).
-        result.py_err(py)
-    }
-
-    /// Apply a move: a `ClimbMove`, its notation or its JSON dict. An illegal move raises
-    /// `IllegalMoveError` (with `.legal`) and changes nothing.
-    fn apply(slf: &Bound<'_, Self>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
-        let py = slf.py();
-        // Read the argument completely before borrowing the game: reading a dict may run Python
-        // code (`__index__`, `repr`), which may let another thread in.
-        let requested = ClimbRequest::from_py(r#move)?;
-        let result = {
-            let mut this = slf
-                .try_borrow_mut()
-                .map_err(|_| concurrent_use("ClimbGame"))?;
-            match &requested {
-                ClimbRequest::Move(mv) => this.game.apply(mv).map(|_| ()),
-                ClimbRequest::Notation(text) => this.game.apply_notation(text).map(|_| ()),
-                ClimbRequest::Unparsable { shown, why } => Err(this.game.unparsable(shown, why)),
-            }
-        };
-        // The exception is built once the borrow is released (building it runs Python code).
-        result.py_err(py)
+        deprecated(py, "ClimbGame", "apply_action(action)", "apply(action)")?;
+        let action = action.0.into_pyobject(py)?.into_any();
+        game::apply(slf, &action).map(drop)
     }
 
     /// What a move of the current player plays: the face each of its cards shows (`"white"`,
@@ -598,37 +422,6 @@ impl PyClimbGame {
         to_py(py, &serde_json::json!({"faces": faces, "combo": combo}))
     }
 
-    /// Every decision so far: `(seat, notation)` pairs.
-    #[getter]
-    fn history(&self) -> Vec<(u8, String)> {
-        self.game
-            .history()
-            .iter()
-            .map(|(s, m)| (*s, m.notation()))
-            .collect()
-    }
-
-    /// One dict per finished round (and the round in progress when the game ended).
-    #[getter]
-    fn round_results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let rounds: Vec<_> = self.game.round_results().iter().map(round_snap).collect();
-        to_py(py, &serde_json::to_value(rounds).map_err(internal)?)
-    }
-
-    /// What `player` may see (S-11): own hand with faces, public information only.
-    fn view<'py>(&self, py: Python<'py>, player: Int) -> PyResult<Bound<'py, PyAny>> {
-        let seat = self.seat_arg(player)?;
-        to_py(py, &view::view(&self.game, seat))
-    }
-
-    /// The complete state (hidden information included) as the §7 dict.
-    fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(
-            py,
-            &serde_json::to_value(self.game.snapshot()).map_err(internal)?,
-        )
-    }
-
     fn __repr__(&self) -> String {
         let st = self.game.state();
         format!(
@@ -645,11 +438,176 @@ impl PyClimbGame {
     }
 }
 
-impl PyClimbGame {
-    fn seat_arg(&self, seat: Int) -> PyResult<u8> {
-        seat.seat(self.game.state().players())
+game::bind_game!(PyClimbGame);
+
+impl BoundGame for PyClimbGame {
+    type Move = PyClimbMove;
+    type Rules = PyClimbSettings;
+    type Request = ClimbRequest;
+    type Event = ClimbEvent;
+    const CLASS: &'static str = "ClimbGame";
+    const NUM_ACTIONS: usize = NUM_ACTIONS;
+
+    fn players(&self) -> u8 {
+        self.game.state().players()
+    }
+    fn current_player(&self) -> Option<u8> {
+        self.game.state().current_player()
+    }
+    fn is_over(&self) -> bool {
+        self.game.state().is_over()
+    }
+    fn winner(&self) -> Option<u8> {
+        self.game.state().winner()
+    }
+    fn scores(&self) -> Vec<u32> {
+        self.game.state().scores().to_vec()
+    }
+    fn rules(&self) -> PyClimbSettings {
+        PyClimbSettings {
+            inner: self.game.state().settings().clone(),
+            deck_path: self.deck_path.clone(),
+        }
     }
 
+    /// In canonical order (contract §5.1). A position with more than `MAX_LEGAL_MOVES` legal
+    /// moves is an `InvalidStateError` (contract §5.3).
+    fn legal_moves(&self) -> Result<Vec<PyClimbMove>, EngineError> {
+        Ok(self
+            .game
+            .try_legal_moves()?
+            .into_iter()
+            .map(|inner| PyClimbMove { inner })
+            .collect())
+    }
+    /// The abstract actions that name a legal move now (docs/climb_encodings.md §3).
+    fn legal_action_mask(&self) -> Result<Vec<bool>, EngineError> {
+        let mut mask = vec![false; NUM_ACTIONS];
+        if !self.game.state().is_over() {
+            let legal = self.game.try_legal_moves()?;
+            encoding::action_mask(self.game.state(), &legal, &mut mask);
+        }
+        Ok(mask)
+    }
+    /// Tie-break among the moves an action stands for: fewest cards, then fewest blue faces,
+    /// then canonical order.
+    fn move_for_action(&self, action: Int) -> Result<PyClimbMove, EngineError> {
+        let legal = self.game.try_legal_moves()?;
+        let i = self.resolve_arg(&legal, action)?;
+        Ok(PyClimbMove {
+            inner: legal[i].clone(),
+        })
+    }
+    /// Several moves can share one action.
+    fn action_index(&self, py: Python<'_>, mv: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let mv = self.legal_move_arg(py, mv)?;
+        encoding::action_index(self.game.state(), &mv).ok_or_else(|| {
+            ArgumentError::new_err(format!(
+                "move {} has no abstract action (a play of more than {} units)",
+                mv.notation(),
+                encoding::MAX_UNITS
+            ))
+        })
+    }
+
+    fn request(obj: &Bound<'_, PyAny>) -> PyResult<ClimbRequest> {
+        ClimbRequest::from_py(obj)
+    }
+    fn apply_request(&mut self, request: &ClimbRequest) -> Result<(), EngineError> {
+        match request {
+            ClimbRequest::Move(mv) => self.game.apply(mv).map(|_| ()),
+            ClimbRequest::Notation(text) => self.game.apply_notation(text).map(|_| ()),
+            ClimbRequest::Unparsable { shown, why } => Err(self.game.unparsable(shown, why)),
+            ClimbRequest::Action(action) => {
+                // `legal[i]` comes from the legal list itself: no second generation to check it.
+                let legal = self.game.try_legal_moves()?;
+                let i = self.resolve_arg(&legal, *action)?;
+                self.game.apply_legal(&legal[i]);
+                Ok(())
+            }
+        }
+    }
+
+    fn event_count(&self) -> usize {
+        self.game.events().len()
+    }
+    fn events_from(&self, from: usize) -> Vec<ClimbEvent> {
+        self.game.events().get(from..).unwrap_or_default().to_vec()
+    }
+    fn events_seen_by(&self, seat: u8) -> Vec<ClimbEvent> {
+        self.game.events_seen_by(seat)
+    }
+
+    /// One dict per finished round (and the round in progress when the game ended).
+    fn round_results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let rounds: Vec<_> = self.game.round_results().iter().map(round_snap).collect();
+        to_py(py, &serde_json::to_value(rounds).map_err(internal)?)
+    }
+    fn rounds_played(&self) -> usize {
+        self.game.round_results().len()
+    }
+    fn result_extras(&self, _d: &Bound<'_, PyDict>) -> PyResult<()> {
+        Ok(())
+    }
+    /// Own hand with faces, public information only (S-11).
+    fn view<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &view::view(&self.game, seat))
+    }
+    /// In seats relative to `seat` (S-11; layout in docs/climb_encodings.md §1).
+    fn observation(&self, seat: u8) -> Vec<f32> {
+        observation(self.game.state(), seat)
+    }
+    /// The §7 dict.
+    fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(
+            py,
+            &serde_json::to_value(self.game.snapshot()).map_err(internal)?,
+        )
+    }
+    /// Settings (deck embedded), start and every move.
+    fn to_json(&self) -> PyResult<String> {
+        Ok(record::to_json(&self.game))
+    }
+    fn from_json(py: Python<'_>, text: &str) -> PyResult<Self> {
+        Ok(Self::from_core(record::from_json(text).py_err(py)?))
+    }
+    fn bot_move(&self, py: Python<'_>, kind: BotKind, seed: u64) -> PyResult<PyClimbMove> {
+        let game = &self.game;
+        let mut legal = self.game.try_legal_moves().py_err(py)?;
+        // A search bot can run for seconds: Ctrl-C must stop it; the others answer at once.
+        let long = matches!(kind, BotKind::Ismcts { .. });
+        let i = super::interrupt::interruptible_if(py, long, |stop| {
+            climb_decision_until(game, &legal, kind, seed, stop)
+        })?
+        .py_err(py)?;
+        Ok(PyClimbMove {
+            inner: legal.swap_remove(i),
+        })
+    }
+    /// The white cards of other hands, the draw pile and (in `spin`) the unseen winds are dealt
+    /// anew into the same places. The sample starts from its snapshot, so it has a record.
+    fn determinize(&self, py: Python<'_>, seat: u8, seed: u64) -> PyResult<Self> {
+        let game = &self.game;
+        let sampled = py.detach(|| {
+            let mut rng = SplitMix64::new(seed);
+            let state =
+                ClimbDeterminizer::new(game.state(), seat, wind_holders(game)).sample(&mut rng);
+            let snap = snapshot::snapshot(&state, game.round_results());
+            ClimbGame::from_snapshot(snap, game.state().settings().deck.clone())
+        });
+        let game = sampled.map_err(|e| {
+            EngineInvariantError::new_err(format!(
+                "a determinization is not a valid state: {}",
+                e.0
+            ))
+        })?;
+        Ok(Self {
+            game,
+            deck_path: self.deck_path.clone(),
+        })
+    }
+}
+impl PyClimbGame {
     /// A legal move of the current player from a `ClimbMove` or a notation.
     fn legal_move_arg(&self, py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Move> {
         let mv = if let Ok(m) = obj.cast::<PyClimbMove>() {
@@ -711,8 +669,10 @@ impl PyClimbGame {
 }
 
 /// What `ClimbGame.apply` was asked to play, read from its Python argument.
-enum ClimbRequest {
+pub enum ClimbRequest {
     Move(Move),
+    /// An abstract action id (docs/climb_encodings.md §3).
+    Action(Int),
     Notation(String),
     /// A move dict that is not a move record: refused as an illegal move naming it.
     Unparsable {
@@ -729,6 +689,11 @@ impl ClimbRequest {
         if let Ok(text) = obj.cast::<PyString>() {
             return Ok(Self::Notation(text_of(text)));
         }
+        if !obj.is_instance_of::<PyBool>()
+            && (obj.is_instance_of::<PyInt>() || obj.hasattr("__index__")?)
+        {
+            return Ok(Self::Action(int_value(obj)?));
+        }
         if obj.cast::<PyDict>().is_ok() {
             return Ok(match move_from_json(&from_py(obj)?) {
                 Ok(mv) => Self::Move(mv),
@@ -739,7 +704,7 @@ impl ClimbRequest {
             });
         }
         Err(PyTypeError::new_err(format!(
-            "a move is a ClimbMove, a notation (str) or a move dict, got {} {}",
+            "a move is a ClimbMove, an action id (int), a notation (str) or a move dict, got {} {}",
             type_name(obj),
             shown(obj)
         )))

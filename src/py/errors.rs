@@ -133,6 +133,15 @@ impl<T> IntoPyResult<T> for Result<T, EngineError> {
     }
 }
 
+/// `ConcurrentUseError` for a change refused because another thread is using the game.
+pub fn concurrent_use(what: &str) -> PyErr {
+    ConcurrentUseError::new_err(format!(
+        "this {what} is in use by another thread (a bot thinking or a determinization on it); \
+         a game may be read from several threads at once but changed only while no other call \
+         on it runs: wait for that call, or give each thread its own copy (game.clone())"
+    ))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("PandaCoreError", py.get_type::<PandaCoreError>())?;

@@ -1,13 +1,14 @@
 //! Python classes for Panda Head: `HeadRules`, `HeadMove`, `HeadGame`.
 
-use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::args::{shown, text_of, Int, Text};
-use super::errors::{
-    to_py as to_py_err, ConcurrentUseError, IntoPyResult, InvalidStateError, RulesError,
-};
+use super::args::{rules_int, shown, state_int, text_of, Int, Text};
+// The batch and vector-env bindings import the argument checks from here.
+pub use super::args::{players_arg, seed_arg};
+use super::errors::{to_py as to_py_err, IntoPyResult, InvalidStateError, RulesError};
+use super::events_shim::{self, MoveOnly};
+use super::game::{self, deprecated, BoundGame};
 use crate::bots::decide::head_decision_until;
 use crate::bots::BotKind;
 use crate::error::{EngineError, IllegalMove};
@@ -122,22 +123,6 @@ impl PyHeadRules {
             r.first_dealer
         )
     }
-}
-
-/// A rules setting in `lo..=hi`, else a `RulesError` naming it and the range (not an
-/// `ArgumentError`: these are the rules of the game, checked as the other rules are).
-fn rules_int<T: TryFrom<i128>>(
-    v: Int,
-    what: &str,
-    (lo, hi): (i128, i128),
-    allowed: &str,
-) -> PyResult<T> {
-    v.in_range(what, lo, hi)
-        .ok()
-        .and_then(|v| T::try_from(v).ok())
-        .ok_or_else(|| {
-            RulesError::new_err(format!("{what} must be {allowed}, got {}", v.written()))
-        })
 }
 
 fn rules_dict<'py>(py: Python<'py>, r: &HeadRules) -> PyResult<Bound<'py, PyDict>> {
@@ -309,42 +294,6 @@ impl PyHeadGame {
     }
 }
 
-/// 2 to 5 players (H-2.1, S-12), refused with a `RulesError` naming the game otherwise.
-pub fn players_arg(players: impl Into<Int>, game: &str) -> PyResult<u8> {
-    let players = players.into();
-    players
-        .in_range("players", 2, 5)
-        .map(|p| p as u8)
-        .map_err(|_| {
-            RulesError::new_err(format!(
-                "{game} played by 2 to 5 players, got {}",
-                players.written()
-            ))
-        })
-}
-
-/// R-2: a seed is an integer in 0 … 2**64 − 1 (numpy integers too); anything else, bools
-/// included, is a `RulesError`.
-pub fn seed_arg(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
-    let refused = || {
-        RulesError::new_err(format!(
-            "seed must be an integer in 0..2**64-1, got {}",
-            shown(seed)
-        ))
-    };
-    let value = super::args::int_value(seed).map_err(|_| refused())?;
-    u64::try_from(value.0).map_err(|_| refused())
-}
-
-/// `ConcurrentUseError` for a change refused because another thread is using the game.
-pub fn concurrent_use(what: &str) -> PyErr {
-    ConcurrentUseError::new_err(format!(
-        "this {what} is in use by another thread (a bot thinking or a determinization on it); \
-         a game may be read from several threads at once but changed only while no other call \
-         on it runs: wait for that call, or give each thread its own copy (game.clone())"
-    ))
-}
-
 #[pymethods]
 impl PyHeadGame {
     /// A new game: `players` 2–5, `seed` 0..2**64-1 (R-2), `rules` defaults to `HeadRules()`.
@@ -416,63 +365,6 @@ impl PyHeadGame {
         })
     }
 
-    /// Rebuild a game from `to_json()` output, replaying and checking every action.
-    #[staticmethod]
-    fn from_json(py: Python<'_>, text: Text) -> PyResult<Self> {
-        Ok(Self {
-            game: record::from_json(&text).py_err(py)?,
-        })
-    }
-
-    /// The game record as JSON: rules, start (seed or deal) and every action id.
-    /// A game returned by `determinize` has no record and raises `InvalidStateError`.
-    fn to_json(&self) -> PyResult<String> {
-        record::to_json(&self.game).map_err(|e| InvalidStateError::new_err(e.0))
-    }
-
-    /// Pickle support (multiprocessing, saving a position): the JSON record, replayed on load.
-    /// A game from `determinize` (or a vector env's `game(i)`) has no record: `InvalidStateError`.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-        let from_json = slf.get_type().getattr("from_json")?;
-        let game = slf.try_borrow().map_err(|_| concurrent_use("HeadGame"))?;
-        let text = record::to_json(&game.game).map_err(|e| InvalidStateError::new_err(e.0))?;
-        Ok((from_json, (text,)))
-    }
-
-    /// An independent copy (cheap: the state is a fixed-size value plus the history).
-    fn clone(&self) -> Self {
-        Clone::clone(self)
-    }
-    fn __copy__(&self) -> Self {
-        Clone::clone(self)
-    }
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
-        Clone::clone(self)
-    }
-
-    #[getter]
-    fn players(&self) -> u8 {
-        self.st().players()
-    }
-    #[getter]
-    fn rules(&self) -> PyHeadRules {
-        PyHeadRules {
-            inner: *self.st().rules(),
-        }
-    }
-    /// The seat to move, or `None` once the game is over.
-    #[getter]
-    fn current_player(&self) -> Option<u8> {
-        self.st().current_player()
-    }
-    #[getter]
-    fn is_over(&self) -> bool {
-        self.st().is_over()
-    }
-    #[getter]
-    fn winner(&self) -> Option<u8> {
-        self.st().winner()
-    }
     #[getter]
     fn dealer(&self) -> u8 {
         self.st().dealer()
@@ -490,10 +382,6 @@ impl PyHeadGame {
     #[getter]
     fn pile_number(&self) -> u8 {
         self.st().pile_number()
-    }
-    #[getter]
-    fn scores(&self) -> Vec<u32> {
-        self.st().scores().to_vec()
     }
     #[getter]
     fn drowsy(&self) -> Vec<bool> {
@@ -518,134 +406,12 @@ impl PyHeadGame {
         widen(self.st().draw_pile())
     }
 
-    /// The legal moves of the current player (empty once the game is over).
-    fn legal_moves(&self) -> Vec<PyHeadMove> {
-        let st = self.st();
-        mask_ids(st.legal_actions())
-            .map(|id| PyHeadMove::in_state(st, id))
-            .collect()
+    /// Deprecated name of `legal_actions()`.
+    fn legal_action_ids(&self, py: Python<'_>) -> PyResult<Vec<u32>> {
+        deprecated(py, "HeadGame", "legal_action_ids()", "legal_actions()")?;
+        game::legal_actions(self, py)
     }
-    /// The legal action ids, ascending.
-    fn legal_action_ids(&self) -> Vec<u32> {
-        mask_ids(self.st().legal_actions()).map(u32::from).collect()
-    }
-    /// A boolean numpy array of shape `(NUM_HEAD_ACTIONS,)`, True where the action is legal.
-    fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        let mask = self.st().legal_actions();
-        let values: Vec<bool> = (0..NUM_ACTIONS).map(|i| mask & (1 << i) != 0).collect();
-        PyArray1::from_vec(py, values)
-    }
-
-    /// Apply a move: a `HeadMove`, an action id (an int or a numpy integer, not a bool) or a
-    /// notation string (`7`, `7+B`, `BP`, `B`). An illegal move raises `IllegalMoveError` (with
-    /// `.legal`) and changes nothing.
-    fn apply(slf: &Bound<'_, Self>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
-        let py = slf.py();
-        // Read the argument completely before borrowing the game: reading may run Python code
-        // (`__index__`), which may let another thread in.
-        let requested = HeadRequest::from_py(r#move)?;
-        let result = {
-            let mut this = slf
-                .try_borrow_mut()
-                .map_err(|_| concurrent_use("HeadGame"))?;
-            match &requested {
-                HeadRequest::Id(id) => match u8::try_from(id.0) {
-                    Ok(id) => this.game.apply(id),
-                    // Ids beyond u8 are as illegal as 24: reported the same way, true value shown.
-                    Err(_) => this.out_of_range(*id),
-                },
-                HeadRequest::Notation(text) => this.game.apply_notation(text),
-            }
-        };
-        // The exception is built once the borrow is released (building it runs Python code).
-        result.map_err(|e| to_py_err(py, e))
-    }
-
-    /// Every decision so far: a list of `(seat, action_id, hand, pile)` tuples.
-    #[getter]
-    fn history(&self) -> Vec<(u8, u8, u32, u8)> {
-        self.game
-            .history()
-            .iter()
-            .map(|s| (s.seat, s.action, s.hand, s.pile))
-            .collect()
-    }
-
-    /// One dict per completed hand (see `HandResult` in the stubs).
-    #[getter]
-    fn hand_results<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        let n = self.st().players() as usize;
-        self.game
-            .hand_results()
-            .iter()
-            .map(|r| hand_result_dict(py, r, n))
-            .collect()
-    }
-
-    /// Final results: winner (None while the game runs), scores, drowsy, pooped, hands played.
-    fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        d.set_item("is_over", self.st().is_over())?;
-        d.set_item("winner", self.st().winner())?;
-        d.set_item("scores", self.scores())?;
-        d.set_item("drowsy", self.drowsy())?;
-        d.set_item("pooped", self.pooped())?;
-        d.set_item("hands_played", self.game.hand_results().len())?;
-        Ok(d)
-    }
-
-    /// What `player` may see: their own hand and public information only (never another hand or
-    /// the draw-pile order).
-    fn view<'py>(&self, py: Python<'py>, player: Int) -> PyResult<Bound<'py, PyDict>> {
-        let seat = self.seat_arg(player)?;
-        let st = self.st();
-        let d = self.public_dict(py)?;
-        d.set_item("player", seat)?;
-        d.set_item("hand", id_list(st.hand(seat)))?;
-        d.set_item(
-            "hand_sizes",
-            (0..st.players())
-                .map(|s| st.hand(s).count_ones())
-                .collect::<Vec<_>>(),
-        )?;
-        d.set_item("draw_pile_size", st.draw_pile().len())?;
-        d.set_item(
-            "legal_action_ids",
-            if st.current_player() == Some(seat) {
-                self.legal_action_ids()
-            } else {
-                Vec::new()
-            },
-        )?;
-        Ok(d)
-    }
-
-    /// A full game sampled from what `player` knows (docs/agents.md, "Determinization"): other
-    /// hands and the draw pile are dealt anew, consistently with every play `player` has seen;
-    /// `player`'s observation is unchanged. Seeded. The sample plays on like any game (search
-    /// clones and plays it) but has no JSON record.
-    #[pyo3(signature = (player, seed = None))]
-    fn determinize(
-        &self,
-        py: Python<'_>,
-        player: Int,
-        seed: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
-        let seat = self.seat_arg(player)?;
-        let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
-        let game = &self.game;
-        let state = py.detach(|| {
-            let log = HandLog::from_game(game);
-            Determinizer::new(&log, seat).map(|mut d| d.sample(&mut SplitMix64::new(seed)))
-        });
-        Ok(Self {
-            game: HeadGame::from_sample(state.py_err(py)?),
-        })
-    }
-
-    /// The action id a built-in bot (`"random"`, `"heuristic"`, …, see `BOT_NAMES`) picks for
-    /// the player to move; `seed` drives its randomness. The bot uses only what that player may
-    /// know. Raises `GameOverError` once the game is over.
+    /// Deprecated: `bot_move(bot, seed).action_id`.
     #[pyo3(signature = (bot = Text::new("heuristic"), seed = None),
         text_signature = "(self, /, bot='heuristic', seed=None)")]
     fn bot_action(
@@ -654,50 +420,14 @@ impl PyHeadGame {
         bot: Text,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<ActionId> {
-        let kind = BotKind::parse(&bot)
-            .map_err(|e| RulesError::new_err(super::args::cut_message(&e.0)))?;
-        let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
-        let game = &self.game;
-        // A search bot can run for seconds: Ctrl-C must stop it (issue 8); the others answer at once.
-        let long = matches!(kind, BotKind::Ismcts { .. });
-        super::interrupt::interruptible_if(py, long, |stop| {
-            head_decision_until(game, kind, seed, stop)
-        })?
-        .py_err(py)
+        deprecated(py, "HeadGame", "bot_action()", "bot_move().action_id")?;
+        Ok(game::bot_move(self, py, &bot, seed)?.action)
     }
-
-    /// A float32 numpy array of shape `(HEAD_OBSERVATION_SIZE,)`: what `player` may know, in
-    /// seats relative to them (layout in `panda_core.head` and `src/head/observation.rs`).
-    fn observation<'py>(
-        &self,
-        py: Python<'py>,
-        player: Int,
-    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let seat = self.seat_arg(player)?;
-        Ok(PyArray1::from_slice(py, &observation(self.st(), seat)))
-    }
-
-    /// The complete state as plain data (hidden information included), in the canonical format
-    /// the differential tests compare with the oracle.
-    fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let st = self.st();
-        let n = st.players() as usize;
-        let d = self.public_dict(py)?;
-        d.set_item("players", n)?;
-        d.set_item(
-            "hands",
-            (0..st.players())
-                .map(|s| id_list(st.hand(s)))
-                .collect::<Vec<_>>(),
-        )?;
-        d.set_item("draw_pile", widen(st.draw_pile()))?;
-        d.set_item("rng_state", st.rng_state())?;
-        let results = PyList::empty(py);
-        for r in self.game.hand_results() {
-            results.append(hand_result_dict(py, r, n)?)?;
-        }
-        d.set_item("hand_results", results)?;
-        Ok(d)
+    /// Deprecated name of `round_results` (a hand is a round).
+    #[getter]
+    fn hand_results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        deprecated(py, "HeadGame", "hand_results", "round_results")?;
+        BoundGame::round_results(self, py)
     }
 
     fn __repr__(&self) -> String {
@@ -720,6 +450,191 @@ impl PyHeadGame {
     }
 }
 
+game::bind_game!(PyHeadGame);
+
+impl BoundGame for PyHeadGame {
+    type Move = PyHeadMove;
+    type Rules = PyHeadRules;
+    type Request = HeadRequest;
+    type Event = MoveOnly;
+    const CLASS: &'static str = "HeadGame";
+    const NUM_ACTIONS: usize = NUM_ACTIONS;
+
+    fn players(&self) -> u8 {
+        self.st().players()
+    }
+    fn current_player(&self) -> Option<u8> {
+        self.st().current_player()
+    }
+    fn is_over(&self) -> bool {
+        self.st().is_over()
+    }
+    fn winner(&self) -> Option<u8> {
+        self.st().winner()
+    }
+    fn scores(&self) -> Vec<u32> {
+        self.st().scores().to_vec()
+    }
+    fn rules(&self) -> PyHeadRules {
+        PyHeadRules {
+            inner: *self.st().rules(),
+        }
+    }
+
+    fn legal_moves(&self) -> Result<Vec<PyHeadMove>, EngineError> {
+        let st = self.st();
+        Ok(mask_ids(st.legal_actions())
+            .map(|id| PyHeadMove::in_state(st, id))
+            .collect())
+    }
+    fn legal_action_mask(&self) -> Result<Vec<bool>, EngineError> {
+        let mask = self.st().legal_actions();
+        Ok((0..NUM_ACTIONS).map(|i| mask & (1 << i) != 0).collect())
+    }
+    fn legal_actions(&self) -> Result<Vec<u32>, EngineError> {
+        Ok(mask_ids(self.st().legal_actions()).map(u32::from).collect())
+    }
+    fn move_for_action(&self, action: Int) -> Result<PyHeadMove, EngineError> {
+        let id = u8::try_from(action.0).map_err(|_| self.refusal(action))?;
+        if (id as usize) < NUM_ACTIONS && self.st().legal_actions() & (1 << id) != 0 {
+            return Ok(PyHeadMove::in_state(self.st(), id));
+        }
+        Err(self.refusal(action))
+    }
+    fn action_index(&self, py: Python<'_>, mv: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let id = match HeadRequest::from_py(mv)? {
+            HeadRequest::Id(id) => id,
+            HeadRequest::Notation(text) => match Action::parse(&text) {
+                Some(action) => Int(action.id().into()),
+                None => {
+                    // The core's refusal of the notation, with its reason (on a copy).
+                    let mut probe = self.game.clone();
+                    let err = probe.apply_notation(&text).err();
+                    return Err(to_py_err(py, err.unwrap_or(EngineError::GameOver)));
+                }
+            },
+        };
+        game::engine(py, BoundGame::move_for_action(self, id)).map(|m| usize::from(m.action))
+    }
+
+    fn request(obj: &Bound<'_, PyAny>) -> PyResult<HeadRequest> {
+        HeadRequest::from_py(obj)
+    }
+    fn apply_request(&mut self, request: &HeadRequest) -> Result<(), EngineError> {
+        match request {
+            HeadRequest::Id(id) => match u8::try_from(id.0) {
+                Ok(id) => self.game.apply(id),
+                // Ids beyond u8 are as illegal as 24: reported the same way, true value shown.
+                Err(_) => Err(self.refusal(*id)),
+            },
+            HeadRequest::Notation(text) => self.game.apply_notation(text),
+        }
+    }
+
+    fn event_count(&self) -> usize {
+        self.game.history().len()
+    }
+    fn events_from(&self, from: usize) -> Vec<MoveOnly> {
+        events_shim::head_events(&self.game, from)
+    }
+    fn events_seen_by(&self, _seat: u8) -> Vec<MoveOnly> {
+        events_shim::head_events(&self.game, 0)
+    }
+
+    fn round_results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let n = self.st().players() as usize;
+        let list = PyList::empty(py);
+        for r in self.game.hand_results() {
+            list.append(hand_result_dict(py, r, n)?)?;
+        }
+        Ok(list.into_any())
+    }
+    fn rounds_played(&self) -> usize {
+        self.game.hand_results().len()
+    }
+    fn result_extras(&self, d: &Bound<'_, PyDict>) -> PyResult<()> {
+        d.set_item("drowsy", self.drowsy())?;
+        d.set_item("pooped", self.pooped())?;
+        d.set_item("hands_played", self.game.hand_results().len())
+    }
+
+    /// What `player` may see: their own hand and public information only (never another hand or
+    /// the draw-pile order).
+    fn view<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyAny>> {
+        let st = self.st();
+        let d = self.public_dict(py)?;
+        d.set_item("player", seat)?;
+        d.set_item("hand", id_list(st.hand(seat)))?;
+        d.set_item(
+            "hand_sizes",
+            (0..st.players())
+                .map(|s| st.hand(s).count_ones())
+                .collect::<Vec<_>>(),
+        )?;
+        d.set_item("draw_pile_size", st.draw_pile().len())?;
+        let own_turn = st.current_player() == Some(seat);
+        let legal: Vec<u32> = if own_turn {
+            mask_ids(st.legal_actions()).map(u32::from).collect()
+        } else {
+            Vec::new()
+        };
+        d.set_item("legal_action_ids", legal)?;
+        Ok(d.into_any())
+    }
+    fn observation(&self, seat: u8) -> Vec<f32> {
+        observation(self.st(), seat).to_vec()
+    }
+    /// The complete state as plain data (hidden information included), in the canonical format
+    /// the differential tests compare with the oracle.
+    fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let st = self.st();
+        let n = st.players() as usize;
+        let d = self.public_dict(py)?;
+        d.set_item("players", n)?;
+        d.set_item(
+            "hands",
+            (0..st.players())
+                .map(|s| id_list(st.hand(s)))
+                .collect::<Vec<_>>(),
+        )?;
+        d.set_item("draw_pile", widen(st.draw_pile()))?;
+        d.set_item("rng_state", st.rng_state())?;
+        d.set_item("hand_results", BoundGame::round_results(self, py)?)?;
+        Ok(d.into_any())
+    }
+    /// A game returned by `determinize` has no record: `InvalidStateError`.
+    fn to_json(&self) -> PyResult<String> {
+        record::to_json(&self.game).map_err(|e| InvalidStateError::new_err(e.0))
+    }
+    fn from_json(py: Python<'_>, text: &str) -> PyResult<Self> {
+        Ok(Self {
+            game: record::from_json(text).py_err(py)?,
+        })
+    }
+    fn bot_move(&self, py: Python<'_>, kind: BotKind, seed: u64) -> PyResult<PyHeadMove> {
+        let game = &self.game;
+        // A search bot can run for seconds: Ctrl-C must stop it; the others answer at once.
+        let long = matches!(kind, BotKind::Ismcts { .. });
+        let id = super::interrupt::interruptible_if(py, long, |stop| {
+            head_decision_until(game, kind, seed, stop)
+        })?
+        .py_err(py)?;
+        Ok(PyHeadMove::in_state(self.st(), id))
+    }
+    /// Other hands and the draw pile are dealt anew, consistently with every play `seat` has
+    /// seen. The sample plays on like any game but has no JSON record.
+    fn determinize(&self, py: Python<'_>, seat: u8, seed: u64) -> PyResult<Self> {
+        let game = &self.game;
+        let state = py.detach(|| {
+            let log = HandLog::from_game(game);
+            Determinizer::new(&log, seat).map(|mut d| d.sample(&mut SplitMix64::new(seed)))
+        });
+        Ok(Self {
+            game: HeadGame::from_sample(state.py_err(py)?),
+        })
+    }
+}
+
 impl PyHeadGame {
     fn st(&self) -> &HeadState {
         self.game.state()
@@ -729,17 +644,25 @@ impl PyHeadGame {
         seat.seat(self.st().players())
     }
 
-    fn out_of_range(&self, id: Int) -> Result<(), EngineError> {
-        if self.st().is_over() {
-            return Err(EngineError::GameOver);
+    /// Why action `action` is refused now: the core's own reason for an id it knows (found on a
+    /// copy, so nothing changes), "action ids are 0..=23" for any other integer.
+    fn refusal(&self, action: Int) -> EngineError {
+        if let Ok(id) = u8::try_from(action.0) {
+            let mut probe = self.game.clone();
+            if let Err(e) = probe.apply(id) {
+                return e;
+            }
         }
-        Err(EngineError::Illegal(IllegalMove {
-            requested: format!("action id {}", id.written()),
+        if self.st().is_over() {
+            return EngineError::GameOver;
+        }
+        EngineError::Illegal(IllegalMove {
+            requested: format!("action id {}", action.written()),
             reason: format!("action ids are 0..={}", NUM_ACTIONS - 1),
             legal: mask_ids(self.st().legal_actions())
                 .filter_map(|i| Action::from_id(i).map(Action::notation))
                 .collect(),
-        }))
+        })
     }
 
     /// The public part shared by `view()` and `snapshot()`.
@@ -767,7 +690,7 @@ impl PyHeadGame {
 }
 
 /// What `HeadGame.apply` was asked to play, read from its Python argument.
-enum HeadRequest {
+pub enum HeadRequest {
     Id(Int),
     Notation(String),
 }
@@ -797,16 +720,6 @@ fn card_id(c: Int) -> PyResult<u8> {
     u8::try_from(c.0).map_err(|_| {
         InvalidStateError::new_err(format!("{} is not a card id (0..=62)", c.written()))
     })
-}
-
-/// A value of an explicit position in `0..=max`, else an `InvalidStateError` naming it.
-fn state_int<T: TryFrom<i128>>(v: Int, what: &str, max: i128) -> PyResult<T> {
-    v.in_range(what, 0, max)
-        .ok()
-        .and_then(|v| T::try_from(v).ok())
-        .ok_or_else(|| {
-            InvalidStateError::new_err(format!("{what} must be in 0..={max}, got {}", v.written()))
-        })
 }
 
 /// Card ids as a Python list of ints (a `Vec<u8>` would become `bytes`).

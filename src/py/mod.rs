@@ -6,6 +6,8 @@
 mod args;
 mod climb;
 mod errors;
+mod events_shim;
+mod game;
 mod head;
 mod interrupt;
 mod json;
@@ -13,6 +15,32 @@ mod sim;
 mod vecenv;
 
 use pyo3::prelude::*;
+
+use crate::rng::{mix64 as core_mix64, SplitMix64};
+use args::{threads_arg, Int};
+
+/// The `k`-th output (0-based) of SplitMix64 started at `seed`, as the batch simulator
+/// derives game `k`'s deal: for the Python facade's own seed streams.
+#[pyfunction]
+fn nth_output(seed: &Bound<'_, PyAny>, k: &Bound<'_, PyAny>) -> PyResult<u64> {
+    Ok(SplitMix64::nth_output(
+        args::seed_arg(seed)?,
+        args::seed_arg(k)?,
+    ))
+}
+
+/// The SplitMix64 output function of a 64-bit value: mixes two seeds into one stream.
+#[pyfunction]
+fn mix64(value: &Bound<'_, PyAny>) -> PyResult<u64> {
+    Ok(core_mix64(args::seed_arg(value)?))
+}
+
+/// A `threads` argument as every batch call checks it: `None` or 1..=MAX_THREADS.
+#[pyfunction]
+#[pyo3(signature = (threads = None))]
+fn check_threads(threads: Option<Int>) -> PyResult<Option<usize>> {
+    threads_arg(threads)
+}
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -22,5 +50,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     sim::register(m)?;
     climb::register(m)?;
     vecenv::register(m)?;
+    m.add_function(wrap_pyfunction!(nth_output, m)?)?;
+    m.add_function(wrap_pyfunction!(mix64, m)?)?;
+    m.add_function(wrap_pyfunction!(check_threads, m)?)?;
     Ok(())
 }

@@ -1,7 +1,7 @@
 """One game behind the interface the environments need: sizes, observations, masks, actions.
 
-Panda Head steps its 24 fixed action ids; the climbing games step abstract actions
-(``ClimbGame.apply_action``, docs/rl_interface.md §2), so both have a fixed ``Discrete`` space.
+Every game has a fixed action space (``game.num_actions``: Panda Head's 24 action ids, the
+climbing games' abstract actions, docs/rl_interface.md §2), stepped with ``game.apply(id)``.
 """
 
 from __future__ import annotations
@@ -10,10 +10,9 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from panda_core import _core
 from panda_core._args import players_arg, shown
-from panda_core._core import ClimbGame, ClimbSettings, HeadGame, HeadRules
-from panda_core.bots import Game, GameName, new_game, nth_output
+from panda_core._core import ClimbSettings, HeadRules, nth_output
+from panda_core._registry import AnyGame, GameName, one_rules, spec, spec_of
 
 _BIG = float(np.finfo(np.float32).max)
 """Observation upper bound: every entry is a 0/1 flag or a non-negative count or fraction scaled
@@ -22,11 +21,11 @@ boxes are [0, the largest finite float32]."""
 
 
 def observation_size(game: GameName) -> int:
-    return _core.HEAD_OBSERVATION_SIZE if game == "head" else _core.CLIMB_OBSERVATION_SIZE
+    return spec(game).observation_size
 
 
 def num_actions(game: GameName) -> int:
-    return _core.NUM_HEAD_ACTIONS if game == "head" else _core.NUM_CLIMB_ACTIONS
+    return spec(game).num_actions
 
 
 def observation_bounds(game: GameName) -> tuple[float, float, int]:
@@ -48,21 +47,19 @@ class Table:
         rules: HeadRules | None = None,
         settings: ClimbSettings | None = None,
     ) -> None:
-        self.name: GameName = game
+        self.spec = spec(game)
+        self.name: GameName = self.spec.name
         self.players = players_arg(players)
-        self.rules = rules
-        self.settings = settings
-        self.observation_size = observation_size(game)
-        self.num_actions = num_actions(game)
+        self.rules = self.spec.rules(one_rules(rules, settings))
+        self.observation_size = self.spec.observation_size
+        self.num_actions = self.spec.num_actions
         self.seed = 0
-        self.game: Game = new_game(game, players, 0, rules=rules, settings=settings)
+        self.game: AnyGame = self.spec.new_game(self.players, 0, self.rules)
 
     def deal(self, seed: int) -> None:
         """Start a new game dealt from ``seed``."""
         self.seed = seed
-        self.game = new_game(
-            self.name, self.players, seed, rules=self.rules, settings=self.settings
-        )
+        self.game = self.spec.new_game(self.players, seed, self.rules)
 
     @property
     def current_player(self) -> int | None:
@@ -81,11 +78,7 @@ class Table:
 
     def legal_mask(self) -> npt.NDArray[np.bool_]:
         """The legal actions of the seat to move (all false once the game is over)."""
-        if self.game.is_over:
-            return np.zeros(self.num_actions, dtype=np.bool_)
-        if isinstance(self.game, HeadGame):
-            return np.asarray(self.game.legal_action_mask(), dtype=np.bool_)
-        return np.asarray(self.game.action_mask(), dtype=np.bool_)
+        return np.asarray(self.game.legal_action_mask(), dtype=np.bool_)
 
     def action_arg(self, action: object) -> int:
         """An action as an ``int``: an int, a numpy integer or a 0-d integer array. Bools, floats
@@ -103,17 +96,11 @@ class Table:
     def apply_action(self, action: int) -> None:
         """Play ``action`` for the seat to move; :class:`IllegalMoveError` (state unchanged) when
         it is not legal."""
-        if isinstance(self.game, HeadGame):
-            self.game.apply(action)
-        else:
-            self.game.apply_action(action)
+        self.game.apply(action)
 
     def play_builtin(self, bot: str, seed: int) -> None:
         """Let built-in ``bot`` move for the seat to move, with ``seed``."""
-        if isinstance(self.game, HeadGame):
-            self.game.apply(self.game.bot_action(bot, seed))
-        else:
-            self.game.apply(self.game.bot_move(bot, seed))
+        self.game.apply(self.game.bot_move(bot, seed))  # type: ignore[arg-type]
 
     def bot_seed(self, stream: int, seat: int, decision: int) -> int:
         """The seed of a built-in opponent's ``decision``-th move at ``seat`` in this deal."""
@@ -136,36 +123,9 @@ class Table:
         return text
 
 
-def render_text(game: Game) -> str:
+def render_text(game: AnyGame) -> str:
     """A short text picture of ``game`` from the point of view of the seat to move."""
-    seat = game.current_player
-    lines: list[str] = []
-    if isinstance(game, HeadGame):
-        from panda_core.head import action_notation, card_name
-
-        lines.append(
-            f"Panda Head, hand {game.hand_number}, pile {game.pile_number}; scores {game.scores}"
-        )
-        view = game.view(seat if seat is not None else 0)
-        plays = ", ".join(f"seat {p[0]}: {action_notation(p[1])}" for p in view["pile_plays"])
-        lines.append(f"pile: {plays or '(empty)'}")
-        if seat is not None:
-            hand = " ".join(card_name(c) for c in view["hand"])
-            lines.append(f"seat {seat} to move, holds {hand}")
-    else:
-        assert isinstance(game, ClimbGame)
-        climb_view = game.view(seat if seat is not None else 0)
-        lines.append(
-            f"{climb_view['preset']}, round {game.round}; scores {game.scores}; "
-            f"hand sizes {climb_view['hand_sizes']}"
-        )
-        trick = climb_view["trick"]
-        lines.append(f"to beat: {trick.get('to_beat') or '(lead)'}")
-        if seat is not None:
-            lines.append(f"seat {seat} to move, {len(climb_view['legal_moves'])} legal moves")
-    if game.is_over:
-        lines.append(f"game over: seat {game.winner} wins")
-    return "\n".join(lines)
+    return spec_of(game).render(game)
 
 
 def final_rewards(winner: int | None, players: int) -> list[float]:

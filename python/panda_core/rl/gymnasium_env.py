@@ -50,7 +50,8 @@ from panda_core._core import (
     IllegalMoveError,
     RulesError,
 )
-from panda_core.bots import GAMES, GameName, is_builtin_bot
+from panda_core._registry import spec
+from panda_core.bots import is_builtin_bot
 from panda_core.rl._game import Table, observation_bounds
 
 __all__ = ["PandaEnv"]
@@ -77,9 +78,7 @@ class PandaEnv(gym.Env[Obs, np.int64]):
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
-        if game not in GAMES:
-            raise RulesError(f"unknown game {shown(game)}; the games are {list(GAMES)}")
-        name: GameName = "head" if game == "head" else "year" if game == "year" else "spin"
+        name = spec(game).name
         self.table = Table(name, players, rules, settings)
         others = players - 1
         names = [opponents] * others if isinstance(opponents, str) else list(opponents)
@@ -146,8 +145,8 @@ class PandaEnv(gym.Env[Obs, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Obs, dict[str, Any]]:
-        """Deal a new game: from ``seed`` when given (the deal ``HeadGame(players, seed)`` /
-        ``ClimbGame(players, seed, …)`` would give), otherwise from the env's generator."""
+        """Deal a new game: from ``seed`` when given (the deal ``make(game, players, seed)``
+        would give), otherwise from the env's generator."""
         if seed is not None:
             seed = seed_arg(seed)  # before Gymnasium sees it: one error for every bad seed
         super().reset(seed=seed)

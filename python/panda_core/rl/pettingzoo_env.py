@@ -14,16 +14,16 @@
 * Agents: ``"player_0"`` … ``"player_{n-1}"``, seat ``i`` is ``player_i``.
 * Observation: ``{"observation": float32 (OBS,), "action_mask": int8 (A,)}`` (PettingZoo's
   action-mask convention). The observation is the game's own encoding for that seat
-  (``HeadGame.observation`` / ``ClimbGame.observation``, seats relative to the observer); the
+  (``game.observation(seat)``, seats relative to the observer); the
   mask is the legal actions of that agent when it is to move, all zeros otherwise.
 * Actions: ``Discrete(24)`` action ids in Panda Head, ``Discrete(NUM_CLIMB_ACTIONS)`` abstract
-  actions in ``year`` and ``spin`` (``ClimbGame.apply_action``).
+  actions in ``year`` and ``spin`` (``game.apply(action)``).
 * Rewards: zero until the game ends; then +1 for the winner and -1 for every other seat. The
   whole game is one episode; there is no truncation.
 * An illegal action raises :class:`~panda_core.IllegalMoveError` (the state is unchanged); wrap
   the env in ``pettingzoo.utils.wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)`` to end
   the game with a penalty instead.
-* ``reset(seed=s)`` deals the game ``HeadGame(players, s)`` / ``ClimbGame(players, s, …)`` would;
+* ``reset(seed=s)`` deals the game ``make(game, players, s)`` would;
   ``reset()`` without a seed draws the next deal from the env's generator.
 """
 
@@ -38,7 +38,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 
 from panda_core._args import seed_arg, shown
 from panda_core._core import ArgumentError, ClimbSettings, HeadRules, RulesError
-from panda_core.bots import GameName
+from panda_core._registry import GameName
 from panda_core.rl._game import Table, agent_name, final_rewards, observation_bounds
 
 __all__ = ["PandaAECEnv", "head_env", "spin_env", "year_env"]

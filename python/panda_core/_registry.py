@@ -1,0 +1,316 @@
+"""The games by name: the one module that knows which classes, rules, batch functions, vector
+environments and spaces belong to ``"head"``, ``"year"`` and ``"spin"``.
+
+Everything else in the package looks a game up here (:func:`spec`, :func:`spec_of`) and then uses
+the verbs every game object shares (``panda_core.Game``), so adding a game is one entry here.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from panda_core import climb, head
+from panda_core._args import shown
+from panda_core._core import (
+    CLIMB_OBSERVATION_SIZE,
+    HEAD_OBSERVATION_SIZE,
+    NUM_CLIMB_ACTIONS,
+    NUM_HEAD_ACTIONS,
+    ClimbGame,
+    ClimbSettings,
+    ClimbVectorEnv,
+    HeadGame,
+    HeadRules,
+    HeadVectorEnv,
+    RulesError,
+    climb_batch_records,
+    head_batch_records,
+    simulate_climb_batch,
+    simulate_head_batch,
+)
+
+__all__ = [
+    "GAMES",
+    "AnyGame",
+    "AnyRules",
+    "BatchColumns",
+    "GameName",
+    "GameSpec",
+    "one_rules",
+    "spec",
+    "spec_of",
+]
+
+GameName: TypeAlias = Literal["head", "year", "spin"]
+AnyGame: TypeAlias = HeadGame | ClimbGame
+"""A game object of any game."""
+AnyRules: TypeAlias = HeadRules | ClimbSettings
+"""The rules of any game (``game.rules``)."""
+
+BatchColumns = tuple[
+    npt.NDArray[np.int8], npt.NDArray[np.uint32], npt.NDArray[np.uint32], npt.NDArray[np.uint32]
+]
+"""A batch's per-game ``(winner, rounds, decisions, scores)`` columns."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game: its classes, sizes and the engine functions that serve it."""
+
+    name: GameName
+    title: str
+    """The game's name in prose ("Panda Head")."""
+    game_class: type[HeadGame] | type[ClimbGame]
+    rules_class: type[HeadRules] | type[ClimbSettings]
+    vector_env: type[HeadVectorEnv] | type[ClimbVectorEnv]
+    num_actions: int
+    """Size of the fixed action space (``game.num_actions``)."""
+    observation_size: int
+    """Length of ``game.observation(player)``."""
+    round_name: str
+    """What a round is called in this game, plural ("hands", "rounds")."""
+    cli_options: Mapping[str, str]
+    """``panda-core simulate`` options of this game: argparse dest → flag."""
+    _rules: Callable[[AnyRules | None, dict[str, Any]], AnyRules]
+    _new: Callable[[int, int, Any], AnyGame]
+    _batch: Callable[[int, int, list[str], int, Any, int | None, int], BatchColumns]
+    _records: Callable[[int, int, list[str], int, Any, int | None, int], list[str]]
+    _cli_rules: Callable[[argparse.Namespace], AnyRules]
+    _render: Callable[[Any], str]
+
+    def rules(self, rules: object = None, **options: Any) -> AnyRules:
+        """This game's rules: ``rules`` (an object of :attr:`rules_class`), or one built from
+        ``options`` (its keyword arguments), or the defaults; never both."""
+        if isinstance(rules, HeadRules | ClimbSettings) and not isinstance(rules, self.rules_class):
+            raise RulesError(
+                f"{self.title} takes rules={self.rules_class.__name__}(...), not "
+                f"{type(rules).__name__}"
+            )
+        if rules is not None and not isinstance(rules, self.rules_class):
+            raise TypeError(
+                f"{self.name} takes rules={self.rules_class.__name__}(...), got {shown(rules)}"
+            )
+        if rules is not None and options:
+            raise RulesError(
+                f"give {self.name} either rules=... or rule options, not both "
+                f"(got rules and {sorted(options)})"
+            )
+        return self._rules(rules, options)
+
+    def new_game(self, players: int, seed: int, rules: object = None, **options: Any) -> AnyGame:
+        """A new game dealt from ``seed`` (players and seed are checked by the engine)."""
+        return self._new(players, seed, self.rules(rules, **options))
+
+    def simulate_batch(
+        self,
+        games: int,
+        players: int,
+        bots: list[str],
+        seed: int,
+        rules: object,
+        threads: int | None,
+        first_game: int,
+    ) -> BatchColumns:
+        """Games ``first_game ..`` of the engine's batch simulation, as columns."""
+        return self._batch(games, players, bots, seed, self.rules(rules), threads, first_game)
+
+    def batch_records(
+        self,
+        games: int,
+        players: int,
+        bots: list[str],
+        seed: int,
+        rules: object,
+        threads: int | None,
+        first_game: int,
+    ) -> list[str]:
+        """The JSON records of the games :meth:`simulate_batch` plays with these arguments."""
+        return self._records(games, players, bots, seed, self.rules(rules), threads, first_game)
+
+    def cli_rules(self, args: argparse.Namespace) -> AnyRules:
+        """This game's rules from ``panda-core simulate``'s parsed options."""
+        return self._cli_rules(args)
+
+    def render(self, game: AnyGame) -> str:
+        """A few lines of text picturing ``game`` for the seat to move (the RL ``render()``)."""
+        return self._render(game)
+
+    def __repr__(self) -> str:
+        return f"GameSpec({self.name!r})"
+
+
+# ---- Panda Head -------------------------------------------------------------------------------
+
+
+def _head_rules(rules: AnyRules | None, options: dict[str, Any]) -> HeadRules:
+    assert rules is None or isinstance(rules, HeadRules)  # checked by GameSpec.rules
+    return rules if rules is not None else HeadRules(**options)
+
+
+def _head_batch(
+    games: int,
+    players: int,
+    bots: list[str],
+    seed: int,
+    rules: Any,
+    threads: int | None,
+    first_game: int,
+) -> BatchColumns:
+    h = simulate_head_batch(games, players, bots, seed, rules, threads, first_game)
+    return h["winner"], h["hands"], h["decisions"], h["scores"]
+
+
+def _head_cli_rules(args: argparse.Namespace) -> HeadRules:
+    return HeadRules(
+        last_pile_scoring=args.last_pile_scoring,
+        poor_panda=not args.no_poor_panda,
+        lowest_only_when_cannot_follow=args.lowest_only_when_cannot_follow,
+        bust_threshold=args.bust_threshold,
+        special_cards=not args.no_special_cards,
+        first_dealer=args.first_dealer,
+    )
+
+
+HEAD_OPTIONS = {
+    "last_pile_scoring": "--last-pile-scoring",
+    "no_poor_panda": "--no-poor-panda",
+    "lowest_only_when_cannot_follow": "--lowest-only-when-cannot-follow",
+    "bust_threshold": "--bust-threshold",
+    "no_special_cards": "--no-special-cards",
+    "first_dealer": "--first-dealer",
+}
+"""Options of Panda Head (H-7, docs/rules/head.md)."""
+
+
+# ---- the climbing games -----------------------------------------------------------------------
+
+
+def _climb_rules(preset: Literal["year", "spin"]) -> Callable[..., ClimbSettings]:
+    """Settings with ``preset`` (the game's name decides it; passing another is an error)."""
+
+    def build(rules: AnyRules | None, options: dict[str, Any]) -> ClimbSettings:
+        if "preset" in options:
+            raise RulesError(f"the preset is the game's name ({preset!r}): do not pass preset=")
+        if rules is None:
+            return ClimbSettings(preset=preset, **options)
+        assert isinstance(rules, ClimbSettings)  # checked by GameSpec.rules
+        if rules.preset == preset:
+            return rules
+        return ClimbSettings(
+            preset=preset,
+            panda_mood=rules.panda_mood,
+            first_player=rules.first_player,
+            deck=rules.deck,
+        )
+
+    return build
+
+
+def _climb_batch(
+    games: int,
+    players: int,
+    bots: list[str],
+    seed: int,
+    rules: Any,
+    threads: int | None,
+    first_game: int,
+) -> BatchColumns:
+    c = simulate_climb_batch(games, players, bots, seed, rules, threads, first_game)
+    return c["winner"], c["rounds"], c["decisions"], c["scores"]
+
+
+def _climb_cli_rules(preset: Literal["year", "spin"]) -> Callable[[argparse.Namespace], Any]:
+    def build(args: argparse.Namespace) -> ClimbSettings:
+        options: dict[str, Any] = {
+            "first_player": args.first_player,
+            "deck": None if args.deck is None else str(args.deck),
+        }
+        if preset == "year":  # spin has no panda mood (S-7.6)
+            options["panda_mood"] = args.panda_mood
+        return ClimbSettings(preset=preset, **options)
+
+    return build
+
+
+CLIMB_OPTIONS = {"deck": "--deck", "first_player": "--first-player"}
+"""Options of both climbing games (S-12, docs/rules/spin.md)."""
+YEAR_OPTIONS = {"panda_mood": "--panda-mood"}
+"""Options of ``year`` only (``spin`` has no panda mood, S-7.6)."""
+
+
+def _climb_spec(name: Literal["year", "spin"], title: str) -> GameSpec:
+    options = {**CLIMB_OPTIONS, **(YEAR_OPTIONS if name == "year" else {})}
+    return GameSpec(
+        name=name,
+        title=title,
+        game_class=ClimbGame,
+        rules_class=ClimbSettings,
+        vector_env=ClimbVectorEnv,
+        num_actions=NUM_CLIMB_ACTIONS,
+        observation_size=CLIMB_OBSERVATION_SIZE,
+        round_name="rounds",
+        cli_options=options,
+        _rules=_climb_rules(name),
+        _new=ClimbGame,
+        _batch=_climb_batch,
+        _records=climb_batch_records,
+        _cli_rules=_climb_cli_rules(name),
+        _render=climb.render_text,
+    )
+
+
+# ---- the registry -----------------------------------------------------------------------------
+
+SPECS: dict[str, GameSpec] = {
+    "head": GameSpec(
+        name="head",
+        title="Panda Head",
+        game_class=HeadGame,
+        rules_class=HeadRules,
+        vector_env=HeadVectorEnv,
+        num_actions=NUM_HEAD_ACTIONS,
+        observation_size=HEAD_OBSERVATION_SIZE,
+        round_name="hands",
+        cli_options=HEAD_OPTIONS,
+        _rules=_head_rules,
+        _new=HeadGame,
+        _batch=_head_batch,
+        _records=head_batch_records,
+        _cli_rules=_head_cli_rules,
+        _render=head.render_text,
+    ),
+    "year": _climb_spec("year", "Year of the Panda"),
+    "spin": _climb_spec("spin", "Panda Spin"),
+}
+
+GAMES: tuple[GameName, ...] = ("head", "year", "spin")
+"""The games: Panda Head and the two climbing presets."""
+
+
+def one_rules(rules: AnyRules | None, settings: ClimbSettings | None) -> AnyRules | None:
+    """The rules object of the entry points that take both ``rules`` and ``settings`` (the
+    climbing games' older name for their rules): at most one of them."""
+    if rules is not None and settings is not None:
+        raise RulesError("give rules=... or settings=..., not both")
+    return rules if rules is not None else settings
+
+
+def spec(name: object) -> GameSpec:
+    """The game called ``name``; ``RulesError`` naming the games otherwise."""
+    found = SPECS.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise RulesError(f"unknown game {shown(name)}; the games are {list(GAMES)}")
+    return found
+
+
+def spec_of(game: AnyGame) -> GameSpec:
+    """The game a game object plays (a climbing game's preset says which)."""
+    if isinstance(game, HeadGame):
+        return SPECS["head"]
+    return SPECS[game.rules.preset]
