@@ -4,6 +4,7 @@
 //! {"format": "panda-core/head", "version": 1, "players": 4,
 //!  "rules": {"last_pile_scoring": "pile_sum", ...},
 //!  "start": {"seed": 42},            // or {"deal": {"hands": [[...]], "draw_pile": [...], ...}}
+//!                                    // or {"snapshot": {...}} (HeadGame::from_snapshot)
 //!  "actions": [3, 22, 14, ...]}
 //! ```
 //! Storing the start and the actions (not a state dump) makes a round trip exact by construction
@@ -15,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::action::ActionId;
 use super::game::{HeadGame, Start};
 use super::rules::{HeadRules, RULE_KEYS};
+use super::snapshot::{HeadSnapshot, SNAPSHOT_KEYS};
 use super::state::Deal;
 use crate::error::{EngineError, StateError};
 
@@ -26,6 +28,8 @@ pub const VERSION: u32 = 1;
 enum StartDoc {
     Seed(u64),
     Deal(Deal),
+    /// A position rebuilt from a snapshot (any point of a game), under the record's rules.
+    Snapshot(Box<HeadSnapshot>),
 }
 
 #[derive(Serialize, Deserialize)]
@@ -44,6 +48,7 @@ pub fn to_json(game: &HeadGame) -> Result<String, StateError> {
     let start = match game.start() {
         Start::Seed(s) => StartDoc::Seed(*s),
         Start::Deal(d) => StartDoc::Deal(d.clone()),
+        Start::Snapshot(snap) => StartDoc::Snapshot(snap.clone()),
         Start::Sampled(_) => {
             return Err(StateError(
                 "a game sampled by determinize() has no record: nothing replays to the sample \
@@ -84,12 +89,25 @@ pub fn from_json(text: &str) -> Result<HeadGame, EngineError> {
         .map_err(|e| bad(format!("not a panda-core game record: {e}")))?;
     crate::record::require_keys(&value, &["rules"], &RULE_KEYS, "the record's rules")?;
     crate::record::require_keys(&value, &["start", "deal"], &DEAL_KEYS, "the record's deal")?;
+    crate::record::require_keys(
+        &value,
+        &["start", "snapshot"],
+        &SNAPSHOT_KEYS,
+        "the record's snapshot",
+    )?;
     let doc: GameDoc = serde_json::from_value(value)
         .map_err(|e| bad(format!("not a panda-core game record: {e}")))?;
     crate::record::check_header(&doc.format, doc.version, FORMAT, VERSION)?;
     let mut game = match doc.start {
         StartDoc::Seed(seed) => HeadGame::new(doc.players, seed, doc.rules),
         StartDoc::Deal(deal) => HeadGame::from_deal(doc.players, deal, doc.rules),
+        StartDoc::Snapshot(snap) if snap.players != doc.players => {
+            return Err(bad(format!(
+                "the record's players ({}) differ from its snapshot's ({})",
+                doc.players, snap.players
+            )))
+        }
+        StartDoc::Snapshot(snap) => HeadGame::from_snapshot(*snap, doc.rules).map_err(Into::into),
     }
     .map_err(|e| bad(format!("the record's start is not a valid game: {e}")))?;
     for (step, &action) in doc.actions.iter().enumerate() {

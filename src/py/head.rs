@@ -550,11 +550,11 @@ impl PyHeadGame {
                 .map_err(|_| concurrent_use("HeadGame"))?;
             match &requested {
                 HeadRequest::Id(id) => match u8::try_from(id.0) {
-                    Ok(id) => this.game.apply(id),
+                    Ok(id) => this.game.apply(id).map(|_| ()),
                     // Ids beyond u8 are as illegal as 24: reported the same way, true value shown.
                     Err(_) => this.out_of_range(*id),
                 },
-                HeadRequest::Notation(text) => this.game.apply_notation(text),
+                HeadRequest::Notation(text) => this.game.apply_notation(text).map(|_| ()),
             }
         };
         // The exception is built once the borrow is released (building it runs Python code).
