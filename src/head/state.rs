@@ -304,10 +304,8 @@ impl HeadState {
         let size = p.rules.deck_size();
         let in_pile = p.draw_pile.iter().fold(0u64, |a, &c| a | 1 << c);
         let start = size as usize - p.draw_pile.len();
-        let mut k = 0;
-        for c in (0..size).filter(|c| in_pile >> c & 1 == 0) {
+        for (k, c) in (0..size).filter(|c| in_pile >> c & 1 == 0).enumerate() {
             state.deck[k] = c;
-            k += 1;
         }
         state.deck[start..size as usize].copy_from_slice(p.draw_pile);
         state.deck_len = size;
