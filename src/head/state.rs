@@ -519,7 +519,6 @@ impl HeadState {
 
     /// [`Self::apply_legal`], reporting what the move did to `sink` (nothing is pushed on
     /// error). With [`NoEvents`] every report compiles away.
-    #[inline]
     pub fn apply_legal_with<S: EventSink<HeadEvent>>(
         &mut self,
         id: ActionId,
