@@ -325,3 +325,116 @@ fn no_seat_sees_a_hidden_card() {
         "the unfiltered events must hold hidden cards for the check to bite"
     );
 }
+
+/// H-4.1 and H-4.3 step by step: a Big Panda led turns up two specials (discarded) and a 9; a
+/// 1 with a Bamboo is worth 3 and draws the top card, which only the drawer sees.
+#[test]
+fn h4_1_turn_up_and_h4_3_replacement_draw_events() {
+    use panda_core::head::event::{Cards, Notation};
+    use panda_core::head::Deal;
+    let hands = vec![
+        vec![55, 59, 0, 5, 10, 15, 20],
+        vec![1, 6, 11, 16, 21, 26, 31],
+    ];
+    let top = [56u8, 60, 40, 45];
+    let used: Vec<u8> = hands.iter().flatten().chain(&top).copied().collect();
+    let draw_pile = top
+        .iter()
+        .copied()
+        .chain((0..63).filter(|c| !used.contains(c)))
+        .collect();
+    let deal = Deal {
+        hands,
+        draw_pile,
+        dealer: 1,
+        scores: vec![0, 0],
+        drowsy: vec![false; 2],
+        pooped: vec![false; 2],
+        rng_state: 5,
+        hand_number: 0,
+    };
+    let mut game = HeadGame::from_deal(2, deal, HeadRules::default()).unwrap();
+    let mut sink = Vec::new();
+    let mut bare = game.state().clone();
+    bare.apply_legal_with(Action::BigPanda.id(), &mut sink)
+        .unwrap();
+    let events = game.apply(Action::BigPanda.id()).unwrap().to_vec();
+    assert_eq!(events, sink, "the game stores what the state reports");
+    assert_eq!(
+        events,
+        [
+            HeadEvent::Move {
+                player: 0,
+                notation: Notation(22),
+                action: 22,
+                round: 0,
+                pile: 0,
+                cards: Cards(1 << 55),
+                value: 9,
+                option: PlayOption::Lead,
+            },
+            HeadEvent::BigPanda {
+                player: 0,
+                card: 55,
+                led: true,
+                value: 9
+            },
+            HeadEvent::TurnUp {
+                player: 0,
+                discarded: Cards((1 << 56) | (1 << 60)),
+                card: 40,
+                value: 9,
+            },
+        ]
+    );
+    let events = game.apply(Action::Panda(1).id()).unwrap().to_vec();
+    assert!(matches!(
+        events[0],
+        HeadEvent::Move {
+            option: PlayOption::B,
+            ..
+        }
+    ));
+    assert_eq!(
+        events[1],
+        HeadEvent::PileWon {
+            round: 0,
+            pile: 0,
+            winner: 0,
+            value: 9,
+            points: 0,
+            cards: Cards((1 << 1) | (1 << 40) | (1 << 55) | (1 << 56) | (1 << 60)),
+        }
+    );
+    let events = game
+        .apply(Action::PandaWithBamboo(1).id())
+        .unwrap()
+        .to_vec();
+    assert!(matches!(
+        events[0],
+        HeadEvent::Move { value: 3, cards: Cards(c), .. } if c == 1 | 1 << 59
+    ));
+    assert_eq!(
+        events[1],
+        HeadEvent::Bamboo {
+            player: 0,
+            card: 59,
+            alone: false,
+            bonus: 2
+        }
+    );
+    let drawn = HeadEvent::Draw {
+        player: 0,
+        card: Some(45),
+    };
+    assert_eq!(events[2], drawn);
+    assert_eq!(drawn.seen_by(0), Some(drawn.clone()));
+    assert_eq!(
+        drawn.seen_by(1),
+        Some(HeadEvent::Draw {
+            player: 0,
+            card: None
+        })
+    );
+    assert!(game.state().hand(0) & (1 << 45) != 0);
+}
