@@ -7,7 +7,7 @@
 //! - [`state`]: dealing, piles, scoring and the end of the game (H-2 … H-6)
 //! - [`game`]: a state with its start, history and hand results
 //! - [`event`]: what each move did, per-seat filtered (H-3 … H-6)
-//! - [`move_info`]: the cards a move takes and its value, before it is played (H-1.4, H-4)
+//! - [`mod@move_info`]: the cards a move takes and its value, before it is played (H-1.4, H-4)
 //! - [`view`], [`snapshot`]: what a seat may see; the complete state and its checked rebuild
 //! - [`determinize`]: full states sampled from one player's knowledge (for search)
 //! - [`record`]: the JSON game record

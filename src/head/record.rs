@@ -241,6 +241,41 @@ mod tests {
         assert!(g.state().scores().iter().all(|&s| s >= max));
     }
 
+    /// A game rebuilt from a mid-hand snapshot has a record: the snapshot and the moves after it.
+    #[test]
+    fn a_snapshot_start_records_and_replays() {
+        let rules = HeadRules::default();
+        let mut game = HeadGame::new(3, 4, rules).unwrap();
+        let mut rng = SplitMix64::new(8);
+        let mut play = |g: &mut HeadGame, moves: usize| {
+            for _ in 0..moves {
+                let legal: Vec<u8> =
+                    crate::head::action::mask_ids(g.state().legal_actions()).collect();
+                g.apply(legal[(rng.next() % legal.len() as u64) as usize])
+                    .unwrap();
+            }
+        };
+        play(&mut game, 10);
+        let mut from = HeadGame::from_snapshot(game.snapshot(), rules).unwrap();
+        play(&mut from, 5);
+        let text = to_json(&from).unwrap();
+        let back = from_json(&text).unwrap();
+        assert_eq!(back.snapshot(), from.snapshot());
+        assert_eq!(to_json(&back).unwrap(), text);
+        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let mut other = doc.clone();
+        other["players"] = 4.into();
+        let e = from_json(&other.to_string()).unwrap_err().to_string();
+        assert!(e.contains("differ from its snapshot"), "{e}");
+        let mut missing = doc;
+        missing["start"]["snapshot"]
+            .as_object_mut()
+            .unwrap()
+            .remove("winner");
+        let e = from_json(&missing.to_string()).unwrap_err().to_string();
+        assert!(e.contains("snapshot") && e.contains("winner"), "{e}");
+    }
+
     #[test]
     fn round_trip_is_exact() {
         let game = finished_game(4);
