@@ -125,6 +125,7 @@ impl HandLog {
             Start::Seed(seed) => HeadState::new(now.players(), *seed, rules),
             Start::Deal(deal) => HeadState::from_deal(now.players(), deal, rules),
             Start::Sampled(state) => Ok((**state).clone()),
+            Start::Snapshot(snap) => HeadState::from_snapshot(snap, rules).map_err(Into::into),
         }
         .expect("a game's start was valid when the game was made");
         let hand = now.hand_number();

@@ -1,13 +1,18 @@
-//! A recorded Panda Head game: the state plus how it started, every action and every hand result.
+//! A recorded Panda Head game: the state plus how it started, every action, every hand result and
+//! every event (what each move did, [`super::event`]).
 //!
 //! This is what the Python API wraps. The start and the action list are the whole truth of a
 //! game: the JSON document ([`super::record`]) stores exactly these and replays them on import, so
 //! an imported game is checked move by move by the same code that plays.
 
 use super::action::{Action, ActionId};
+use super::event::HeadEvent;
 use super::rules::HeadRules;
+use super::snapshot::HeadSnapshot;
 use super::state::{Deal, HandResult, HeadState};
-use crate::error::{EngineError, IllegalMove};
+use super::view::HeadView;
+use crate::error::{EngineError, IllegalMove, StateError};
+use crate::event::SeatFilter;
 
 /// How a game began.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,6 +24,9 @@ pub enum Start {
     /// A full state sampled by determinization ([`super::determinize`]), possibly mid-hand. Such
     /// a game plays on normally but has no JSON record: nothing replays to the sample.
     Sampled(Box<HeadState>),
+    /// A position rebuilt from a snapshot ([`HeadGame::from_snapshot`]), possibly mid-hand. Its
+    /// record starts from the snapshot.
+    Snapshot(Box<HeadSnapshot>),
 }
 
 /// One decision in the history.
@@ -37,6 +45,11 @@ pub struct HeadGame {
     start: Start,
     history: Vec<Step>,
     hand_results: Vec<HandResult>,
+    /// Every event: the deal of the starting hand (when the game starts at one), then the events
+    /// of each move in turn.
+    events: Vec<HeadEvent>,
+    /// `events[move_starts[i]..]` begins with the `move` event of `history[i]`.
+    move_starts: Vec<usize>,
 }
 
 impl HeadGame {
@@ -57,13 +70,41 @@ impl HeadGame {
         Self::wrap(state.clone(), Start::Sampled(Box::new(state)))
     }
 
+    /// A game from a snapshot (any position, mid-hand included), checked strictly: see
+    /// [`HeadState::from_snapshot`]. The snapshot's hand results become the game's.
+    pub fn from_snapshot(snap: HeadSnapshot, rules: HeadRules) -> Result<Self, StateError> {
+        let (state, results) = super::snapshot::from_snapshot(&snap, rules)?;
+        let mut game = Self::wrap(state, Start::Snapshot(Box::new(snap)));
+        game.hand_results = results;
+        Ok(game)
+    }
+
     fn wrap(state: HeadState, start: Start) -> Self {
+        let at_hand_start =
+            !state.is_over() && state.pile_number() == 0 && state.highest().is_none();
+        let events = if at_hand_start {
+            vec![state.deal_event()]
+        } else {
+            Vec::new()
+        };
         Self {
             state,
             start,
             history: Vec::new(),
             hand_results: Vec::new(),
+            events,
+            move_starts: Vec::new(),
         }
+    }
+
+    /// The complete state with the hand results (hidden information included).
+    pub fn snapshot(&self) -> HeadSnapshot {
+        super::snapshot::snapshot(&self.state, &self.hand_results)
+    }
+
+    /// What `seat` may see (see [`super::view`]).
+    pub fn view(&self, seat: u8) -> HeadView {
+        super::view::view(&self.state, seat)
     }
 
     pub fn state(&self) -> &HeadState {
@@ -79,11 +120,41 @@ impl HeadGame {
         &self.hand_results
     }
 
-    /// Apply an action id; on error nothing changes.
-    pub fn apply(&mut self, id: ActionId) -> Result<(), EngineError> {
+    /// Every event so far, unfiltered (hidden cards included): see [`super::event`].
+    pub fn events(&self) -> &[HeadEvent] {
+        &self.events
+    }
+
+    /// Every event as `seat` saw it ([`SeatFilter`]): no card hidden from `seat`.
+    pub fn events_seen_by(&self, seat: u8) -> Vec<HeadEvent> {
+        self.events.iter().filter_map(|e| e.seen_by(seat)).collect()
+    }
+
+    /// Where each move's events start in [`Self::events`] (one entry per [`Self::history`] step).
+    pub fn move_starts(&self) -> &[usize] {
+        &self.move_starts
+    }
+
+    /// The events of move `index` (0-based, in [`Self::history`] order); empty when out of range.
+    pub fn events_of_move(&self, index: usize) -> &[HeadEvent] {
+        let Some(&start) = self.move_starts.get(index) else {
+            return &[];
+        };
+        let end = self
+            .move_starts
+            .get(index + 1)
+            .copied()
+            .unwrap_or(self.events.len());
+        &self.events[start..end]
+    }
+
+    /// Apply an action id and return the events of the move; on error nothing changes.
+    pub fn apply(&mut self, id: ActionId) -> Result<&[HeadEvent], EngineError> {
         let seat = self.state.current_player().ok_or(EngineError::GameOver)?;
         let (hand, pile) = (self.state.hand_number(), self.state.pile_number());
-        if let Some(result) = self.state.apply(id)? {
+        let start = self.events.len();
+        // `apply_with` pushes nothing when it refuses, so a refusal leaves the events as they were.
+        if let Some(result) = self.state.apply_with(id, &mut self.events)? {
             self.hand_results.push(result);
         }
         self.history.push(Step {
@@ -92,11 +163,12 @@ impl HeadGame {
             hand,
             pile,
         });
-        Ok(())
+        self.move_starts.push(start);
+        Ok(&self.events[start..])
     }
 
     /// Apply a move given in notation (`7`, `7+B`, `BP`, `B`).
-    pub fn apply_notation(&mut self, text: &str) -> Result<(), EngineError> {
+    pub fn apply_notation(&mut self, text: &str) -> Result<&[HeadEvent], EngineError> {
         match Action::parse(text) {
             Some(a) => self.apply(a.id()),
             None => {

@@ -6,20 +6,31 @@
 //! - [`legal`]: legal-move generation (H-3, H-4)
 //! - [`state`]: dealing, piles, scoring and the end of the game (H-2 … H-6)
 //! - [`game`]: a state with its start, history and hand results
+//! - [`event`]: what each move did, per-seat filtered (H-3 … H-6)
+//! - [`mod@move_info`]: the cards a move takes and its value, before it is played (H-1.4, H-4)
+//! - [`view`], [`snapshot`]: what a seat may see; the complete state and its checked rebuild
 //! - [`determinize`]: full states sampled from one player's knowledge (for search)
 //! - [`record`]: the JSON game record
 
 pub mod action;
 pub mod cards;
 pub mod determinize;
+pub mod event;
 pub mod game;
 pub mod legal;
+pub mod move_info;
 pub mod observation;
 pub mod record;
 pub mod rules;
+pub mod snapshot;
 pub mod state;
+pub mod view;
 
 pub use action::{Action, ActionId, ActionMask, NUM_ACTIONS};
+pub use event::HeadEvent;
 pub use game::{HeadGame, Start, Step};
+pub use move_info::{move_info, MoveInfo};
 pub use rules::{HeadRules, LastPileScoring};
+pub use snapshot::HeadSnapshot;
 pub use state::{Deal, HandResult, HeadState, Play, MAX_PLAYERS};
+pub use view::HeadView;

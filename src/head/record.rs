@@ -4,6 +4,7 @@
 //! {"format": "panda-core/head", "version": 1, "players": 4,
 //!  "rules": {"last_pile_scoring": "pile_sum", ...},
 //!  "start": {"seed": 42},            // or {"deal": {"hands": [[...]], "draw_pile": [...], ...}}
+//!                                    // or {"snapshot": {...}} (HeadGame::from_snapshot)
 //!  "actions": [3, 22, 14, ...]}
 //! ```
 //! Storing the start and the actions (not a state dump) makes a round trip exact by construction
@@ -15,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::action::ActionId;
 use super::game::{HeadGame, Start};
 use super::rules::{HeadRules, RULE_KEYS};
+use super::snapshot::{HeadSnapshot, SNAPSHOT_KEYS};
 use super::state::Deal;
 use crate::error::{EngineError, StateError};
 
@@ -26,6 +28,8 @@ pub const VERSION: u32 = 1;
 enum StartDoc {
     Seed(u64),
     Deal(Deal),
+    /// A position rebuilt from a snapshot (any point of a game), under the record's rules.
+    Snapshot(Box<HeadSnapshot>),
 }
 
 #[derive(Serialize, Deserialize)]
@@ -44,6 +48,7 @@ pub fn to_json(game: &HeadGame) -> Result<String, StateError> {
     let start = match game.start() {
         Start::Seed(s) => StartDoc::Seed(*s),
         Start::Deal(d) => StartDoc::Deal(d.clone()),
+        Start::Snapshot(snap) => StartDoc::Snapshot(snap.clone()),
         Start::Sampled(_) => {
             return Err(StateError(
                 "a game sampled by determinize() has no record: nothing replays to the sample \
@@ -84,12 +89,25 @@ pub fn from_json(text: &str) -> Result<HeadGame, EngineError> {
         .map_err(|e| bad(format!("not a panda-core game record: {e}")))?;
     crate::record::require_keys(&value, &["rules"], &RULE_KEYS, "the record's rules")?;
     crate::record::require_keys(&value, &["start", "deal"], &DEAL_KEYS, "the record's deal")?;
+    crate::record::require_keys(
+        &value,
+        &["start", "snapshot"],
+        &SNAPSHOT_KEYS,
+        "the record's snapshot",
+    )?;
     let doc: GameDoc = serde_json::from_value(value)
         .map_err(|e| bad(format!("not a panda-core game record: {e}")))?;
     crate::record::check_header(&doc.format, doc.version, FORMAT, VERSION)?;
     let mut game = match doc.start {
         StartDoc::Seed(seed) => HeadGame::new(doc.players, seed, doc.rules),
         StartDoc::Deal(deal) => HeadGame::from_deal(doc.players, deal, doc.rules),
+        StartDoc::Snapshot(snap) if snap.players != doc.players => {
+            return Err(bad(format!(
+                "the record's players ({}) differ from its snapshot's ({})",
+                doc.players, snap.players
+            )))
+        }
+        StartDoc::Snapshot(snap) => HeadGame::from_snapshot(*snap, doc.rules).map_err(Into::into),
     }
     .map_err(|e| bad(format!("the record's start is not a valid game: {e}")))?;
     for (step, &action) in doc.actions.iter().enumerate() {
@@ -221,6 +239,41 @@ mod tests {
             let _ = g.apply(id);
         }
         assert!(g.state().scores().iter().all(|&s| s >= max));
+    }
+
+    /// A game rebuilt from a mid-hand snapshot has a record: the snapshot and the moves after it.
+    #[test]
+    fn a_snapshot_start_records_and_replays() {
+        let rules = HeadRules::default();
+        let mut game = HeadGame::new(3, 4, rules).unwrap();
+        let mut rng = SplitMix64::new(8);
+        let mut play = |g: &mut HeadGame, moves: usize| {
+            for _ in 0..moves {
+                let legal: Vec<u8> =
+                    crate::head::action::mask_ids(g.state().legal_actions()).collect();
+                g.apply(legal[(rng.next() % legal.len() as u64) as usize])
+                    .unwrap();
+            }
+        };
+        play(&mut game, 10);
+        let mut from = HeadGame::from_snapshot(game.snapshot(), rules).unwrap();
+        play(&mut from, 5);
+        let text = to_json(&from).unwrap();
+        let back = from_json(&text).unwrap();
+        assert_eq!(back.snapshot(), from.snapshot());
+        assert_eq!(to_json(&back).unwrap(), text);
+        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let mut other = doc.clone();
+        other["players"] = 4.into();
+        let e = from_json(&other.to_string()).unwrap_err().to_string();
+        assert!(e.contains("differ from its snapshot"), "{e}");
+        let mut missing = doc;
+        missing["start"]["snapshot"]
+            .as_object_mut()
+            .unwrap()
+            .remove("winner");
+        let e = from_json(&missing.to_string()).unwrap_err().to_string();
+        assert!(e.contains("snapshot") && e.contains("winner"), "{e}");
     }
 
     #[test]

@@ -5,10 +5,15 @@
 //! [`super::game::HeadGame`], so the hot loop of the batch simulator pays nothing for them.
 
 use super::action::{mask_ids, Action, ActionId, ActionMask, NUM_ACTIONS};
-use super::cards::{self, kind, CardKind, CardSet, BAMBOO_MASK, BIG_PANDA_MASK, DECK_SIZE};
+use super::cards::{
+    self, kind, CardKind, CardSet, BAMBOO_MASK, BIG_PANDA_MASK, DECK_SIZE, REGULAR_MASK,
+};
+use super::event::{Cards, HeadEvent, Notation, PlayOption};
 use super::legal::legal_mask;
 use super::rules::{HeadRules, LastPileScoring, MAX_SCORE};
+use super::snapshot::HeadSnapshot;
 use crate::error::{EngineError, IllegalMove, StateError};
+use crate::event::{EventSink, NoEvents};
 use crate::rng::{shuffle, SplitMix64};
 
 /// Most players at one table (H-2.1).
@@ -62,6 +67,27 @@ pub struct Deal {
     pub rng_state: u64,
     #[serde(default)]
     pub hand_number: u32,
+}
+
+/// A position checked by [`super::snapshot::from_snapshot`], ready to become a state.
+pub(super) struct Position<'a> {
+    pub rules: HeadRules,
+    pub players: u8,
+    pub rng_state: u64,
+    pub hand_number: u32,
+    pub dealer: u8,
+    pub scores: [u32; MAX_PLAYERS],
+    pub drowsy: u8,
+    pub pooped: u8,
+    pub hands: [CardSet; MAX_PLAYERS],
+    /// Top card first.
+    pub draw_pile: &'a [u8],
+    pub discard: CardSet,
+    pub pile_number: u8,
+    pub plays: &'a [Play],
+    pub leader: u8,
+    pub current: u8,
+    pub winner: Option<u8>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -253,6 +279,48 @@ impl HeadState {
         Ok(state)
     }
 
+    /// A state at any point of a game (mid-hand included) from its snapshot, checked strictly
+    /// under `rules`: see [`super::snapshot::from_snapshot`]. The snapshot's hand results are
+    /// checked and dropped (a [`super::game::HeadGame`] keeps them).
+    pub fn from_snapshot(snap: &HeadSnapshot, rules: HeadRules) -> Result<Self, StateError> {
+        super::snapshot::from_snapshot(snap, rules).map(|(state, _)| state)
+    }
+
+    /// The snapshot of this state, with no hand results (see [`super::game::HeadGame::snapshot`]).
+    pub fn snapshot(&self) -> HeadSnapshot {
+        super::snapshot::snapshot(self, &[])
+    }
+
+    /// Build a checked position. The dealt part of the deck array, which nothing reads once
+    /// dealt, holds the cards not in the draw pile in id order.
+    pub(super) fn assemble(p: &Position<'_>) -> Self {
+        let mut state = Self::empty(p.players, p.rules, SplitMix64::new(p.rng_state));
+        state.hand_number = p.hand_number;
+        state.dealer = p.dealer;
+        state.scores = p.scores;
+        state.drowsy = p.drowsy;
+        state.pooped = p.pooped;
+        state.hands = p.hands;
+        let size = p.rules.deck_size();
+        let in_pile = p.draw_pile.iter().fold(0u64, |a, &c| a | 1 << c);
+        let start = size as usize - p.draw_pile.len();
+        for (k, c) in (0..size).filter(|c| in_pile >> c & 1 == 0).enumerate() {
+            state.deck[k] = c;
+        }
+        state.deck[start..size as usize].copy_from_slice(p.draw_pile);
+        state.deck_len = size;
+        state.draw_pos = start as u8;
+        state.discard = p.discard;
+        state.pile_number = p.pile_number;
+        state.plays[..p.plays.len()].copy_from_slice(p.plays);
+        state.n_plays = p.plays.len() as u8;
+        state.highest = p.plays.iter().map(|q| q.value).max().unwrap_or(0);
+        state.leader = p.leader;
+        state.current = p.current;
+        state.winner = p.winner;
+        state
+    }
+
     // ---- public reading -------------------------------------------------------------------
 
     pub fn rules(&self) -> &HeadRules {
@@ -369,7 +437,17 @@ impl HeadState {
     }
 
     /// Apply an action after checking it; on error the state is unchanged.
+    #[inline]
     pub fn apply(&mut self, id: ActionId) -> Result<Option<HandResult>, EngineError> {
+        self.apply_with(id, &mut NoEvents)
+    }
+
+    /// [`Self::apply`], reporting what the move did to `sink` (nothing is pushed on error).
+    pub fn apply_with(
+        &mut self,
+        id: ActionId,
+        sink: &mut impl EventSink<HeadEvent>,
+    ) -> Result<Option<HandResult>, EngineError> {
         if self.is_over() {
             return Err(EngineError::GameOver);
         }
@@ -377,7 +455,7 @@ impl HeadState {
         if (id as usize) >= NUM_ACTIONS || legal & (1 << id) == 0 {
             return Err(self.illegal(id, legal).into());
         }
-        self.apply_legal(id)
+        self.apply_legal_with(id, sink)
     }
 
     fn illegal(&self, id: ActionId, legal: ActionMask) -> IllegalMove {
@@ -434,7 +512,18 @@ impl HeadState {
     /// Apply an action known to be legal (from [`Self::legal_actions`]).
     ///
     /// The only failure left is an exhausted draw pile (H-4.6), detected before anything changes.
+    #[inline]
     pub fn apply_legal(&mut self, id: ActionId) -> Result<Option<HandResult>, EngineError> {
+        self.apply_legal_with(id, &mut NoEvents)
+    }
+
+    /// [`Self::apply_legal`], reporting what the move did to `sink` (nothing is pushed on
+    /// error). With [`NoEvents`] every report compiles away.
+    pub fn apply_legal_with<S: EventSink<HeadEvent>>(
+        &mut self,
+        id: ActionId,
+        sink: &mut S,
+    ) -> Result<Option<HandResult>, EngineError> {
         debug_assert!((id as usize) < NUM_ACTIONS && self.legal_actions() & (1 << id) != 0);
         let seat = self.current;
         let hand = self.hands[seat as usize];
@@ -474,6 +563,9 @@ impl HeadState {
             // Not an action id: refused like an illegal action, the state unchanged.
             None => return Err(self.illegal(id, self.legal_actions()).into()),
         };
+        if S::ENABLED {
+            self.report_play(sink, id, play_cards, value, replacement);
+        }
         // Commit: nothing below can fail.
         self.hands[seat as usize] = (hand & !play_cards) | replacement;
         self.draw_pos = draw_pos;
@@ -489,7 +581,99 @@ impl HeadState {
             self.current = self.next_active(seat);
             return Ok(None);
         }
-        Ok(self.complete_pile())
+        Ok(self.complete_pile(sink))
+    }
+
+    /// The events of a play about to be committed (the state is still the one before it).
+    fn report_play<S: EventSink<HeadEvent>>(
+        &self,
+        sink: &mut S,
+        id: ActionId,
+        play_cards: CardSet,
+        value: u8,
+        replacement: CardSet,
+    ) {
+        let player = self.current;
+        let from_hand = play_cards & self.hands[player as usize];
+        let turned = play_cards & !from_hand;
+        let action = Action::from_id(id);
+        let option = match self.highest() {
+            None => PlayOption::Lead,
+            Some(h) if value >= h => PlayOption::A,
+            Some(_) if action == Some(Action::BambooAlone) => PlayOption::Forced,
+            Some(_) => PlayOption::B,
+        };
+        sink.push(HeadEvent::Move {
+            player,
+            notation: Notation(id),
+            action: id,
+            round: self.hand_number,
+            pile: self.pile_number,
+            cards: Cards(from_hand),
+            value,
+            option,
+        });
+        let lowest_of = |mask: CardSet| cards::lowest(from_hand & mask);
+        match action {
+            Some(Action::BigPanda) => sink.push(HeadEvent::BigPanda {
+                player,
+                card: lowest_of(BIG_PANDA_MASK),
+                led: option == PlayOption::Lead,
+                value,
+            }),
+            Some(Action::PandaWithBamboo(_)) => sink.push(HeadEvent::Bamboo {
+                player,
+                card: lowest_of(BAMBOO_MASK),
+                alone: false,
+                bonus: 2,
+            }),
+            Some(Action::BambooAlone) => sink.push(HeadEvent::Bamboo {
+                player,
+                card: lowest_of(BAMBOO_MASK),
+                alone: true,
+                bonus: 0,
+            }),
+            _ => {}
+        }
+        if turned != 0 {
+            sink.push(HeadEvent::TurnUp {
+                player,
+                discarded: Cards(turned & !REGULAR_MASK),
+                card: cards::lowest(turned & REGULAR_MASK),
+                value,
+            });
+        }
+        if replacement != 0 {
+            sink.push(HeadEvent::Draw {
+                player,
+                card: Some(cards::lowest(replacement)),
+            });
+        }
+    }
+
+    /// The `pile_won` event of the pile just completed (its plays still in place).
+    fn pile_won_event(&self, winner: u8, points: u32) -> HeadEvent {
+        HeadEvent::PileWon {
+            round: self.hand_number,
+            pile: self.pile_number,
+            winner,
+            value: self.highest,
+            points,
+            cards: Cards(self.pile_plays().iter().fold(0, |acc, p| acc | p.cards)),
+        }
+    }
+
+    /// The `deal` event of the hand in progress, every hand shown (H-2.3).
+    pub fn deal_event(&self) -> HeadEvent {
+        HeadEvent::Deal {
+            round: self.hand_number,
+            dealer: self.dealer,
+            leader: self.leader,
+            hands: (0..self.players)
+                .map(|s| Some(Cards(self.hand(s))))
+                .collect(),
+            draw_pile_size: self.draw_pile().len() as u8,
+        }
     }
 
     /// Turn up draw-pile cards until a regular Panda appears (H-4.1): the cards turned (specials
@@ -519,9 +703,12 @@ impl HeadState {
         winner
     }
 
-    fn complete_pile(&mut self) -> Option<HandResult> {
+    fn complete_pile<S: EventSink<HeadEvent>>(&mut self, sink: &mut S) -> Option<HandResult> {
         let winner = self.pile_winner();
         if self.pile_number + 1 < HAND_SIZE {
+            if S::ENABLED {
+                sink.push(self.pile_won_event(winner, 0));
+            }
             for p in &self.plays[..self.n_plays as usize] {
                 self.discard |= p.cards;
             }
@@ -532,11 +719,11 @@ impl HeadState {
             self.current = winner;
             return None;
         }
-        Some(self.end_hand(winner))
+        Some(self.end_hand(winner, sink))
     }
 
     /// H-5 scoring of pile 7, H-6 Drowsy / Pooped, then the next deal or the end.
-    fn end_hand(&mut self, winner: u8) -> HandResult {
+    fn end_hand<S: EventSink<HeadEvent>>(&mut self, winner: u8, sink: &mut S) -> HandResult {
         let n = self.players as usize;
         let top = self.highest;
         let mut deltas = [0i32; MAX_PLAYERS];
@@ -544,6 +731,9 @@ impl HeadState {
             LastPileScoring::PileSum => self.pile_plays().iter().map(|p| p.value as u32).sum(),
             LastPileScoring::OwnCard => top as u32,
         };
+        if S::ENABLED {
+            sink.push(self.pile_won_event(winner, gain));
+        }
         // Saturating: scores start at most at MAX_SCORE, far below the wrap, but never wrap.
         let won = &mut self.scores[winner as usize];
         *won = won.saturating_add(gain);
@@ -556,6 +746,10 @@ impl HeadState {
                     let loss = self.scores[p.seat as usize].min(top as u32);
                     self.scores[p.seat as usize] -= loss;
                     deltas[p.seat as usize] = -(loss as i32);
+                    sink.push(HeadEvent::PoorPanda {
+                        player: p.seat,
+                        points: loss,
+                    });
                 }
             }
         }
@@ -573,15 +767,25 @@ impl HeadState {
                 // H-6.2: above the threshold again: Pooped, the score is kept.
                 self.pooped |= 1 << seat;
                 new_pooped |= 1 << seat;
+                sink.push(HeadEvent::Pooped {
+                    player: seat as u8,
+                    score: self.scores[seat],
+                });
             } else {
                 // H-6.1: Drowsy, score down to the highest other score still in the game.
                 self.drowsy |= 1 << seat;
                 new_drowsy |= 1 << seat;
+                let score_before = self.scores[seat];
                 self.scores[seat] = (0..n)
                     .filter(|&o| o != seat && !self.is_pooped(o as u8))
                     .map(|o| self.scores[o])
                     .max()
                     .unwrap_or(0);
+                sink.push(HeadEvent::Drowsy {
+                    player: seat as u8,
+                    score_before,
+                    score: self.scores[seat],
+                });
             }
         }
         let result = HandResult {
@@ -593,14 +797,33 @@ impl HeadState {
             new_drowsy,
             new_pooped,
         };
+        if S::ENABLED {
+            sink.push(HeadEvent::RoundEnd {
+                round: result.hand,
+                dealer: result.dealer,
+                last_pile_winner: winner,
+                deltas: deltas[..n].to_vec(),
+                scores: self.scores().to_vec(),
+            });
+        }
         if self.active_count() == 1 {
             // H-6.3
-            self.winner = Some(self.next_active(self.players - 1));
+            let champion = self.next_active(self.players - 1);
+            self.winner = Some(champion);
+            if S::ENABLED {
+                sink.push(HeadEvent::GameEnd {
+                    winner: champion,
+                    scores: self.scores().to_vec(),
+                });
+            }
         } else {
             // H-2.2: the deal passes clockwise, counting from the old dealer's seat.
             self.dealer = self.next_active(self.dealer);
             self.hand_number = self.hand_number.saturating_add(1);
             self.deal();
+            if S::ENABLED {
+                sink.push(self.deal_event());
+            }
         }
         result
     }

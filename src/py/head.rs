@@ -7,17 +7,18 @@ use super::args::{rules_int, shown, state_int, text_of, Int, Text};
 // The batch and vector-env bindings import the argument checks from here.
 pub use super::args::{players_arg, seed_arg};
 use super::errors::{to_py as to_py_err, IntoPyResult, InvalidStateError, RulesError};
-use super::events_shim::{self, MoveOnly};
 use super::game::{self, deprecated, BoundGame};
 use crate::bots::decide::head_decision_until;
 use crate::bots::BotKind;
 use crate::error::{EngineError, IllegalMove};
 use crate::head::action::{mask_ids, BAMBOO_ALONE, BIG_PANDA};
-use crate::head::cards::{self, CardSet, BAMBOO_MASK, BIG_PANDA_MASK};
+use crate::head::cards::{self, CardSet};
 use crate::head::determinize::{Determinizer, HandLog};
 use crate::head::observation::{observation, OBSERVATION_SIZE};
+use super::json::serde_to_py;
+use crate::head::move_info::{move_info, MoveInfo};
 use crate::head::{
-    record, Action, ActionId, Deal, HandResult, HeadGame, HeadRules, HeadState, LastPileScoring,
+    record, Action, ActionId, Deal, HandResult, HeadEvent, HeadGame, HeadRules, HeadState, LastPileScoring,
     NUM_ACTIONS,
 };
 use crate::rng::SplitMix64;
@@ -150,35 +151,17 @@ pub struct PyHeadMove {
 
 impl PyHeadMove {
     /// The move `id` as the current player of `state` would make it.
+    /// The move `id` makes in `state`: its cards and value come from the core (H-1.4, H-4).
     fn in_state(state: &HeadState, id: ActionId) -> Self {
-        let seat = state.current_player().unwrap_or(0);
-        let hand = state.hand(seat);
-        let action = Action::from_id(id).expect("ids come from a legal mask");
-        let lowest = |set: CardSet| {
-            if set == 0 {
-                0
-            } else {
-                1u64 << cards::lowest(set)
-            }
-        };
-        let (cards, effective_value) = match action {
-            Action::Panda(v) => (lowest(hand & cards::value_mask(v)), Some(v)),
-            Action::PandaWithBamboo(v) => (
-                lowest(hand & cards::value_mask(v)) | lowest(hand & BAMBOO_MASK),
-                Some(v + 2),
-            ),
-            // Following, a Big Panda is worth one more than the pile's highest (H-4.2); led, its
-            // value is the card turned up from the hidden draw pile, unknown until played.
-            Action::BigPanda => (
-                lowest(hand & BIG_PANDA_MASK),
-                state.highest().map(|h| h + 1),
-            ),
-            Action::BambooAlone => (lowest(hand & BAMBOO_MASK), None),
-        };
-        Self {
+        let info = move_info(state, id).unwrap_or(MoveInfo {
             action: id,
-            cards,
-            effective_value,
+            cards: 0,
+            effective_value: None,
+        });
+        Self {
+            action: info.action,
+            cards: info.cards,
+            effective_value: info.effective_value,
         }
     }
 }
@@ -456,7 +439,7 @@ impl BoundGame for PyHeadGame {
     type Move = PyHeadMove;
     type Rules = PyHeadRules;
     type Request = HeadRequest;
-    type Event = MoveOnly;
+    type Event = HeadEvent;
     const CLASS: &'static str = "HeadGame";
     const NUM_ACTIONS: usize = NUM_ACTIONS;
 
@@ -523,22 +506,22 @@ impl BoundGame for PyHeadGame {
     fn apply_request(&mut self, request: &HeadRequest) -> Result<(), EngineError> {
         match request {
             HeadRequest::Id(id) => match u8::try_from(id.0) {
-                Ok(id) => self.game.apply(id),
+                Ok(id) => self.game.apply(id).map(|_| ()),
                 // Ids beyond u8 are as illegal as 24: reported the same way, true value shown.
                 Err(_) => Err(self.refusal(*id)),
             },
-            HeadRequest::Notation(text) => self.game.apply_notation(text),
+            HeadRequest::Notation(text) => self.game.apply_notation(text).map(|_| ()),
         }
     }
 
     fn event_count(&self) -> usize {
-        self.game.history().len()
+        self.game.events().len()
     }
-    fn events_from(&self, from: usize) -> Vec<MoveOnly> {
-        events_shim::head_events(&self.game, from)
+    fn events_from(&self, from: usize) -> Vec<HeadEvent> {
+        self.game.events().get(from..).unwrap_or_default().to_vec()
     }
-    fn events_seen_by(&self, _seat: u8) -> Vec<MoveOnly> {
-        events_shim::head_events(&self.game, 0)
+    fn events_seen_by(&self, seat: u8) -> Vec<HeadEvent> {
+        self.game.events_seen_by(seat)
     }
 
     fn round_results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -559,48 +542,17 @@ impl BoundGame for PyHeadGame {
     }
 
     /// What `player` may see: their own hand and public information only (never another hand or
-    /// the draw-pile order).
+    /// the draw-pile order); built by the core (`head::view`).
     fn view<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyAny>> {
-        let st = self.st();
-        let d = self.public_dict(py)?;
-        d.set_item("player", seat)?;
-        d.set_item("hand", id_list(st.hand(seat)))?;
-        d.set_item(
-            "hand_sizes",
-            (0..st.players())
-                .map(|s| st.hand(s).count_ones())
-                .collect::<Vec<_>>(),
-        )?;
-        d.set_item("draw_pile_size", st.draw_pile().len())?;
-        let own_turn = st.current_player() == Some(seat);
-        let legal: Vec<u32> = if own_turn {
-            mask_ids(st.legal_actions()).map(u32::from).collect()
-        } else {
-            Vec::new()
-        };
-        d.set_item("legal_action_ids", legal)?;
-        Ok(d.into_any())
+        serde_to_py(py, &self.game.view(seat))
     }
     fn observation(&self, seat: u8) -> Vec<f32> {
         observation(self.st(), seat).to_vec()
     }
     /// The complete state as plain data (hidden information included), in the canonical format
-    /// the differential tests compare with the oracle.
+    /// the differential tests compare with the oracle; built by the core (`head::snapshot`).
     fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let st = self.st();
-        let n = st.players() as usize;
-        let d = self.public_dict(py)?;
-        d.set_item("players", n)?;
-        d.set_item(
-            "hands",
-            (0..st.players())
-                .map(|s| id_list(st.hand(s)))
-                .collect::<Vec<_>>(),
-        )?;
-        d.set_item("draw_pile", widen(st.draw_pile()))?;
-        d.set_item("rng_state", st.rng_state())?;
-        d.set_item("hand_results", BoundGame::round_results(self, py)?)?;
-        Ok(d.into_any())
+        serde_to_py(py, &self.game.snapshot())
     }
     /// A game returned by `determinize` has no record: `InvalidStateError`.
     fn to_json(&self) -> PyResult<String> {
@@ -663,29 +615,6 @@ impl PyHeadGame {
                 .filter_map(|i| Action::from_id(i).map(Action::notation))
                 .collect(),
         })
-    }
-
-    /// The public part shared by `view()` and `snapshot()`.
-    fn public_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let st = self.st();
-        let d = PyDict::new(py);
-        d.set_item("hand_number", st.hand_number())?;
-        d.set_item("dealer", st.dealer())?;
-        d.set_item("scores", self.scores())?;
-        d.set_item("drowsy", self.drowsy())?;
-        d.set_item("pooped", self.pooped())?;
-        d.set_item("discard", id_list(st.discard()))?;
-        d.set_item("pile_number", st.pile_number())?;
-        let plays = PyList::empty(py);
-        for p in st.pile_plays() {
-            plays.append((p.seat, p.action, p.value, id_list(p.cards)))?;
-        }
-        d.set_item("pile_plays", plays)?;
-        d.set_item("leader", st.leader())?;
-        d.set_item("current_player", st.current_player())?;
-        d.set_item("is_over", st.is_over())?;
-        d.set_item("winner", st.winner())?;
-        Ok(d)
     }
 }
 

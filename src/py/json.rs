@@ -204,6 +204,9 @@ pub struct SeqSer<'py> {
     items: Vec<Obj<'py>>,
     /// An externally tagged tuple variant's name: the list is wrapped as `{name: [...]}`.
     variant: Option<&'static str>,
+    /// A serde tuple (a fixed-size record such as a pile play) becomes a Python tuple, as
+    /// Python code writes records; a sequence becomes a list.
+    tuple: bool,
 }
 
 pub struct MapSer<'py> {
@@ -323,17 +326,20 @@ impl<'py> serde::Serializer for PySerializer<'py> {
             py: self.0,
             items: Vec::with_capacity(len.unwrap_or(0)),
             variant: None,
+            tuple: false,
         })
     }
     fn serialize_tuple(self, len: usize) -> Result<SeqSer<'py>, SerError> {
-        self.serialize_seq(Some(len))
+        let mut seq = self.serialize_seq(Some(len))?;
+        seq.tuple = true;
+        Ok(seq)
     }
     fn serialize_tuple_struct(
         self,
         _name: &'static str,
         len: usize,
     ) -> Result<SeqSer<'py>, SerError> {
-        self.serialize_seq(Some(len))
+        self.serialize_tuple(len)
     }
     fn serialize_tuple_variant(
         self,
@@ -375,8 +381,12 @@ impl<'py> SeqSer<'py> {
         Ok(())
     }
     fn finish(self) -> Result<Obj<'py>, SerError> {
-        let list = PyList::new(self.py, self.items)?.into_any();
-        wrap(self.py, self.variant, list)
+        let items = if self.tuple {
+            pyo3::types::PyTuple::new(self.py, self.items)?.into_any()
+        } else {
+            PyList::new(self.py, self.items)?.into_any()
+        };
+        wrap(self.py, self.variant, items)
     }
 }
 

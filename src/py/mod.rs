@@ -6,7 +6,6 @@
 mod args;
 mod climb;
 mod errors;
-mod events_shim;
 mod game;
 mod head;
 mod interrupt;
