@@ -218,23 +218,11 @@ def test_json_round_trip_has_the_same_future(case: tuple[str, int, int]) -> None
     same_future(game, again, seed)
 
 
-NO_HEAD_FROM_SNAPSHOT = pytest.mark.xfail(
-    strict=True, raises=AttributeError, reason="HeadGame.from_snapshot is not bound yet"
-)
-
-
-@pytest.mark.parametrize(
-    "case",
-    [
-        pytest.param(c, id=case_id(c), marks=[NO_HEAD_FROM_SNAPSHOT] if c[0] == "head" else [])
-        for c in CASES
-    ],
-)
 def test_snapshot_round_trip_has_the_same_future(case: tuple[str, int, int]) -> None:
     name, players, seed = case
     game = make(name, players=players, seed=seed)
     play(game, 25, seed % 5)
-    again = type(game).from_snapshot(game.snapshot())  # type: ignore[union-attr, arg-type]
+    again = type(game).from_snapshot(game.snapshot())  # type: ignore[arg-type]
     assert again.snapshot() == game.snapshot()
     same_future(game, again, seed)
 

@@ -15,7 +15,8 @@ use crate::head::action::{mask_ids, BAMBOO_ALONE, BIG_PANDA};
 use crate::head::cards::{self, CardSet};
 use crate::head::determinize::{Determinizer, HandLog};
 use crate::head::observation::{observation, OBSERVATION_SIZE};
-use super::json::serde_to_py;
+use super::json::{from_py, serde_to_py};
+use crate::head::snapshot::parse_snapshot;
 use crate::head::move_info::{move_info, MoveInfo};
 use crate::head::{
     record, Action, ActionId, Deal, HandResult, HeadEvent, HeadGame, HeadRules, HeadState, LastPileScoring,
@@ -298,6 +299,19 @@ impl PyHeadGame {
 
     /// A game from an explicit deal at the start of a hand. `draw_pile` is top card first; Pooped
     /// seats hold no cards; `rng_state` seeds the shuffles of later hands.
+    /// A position from a `snapshot()` dict, checked strictly (any point of a hand). The
+    /// snapshot holds no rules: pass the game's `rules` (default rules otherwise).
+    #[staticmethod]
+    #[pyo3(signature = (snapshot, rules = None))]
+    fn from_snapshot(snapshot: &Bound<'_, PyAny>, rules: Option<PyHeadRules>) -> PyResult<Self> {
+        let snap = parse_snapshot(&from_py(snapshot)?)
+            .map_err(|e| InvalidStateError::new_err(super::args::cut_message(&e.0)))?;
+        let rules = rules.map(|r| r.inner).unwrap_or_default();
+        let game = HeadGame::from_snapshot(snap, rules)
+            .map_err(|e| InvalidStateError::new_err(super::args::cut_message(&e.0)))?;
+        Ok(Self::from_core(game))
+    }
+
     #[staticmethod]
     #[pyo3(signature = (hands, draw_pile, *, dealer = Int(0), scores = None, drowsy = None,
         pooped = None, rng_state = None, hand_number = Int(0), rules = None),
