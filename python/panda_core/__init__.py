@@ -14,6 +14,8 @@ the wrong type; illegal moves raise :class:`IllegalMoveError`, whose ``legal`` a
 legal moves. The contract and the thread-safety rules: ``docs/errors.md``.
 """
 
+import collections.abc as _abc
+
 from panda_core import bots, climb, head
 from panda_core._core import (
     BOT_NAMES,
@@ -29,6 +31,7 @@ from panda_core._core import (
     HeadRules,
     IllegalMoveError,
     InvalidStateError,
+    MoveEvents,
     PandaCoreError,
     RulesError,
     __version__,
@@ -46,6 +49,9 @@ from panda_core.bots import (
 )
 from panda_core.game import Game, make
 from panda_core.simulate import SimulationResult, simulate
+
+# `apply()` returns a MoveEvents: a read-only sequence like any other.
+_abc.Sequence.register(MoveEvents)
 
 __all__ = [
     "BOT_NAMES",
@@ -69,6 +75,7 @@ __all__ = [
     "IllegalBotMoveError",
     "IllegalMoveError",
     "InvalidStateError",
+    "MoveEvents",
     "MoveEvent",
     "PandaCoreError",
     "RoundEndEvent",

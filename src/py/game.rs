@@ -20,6 +20,7 @@ use serde::Serialize;
 
 use super::args::{cut_message, seed_arg, Int};
 use super::errors::{concurrent_use, to_py as to_py_err, RulesError};
+use super::events::PyMoveEvents;
 use super::json::events_to_py;
 use crate::bots::BotKind;
 use crate::error::EngineError;
@@ -127,7 +128,10 @@ pub fn legal_actions<G: BoundGame>(game: &G, py: Python<'_>) -> PyResult<Vec<u32
 pub fn apply<'py, G: BoundGame>(
     slf: &Bound<'py, G>,
     obj: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyList>> {
+) -> PyResult<PyMoveEvents>
+where
+    G::Event: Send + Sync + 'static,
+{
     let py = slf.py();
     let request = G::request(obj)?;
     let outcome = {
@@ -136,7 +140,7 @@ pub fn apply<'py, G: BoundGame>(
         this.apply_request(&request)
             .map(|()| this.events_from(before))
     };
-    events_to_py(py, &engine(py, outcome)?)
+    Ok(PyMoveEvents::new(engine(py, outcome)?))
 }
 
 /// `events(player=None)`: the whole log, or what `player` may see.
@@ -293,7 +297,7 @@ macro_rules! bind_game {
             fn apply<'py>(
                 slf: &pyo3::Bound<'py, Self>,
                 r#move: &pyo3::Bound<'py, pyo3::PyAny>,
-            ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::types::PyList>> {
+            ) -> pyo3::PyResult<$crate::py::events::PyMoveEvents> {
                 $crate::py::game::apply(slf, r#move)
             }
             /// Every event so far, in order (what `apply()` returned, move after move).

@@ -6,6 +6,7 @@
 mod args;
 mod climb;
 mod errors;
+pub mod events;
 mod game;
 mod head;
 mod interrupt;
@@ -45,6 +46,7 @@ fn check_threads(threads: Option<Int>) -> PyResult<Option<usize>> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::register(m)?;
+    m.add_class::<events::PyMoveEvents>()?;
     head::register(m)?;
     sim::register(m)?;
     climb::register(m)?;
