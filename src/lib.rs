@@ -17,6 +17,7 @@ pub mod bots;
 pub mod climb;
 pub mod error;
 pub mod event;
+pub mod game;
 pub mod head;
 pub mod interrupt;
 pub mod pool;

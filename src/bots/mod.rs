@@ -1,43 +1,25 @@
-//! Built-in players. Each sees the state but uses only what its seat may know (its own hand and
-//! the public piles); [`BotKind`] names them for the simulator and the CLI.
+//! Built-in players for every game of the contract ([`crate::game`]). Each sees the position but
+//! uses only what its seat may know (its own hand and the public piles); [`BotKind`] names them
+//! for the simulator and the CLI, [`Seat`] plays one of them at one seat.
+//!
+//! - `random`: uniform over the legal moves ([`crate::game::Game::random_move`]: Panda Head draws from its
+//!   action mask, without a list);
+//! - `heuristic`: the game's own [`crate::game::HeuristicPolicy`] (`head/heuristic.rs`, `climb/heuristic.rs`);
+//! - `ismcts`: the search of [`crate::search`].
 
-pub mod climb_heuristic;
-pub mod climb_random;
 pub mod decide;
-pub mod head_heuristic;
-pub mod random;
+pub mod seat;
 
-use crate::climb::{ClimbState, Move};
+pub use seat::Seat;
+
 use crate::error::RulesError;
-use crate::head::{ActionId, ActionMask, HeadState};
-
-/// A Panda Head player: picks one of the legal actions.
-pub trait HeadBot {
-    fn choose(&mut self, state: &HeadState, legal: ActionMask) -> ActionId;
-
-    /// See `action` about to be applied to `before` (by any seat). Bots that remember the hand
-    /// (the ISMCTS bot needs the hand's plays for its inferences) override this; the batch
-    /// simulator calls it only when some seat needs it.
-    #[inline]
-    fn observe(&mut self, _before: &HeadState, _action: ActionId) {}
-}
-
-/// A climbing-game player (`year` or `spin`): picks the index of one of the legal moves (given in
-/// canonical order, never empty).
-pub trait ClimbBot {
-    fn choose(&mut self, state: &ClimbState, legal: &[Move]) -> usize;
-
-    /// See `mv` about to be applied to `before` (by any seat); as [`HeadBot::observe`].
-    #[inline]
-    fn observe(&mut self, _before: &ClimbState, _mv: &Move) {}
-}
 
 /// The built-in bots, by name (the same names for every game).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BotKind {
     /// Uniform over the legal moves.
     Random,
-    /// A simple rule-of-thumb player (see [`head_heuristic`]).
+    /// The game's rule-of-thumb player ([`crate::game::HeuristicPolicy`]).
     Heuristic,
     /// Information-set Monte Carlo tree search ([`crate::search`]) with this many iterations
     /// per decision.

@@ -7,19 +7,28 @@
 //! - [`state`]: dealing, piles, scoring and the end of the game (H-2 … H-6)
 //! - [`game`]: a state with its start, history and hand results
 //! - [`determinize`]: full states sampled from one player's knowledge (for search)
+//! - [`contract`]: the shared game contract ([`crate::game`]) for the state and the game
+//! - [`heuristic`]: the built-in rule-of-thumb player
+//! - [`random`]: the uniform random pick from an action mask
+//! - [`search_value`]: what ISMCTS needs (information sets, the value of a rollout)
 //! - [`record`]: the JSON game record
 
 pub mod action;
 pub mod cards;
+pub mod contract;
 pub mod determinize;
 pub mod game;
+pub mod heuristic;
 pub mod legal;
 pub mod observation;
+pub mod random;
 pub mod record;
 pub mod rules;
+pub mod search_value;
 pub mod state;
 
 pub use action::{Action, ActionId, ActionMask, NUM_ACTIONS};
+pub use contract::MAX_HANDS;
 pub use game::{HeadGame, Start, Step};
 pub use rules::{HeadRules, LastPileScoring};
 pub use state::{Deal, HandResult, HeadState, Play, MAX_PLAYERS};

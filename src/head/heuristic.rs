@@ -5,13 +5,9 @@
 //! single lowest regular Panda while it has another choice: that card is its hope of not winning
 //! the last pile. On the last pile the hand holds one card and the move is forced anyway.
 
-use super::HeadBot;
-use crate::head::action::{mask_ids, Action};
-use crate::head::cards::{values_present, REGULAR_MASK};
-use crate::head::{ActionId, ActionMask, HeadState};
-
-#[derive(Clone, Copy, Debug, Default)]
-pub struct HeuristicBot;
+use super::action::{mask_ids, Action, ActionId, ActionMask};
+use super::cards::{values_present, REGULAR_MASK};
+use super::state::HeadState;
 
 /// How much the bot wants to get rid of what an action plays (higher = sooner).
 fn shed_priority(action: Action) -> u8 {
@@ -23,11 +19,10 @@ fn shed_priority(action: Action) -> u8 {
     }
 }
 
-impl HeadBot for HeuristicBot {
-    fn choose(&mut self, state: &HeadState, legal: ActionMask) -> ActionId {
-        let seat = state
-            .current_player()
-            .expect("a bot is asked only while the game runs");
+/// The heuristic's action among `legal` (the non-empty mask of `state`'s player to move).
+pub fn heuristic_action(state: &HeadState, legal: ActionMask) -> ActionId {
+    {
+        let seat = state.current_player().unwrap_or(0);
         let values = values_present(state.hand(seat) & REGULAR_MASK);
         let lowest = (values != 0).then(|| values.trailing_zeros() as u8 + 1);
         let keeps_lowest = |a: Action| match a {
@@ -41,8 +36,8 @@ impl HeadBot for HeuristicBot {
                 .max_by_key(|&(id, a)| (shed_priority(a), id))
                 .map(|(id, _)| id)
         };
-        best(true)
-            .or_else(|| best(false))
-            .expect("a legal mask is never empty while the game runs")
+        // A legal mask is never empty while the game runs; an empty one gets action 0, which
+        // the caller's check refuses.
+        best(true).or_else(|| best(false)).unwrap_or(0)
     }
 }

@@ -10,21 +10,17 @@
 //! - Among plays that differ only in the panda choice: flip as many cards as allowed (blue faces
 //!   are stronger), steal from the highest scores.
 
-use super::ClimbBot;
-use crate::climb::cards::{self, ANIMALS, ELEMENTS};
-use crate::climb::combo::classify_play;
-use crate::climb::{ClimbState, Condition, Kind, Move};
-
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ClimbHeuristicBot;
+use super::cards::{self, ANIMALS, ELEMENTS};
+use super::combo::classify_play;
+use super::{ClimbState, Condition, Kind, Move};
 
 /// How a play ranks for the bot (lower is better): preference class, rank, more cards first,
 /// fewer wild units, the panda choice.
 type PlayKey = (i64, i64, i64, i64, i64);
 
-impl ClimbHeuristicBot {
-    /// The panda-choice preference among variants of one play (lower is better).
-    fn choice_key(state: &ClimbState, m: &Move) -> i64 {
+/// The panda-choice preference among variants of one play (lower is better).
+fn choice_key(state: &ClimbState, m: &Move) -> i64 {
+    {
         let flipped = m.flip.count_ones() as i64;
         let stolen: i64 = m
             .steal
@@ -35,11 +31,11 @@ impl ClimbHeuristicBot {
     }
 }
 
-impl ClimbBot for ClimbHeuristicBot {
-    fn choose(&mut self, state: &ClimbState, legal: &[Move]) -> usize {
-        let p = state
-            .current_player()
-            .expect("a bot is asked only while the game runs");
+/// The index in `legal` (the legal moves of `state`, canonical order, not empty) of the
+/// heuristic's move.
+pub fn heuristic_index(state: &ClimbState, legal: &[Move]) -> usize {
+    {
+        let p = state.current_player().unwrap_or(0);
         let hand = state.hand(p);
         let animals = (hand & ANIMALS).count_ones();
         let deck = state.deck();
@@ -81,7 +77,7 @@ impl ClimbBot for ClimbHeuristicBot {
                 if leading { low } else { s.rank as i64 },
                 -(m.cards.count_ones() as i64),
                 m.named.len() as i64,
-                Self::choice_key(state, m),
+                choice_key(state, m),
             );
             if best.as_ref().map_or(true, |(_, k)| key < *k) {
                 best = Some((i, key));
@@ -102,7 +98,7 @@ impl ClimbBot for ClimbHeuristicBot {
             }
             let empties = hand & !ELEMENTS & !m.cards == 0;
             if threat || empties {
-                let key = (m.cards.count_ones(), Self::choice_key(state, m));
+                let key = (m.cards.count_ones(), choice_key(state, m));
                 if bomb.as_ref().map_or(true, |(_, k)| key < *k) {
                     bomb = Some((i, key));
                 }
