@@ -8,6 +8,8 @@ use panda_core::error::EngineError;
 use panda_core::game::{Game, Recorded};
 use panda_core::head::{HeadGame, HeadRules, HeadState};
 use panda_core::interrupt::{Interrupt, NEVER};
+use panda_core::rng::SplitMix64;
+use panda_core::search::{ismcts_move, ismcts_move_until};
 use panda_core::sim::{records_until, simulate, simulate_rounds, simulate_until, MAX_BATCH_GAMES};
 
 #[test]
@@ -243,4 +245,53 @@ fn the_contract_lists_what_apply_accepts() {
         Game::apply_legal(&mut st, &m).unwrap();
         assert_eq!(Game::scores(&st), Game::scores(&checked));
     }
+}
+
+#[test]
+fn head_entry_point_is_legal_and_deterministic() {
+    let mut game = HeadGame::new(4, 3, HeadRules::default()).unwrap();
+    let mut k = 0;
+    while !game.state().is_over() && k < 60 {
+        let decide = |k| ismcts_move_until(game.state(), &mut game.search_memory(), 20, k, &NEVER);
+        let a = decide(k).unwrap();
+        assert!(game.state().legal_actions() & (1 << a) != 0);
+        assert_eq!(a, decide(k).unwrap());
+        game.apply(a).unwrap();
+        k += 1;
+    }
+}
+
+#[test]
+fn climb_entry_point_is_legal_and_deterministic() {
+    for preset in [Preset::Year, Preset::Spin] {
+        let mut st = ClimbState::new(3, 5, ClimbSettings::preset(preset)).unwrap();
+        for k in 0..25 {
+            if st.is_over() {
+                break;
+            }
+            let legal = st.legal_moves();
+            let m = ismcts_move(&st, 10, k).unwrap();
+            assert!(legal.binary_search(&m).is_ok());
+            assert_eq!(m, ismcts_move(&st, 10, k).unwrap());
+            st.apply_legal(&m);
+        }
+    }
+}
+
+#[test]
+fn a_finished_game_has_no_search_move() {
+    let mut st = HeadState::new(2, 1, HeadRules::default()).unwrap();
+    let mut legal = Vec::new();
+    for k in 0..20 {
+        let m = ismcts_move(&st, 3, k).unwrap();
+        Game::legal_moves_into(&st, &mut legal).unwrap();
+        assert!(legal.contains(&m));
+        HeadState::apply(&mut st, m).unwrap();
+    }
+    let mut rng = SplitMix64::new(2);
+    while !st.is_over() {
+        let m = st.random_move(&mut rng, &mut legal).unwrap();
+        HeadState::apply(&mut st, m).unwrap();
+    }
+    assert!(matches!(ismcts_move(&st, 3, 0), Err(EngineError::GameOver)));
 }

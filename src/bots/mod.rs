@@ -2,9 +2,10 @@
 //! uses only what its seat may know (its own hand and the public piles); [`BotKind`] names them
 //! for the simulator and the CLI, [`Seat`] plays one of them at one seat.
 //!
-//! - `random`: uniform over the legal moves ([`crate::game::Game::random_move`]: Panda Head draws from its
-//!   action mask, without a list);
-//! - `heuristic`: the game's own [`crate::game::HeuristicPolicy`] (`head/heuristic.rs`, `climb/heuristic.rs`);
+//! - `random`: uniform over the legal moves ([`crate::game::Game::random_move`]; Panda Head
+//!   draws from its action mask, without a list);
+//! - `heuristic`: the game's own [`crate::game::HeuristicPolicy`] (`head/heuristic.rs`,
+//!   `climb/heuristic.rs`);
 //! - `ismcts`: the search of [`crate::search`].
 
 pub mod decide;

@@ -21,23 +21,21 @@ fn shed_priority(action: Action) -> u8 {
 
 /// The heuristic's action among `legal` (the non-empty mask of `state`'s player to move).
 pub fn heuristic_action(state: &HeadState, legal: ActionMask) -> ActionId {
-    {
-        let seat = state.current_player().unwrap_or(0);
-        let values = values_present(state.hand(seat) & REGULAR_MASK);
-        let lowest = (values != 0).then(|| values.trailing_zeros() as u8 + 1);
-        let keeps_lowest = |a: Action| match a {
-            Action::Panda(v) | Action::PandaWithBamboo(v) => Some(v) != lowest,
-            _ => true,
-        };
-        let best = |only_keeping: bool| {
-            mask_ids(legal)
-                .filter_map(|id| Action::from_id(id).map(|a| (id, a)))
-                .filter(|&(_, a)| !only_keeping || keeps_lowest(a))
-                .max_by_key(|&(id, a)| (shed_priority(a), id))
-                .map(|(id, _)| id)
-        };
-        // A legal mask is never empty while the game runs; an empty one gets action 0, which
-        // the caller's check refuses.
-        best(true).or_else(|| best(false)).unwrap_or(0)
-    }
+    let seat = state.current_player().unwrap_or(0);
+    let values = values_present(state.hand(seat) & REGULAR_MASK);
+    let lowest = (values != 0).then(|| values.trailing_zeros() as u8 + 1);
+    let keeps_lowest = |a: Action| match a {
+        Action::Panda(v) | Action::PandaWithBamboo(v) => Some(v) != lowest,
+        _ => true,
+    };
+    let best = |only_keeping: bool| {
+        mask_ids(legal)
+            .filter_map(|id| Action::from_id(id).map(|a| (id, a)))
+            .filter(|&(_, a)| !only_keeping || keeps_lowest(a))
+            .max_by_key(|&(id, a)| (shed_priority(a), id))
+            .map(|(id, _)| id)
+    };
+    // A legal mask is never empty while the game runs; an empty one gets action 0, which
+    // the caller's check refuses.
+    best(true).or_else(|| best(false)).unwrap_or(0)
 }

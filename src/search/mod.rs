@@ -99,10 +99,6 @@ impl SearchSettings {
 mod tests {
     use super::ismcts::below;
     use super::*;
-    use crate::climb::{ClimbSettings, ClimbState, Preset};
-    use crate::game::{Game, Recorded};
-    use crate::head::{HeadGame, HeadRules, HeadState};
-    use crate::interrupt::NEVER;
     use crate::rng::SplitMix64;
 
     /// A toy game with hidden information: the root player picks 0..3, then a hidden coin
@@ -152,58 +148,5 @@ mod tests {
         assert_eq!(stats[0].action, 1, "{stats:?}");
         assert_eq!(stats.iter().map(|s| s.visits).sum::<u32>(), 2000);
         assert_eq!(search_stats(&mut Toy, 0, &config), stats);
-    }
-
-    #[test]
-    fn head_entry_point_is_legal_and_deterministic() {
-        let mut game = HeadGame::new(4, 3, HeadRules::default()).unwrap();
-        let mut k = 0;
-        while !game.state().is_over() && k < 60 {
-            let decide =
-                |k| ismcts_move_until(game.state(), &mut game.search_memory(), 20, k, &NEVER);
-            let a = decide(k).unwrap();
-            assert!(game.state().legal_actions() & (1 << a) != 0);
-            assert_eq!(a, decide(k).unwrap());
-            game.apply(a).unwrap();
-            k += 1;
-        }
-    }
-
-    #[test]
-    fn climb_entry_point_is_legal_and_deterministic() {
-        for preset in [Preset::Year, Preset::Spin] {
-            let mut st = ClimbState::new(3, 5, ClimbSettings::preset(preset)).unwrap();
-            for k in 0..25 {
-                if st.is_over() {
-                    break;
-                }
-                let legal = st.legal_moves();
-                let m = ismcts_move(&st, 10, k).unwrap();
-                assert!(legal.binary_search(&m).is_ok());
-                assert_eq!(m, ismcts_move(&st, 10, k).unwrap());
-                st.apply_legal(&m);
-            }
-        }
-    }
-
-    #[test]
-    fn a_finished_game_has_no_search_move() {
-        let mut st = HeadState::new(2, 1, HeadRules::default()).unwrap();
-        let mut legal = Vec::new();
-        for k in 0..20 {
-            let m = ismcts_move(&st, 3, k).unwrap();
-            Game::legal_moves_into(&st, &mut legal).unwrap();
-            assert!(legal.contains(&m));
-            HeadState::apply(&mut st, m).unwrap();
-        }
-        let mut rng = SplitMix64::new(2);
-        while !st.is_over() {
-            let m = st.random_move(&mut rng, &mut legal).unwrap();
-            HeadState::apply(&mut st, m).unwrap();
-        }
-        assert!(matches!(
-            ismcts_move(&st, 3, 0),
-            Err(crate::error::EngineError::GameOver)
-        ));
     }
 }
