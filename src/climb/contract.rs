@@ -287,3 +287,69 @@ impl Recorded for ClimbGame {
         Ok(super::record::to_json(self))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+
+    /// Random games through the contract, every preset: the list is the state's canonical one,
+    /// the mask and the tickets name legal moves only, rounds count from 0, and a saved env
+    /// position loads back to the same snapshot.
+    #[test]
+    fn the_list_the_mask_and_the_tickets_agree() {
+        let mut rng = SplitMix64::new(5);
+        for preset in [Preset::Year, Preset::Spin] {
+            let settings = ClimbSettings::preset(preset);
+            let mut st = <ClimbState as Game>::new(3, 9, &settings).unwrap();
+            let mut legal = ClimbLegal::default();
+            assert_eq!(Game::round(&st), 0);
+            for _ in 0..150 {
+                if Game::is_over(&st) {
+                    break;
+                }
+                st.cache_legal(&mut legal).unwrap();
+                assert_eq!(legal.moves(), &st.legal_moves()[..]);
+                let mut mask = vec![false; encoding::NUM_ACTIONS];
+                st.write_mask(&legal, &mut mask);
+                for (a, &on) in mask.iter().enumerate() {
+                    let ticket = st.resolve_action(&legal, a);
+                    assert_eq!(ticket.is_some(), on, "action {a}");
+                    if let Some(t) = ticket {
+                        assert_eq!(
+                            encoding::action_index(&st, &legal.moves()[t as usize]),
+                            Some(a)
+                        );
+                    }
+                }
+                let n = legal.moves().len();
+                assert!(st.resolve_index(&legal, n).is_none());
+                assert!(st.refused_index(&legal, n as i64).contains("out of range"));
+                let (loaded, ()) = ClimbState::load(3, &settings, &st.save(&())).unwrap();
+                assert_eq!(snapshot(&loaded, &[]), snapshot(&st, &[]));
+                let t = st
+                    .resolve_index(&legal, crate::game::below(&mut rng, n))
+                    .unwrap();
+                st.apply_ticket(&legal, t).unwrap();
+            }
+            assert!(ClimbState::load(4, &settings, &st.save(&())).is_err());
+        }
+    }
+
+    #[test]
+    fn the_recorded_game_reports_the_rounds_it_records() {
+        let settings = ClimbSettings::default();
+        let mut game = <ClimbGame as Recorded>::new(3, 4, &settings).unwrap();
+        let mut rng = SplitMix64::new(2);
+        let mut buf = Vec::new();
+        let mut ended = 0;
+        while !Game::is_over(Recorded::state(&game)) {
+            let mv = Recorded::state(&game)
+                .random_move(&mut rng, &mut buf)
+                .unwrap();
+            ended += Recorded::apply_legal(&mut game, &mv).unwrap().is_some() as usize;
+        }
+        assert_eq!(ended, game.round_results().len());
+        assert_eq!(Game::round(game.state()) + 1, ended as u32);
+    }
+}

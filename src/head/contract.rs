@@ -289,3 +289,76 @@ impl Recorded for HeadGame {
         Ok(super::record::to_json(self)?)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Random games through the contract: the list, the mask, the tickets and the checks agree
+    /// with the state's own legal actions (H-3, H-4), and a saved env position loads back equal.
+    #[test]
+    fn the_list_the_mask_and_the_tickets_agree() {
+        let mut rng = SplitMix64::new(5);
+        let mut buf = Vec::new();
+        for seed in 0..6 {
+            let rules = HeadRules::default();
+            let mut st = <HeadState as Game>::new(2 + (seed % 4) as u8, seed, &rules).unwrap();
+            let mut trail = HandTrail::default();
+            st.start_trail(&mut trail);
+            assert_eq!(Game::round(&st), 0);
+            while !Game::is_over(&st) {
+                let mask = st.legal_actions();
+                Game::legal_moves_into(&st, &mut buf).unwrap();
+                assert_eq!(buf, mask_ids(mask).collect::<Vec<_>>());
+                let mut row = [false; NUM_ACTIONS];
+                st.write_mask(&(), &mut row);
+                for id in 0..NUM_ACTIONS {
+                    let legal = mask & (1 << id) != 0;
+                    assert_eq!(row[id], legal);
+                    assert_eq!(st.resolve_action(&(), id).is_some(), legal);
+                }
+                assert!(st.resolve_action(&(), NUM_ACTIONS).is_none());
+                assert!(st.refused_action(&(), 99).contains("legal:"));
+                // The deal's order inside a hand is not observable: compare what is.
+                let saved = st.save(&trail);
+                let (loaded, again) = HeadState::load(st.players(), &rules, &saved).unwrap();
+                assert_eq!(loaded.save(&again), saved);
+                assert_eq!(loaded.legal_actions(), mask);
+                assert_eq!(loaded.scores(), st.scores());
+                assert_eq!(loaded.draw_pile(), st.draw_pile());
+                let mv = st.random_move(&mut rng, &mut buf).unwrap();
+                let ticket = st.resolve_action(&(), mv as usize).unwrap();
+                let hand = st.hand_number();
+                let ended = st.apply_ticket(&(), ticket).unwrap().is_some();
+                assert_eq!(ended, st.hand_number() != hand || st.is_over());
+                st.extend_trail(&mut trail, ticket, ended);
+            }
+            assert!(matches!(
+                st.random_move(&mut rng, &mut buf),
+                Err(EngineError::GameOver)
+            ));
+            assert!(matches!(
+                st.heuristic_move(&mut buf),
+                Err(EngineError::GameOver)
+            ));
+        }
+    }
+
+    #[test]
+    fn the_recorded_game_reports_the_hands_it_records() {
+        let mut game = <HeadGame as Recorded>::new(3, 2, &HeadRules::default()).unwrap();
+        let mut rng = SplitMix64::new(1);
+        let mut buf = Vec::new();
+        let mut ended = 0;
+        while !Recorded::state(&game).is_over() {
+            let mv = Recorded::state(&game)
+                .random_move(&mut rng, &mut buf)
+                .unwrap();
+            ended += Recorded::apply_legal(&mut game, &mv).unwrap().is_some() as usize;
+        }
+        assert_eq!(ended, game.hand_results().len());
+        assert!(Recorded::apply_legal(&mut game, &0).is_err());
+        let again = super::super::record::from_json(&game.to_json().unwrap()).unwrap();
+        assert_eq!(again.history(), game.history());
+    }
+}
