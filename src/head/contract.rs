@@ -312,9 +312,9 @@ mod tests {
                 assert_eq!(buf, mask_ids(mask).collect::<Vec<_>>());
                 let mut row = [false; NUM_ACTIONS];
                 st.write_mask(&(), &mut row);
-                for id in 0..NUM_ACTIONS {
+                for (id, &on) in row.iter().enumerate() {
                     let legal = mask & (1 << id) != 0;
-                    assert_eq!(row[id], legal);
+                    assert_eq!(on, legal);
                     assert_eq!(st.resolve_action(&(), id).is_some(), legal);
                 }
                 assert!(st.resolve_action(&(), NUM_ACTIONS).is_none());
