@@ -30,7 +30,7 @@ fn play<G: Searchable>(seed: u64, game: &G::Settings, s: SearchSettings) -> (u8,
             n += 1;
             m
         } else {
-            st.heuristic_move(&mut buf).unwrap()
+            st.heuristic_move(&mut buf).unwrap().into_move(&buf)
         };
         me.observe(&st, &m);
         st.apply_legal(&m).unwrap();

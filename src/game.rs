@@ -82,20 +82,51 @@ pub trait Game: Clone + Debug + Send + Sync + Sized {
     /// pile, H-4.6), before anything changes.
     fn apply_legal(&mut self, mv: &Self::Move) -> Result<Option<Self::RoundEnd>, EngineError>;
 
-    /// A uniform legal move drawn from `rng`; `buf` is scratch for the legal list. A game may
-    /// draw without a list (Panda Head picks from its action mask); the default draws an index
-    /// into the list with [`below`].
+    /// A uniform legal move drawn from `rng`; `buf` receives the legal list when the game uses
+    /// one. A game may draw without a list (Panda Head picks from its action mask); the default
+    /// draws an index into the list with [`below`].
     #[inline]
     fn random_move(
         &self,
         rng: &mut SplitMix64,
         buf: &mut Vec<Self::Move>,
-    ) -> Result<Self::Move, EngineError> {
+    ) -> Result<Pick<Self::Move>, EngineError> {
         self.legal_moves_into(buf)?;
         if buf.is_empty() {
             return Err(EngineError::GameOver);
         }
-        Ok(buf[below(rng, buf.len())].clone())
+        Ok(Pick::Listed(below(rng, buf.len())))
+    }
+}
+
+/// A move a policy chose: an index into the legal list it wrote to the caller's buffer, or a
+/// move of its own (picked without a list). Game loops play it from there, so a listed move is
+/// never copied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pick<M> {
+    Listed(usize),
+    Own(M),
+}
+
+impl<M> Pick<M> {
+    /// The move, `listed` being the buffer the policy wrote.
+    #[inline]
+    pub fn get<'a>(&'a self, listed: &'a [M]) -> &'a M {
+        match self {
+            Self::Listed(i) => &listed[*i],
+            Self::Own(m) => m,
+        }
+    }
+}
+
+impl<M: Clone> Pick<M> {
+    /// The move as a value.
+    #[inline]
+    pub fn into_move(self, listed: &[M]) -> M {
+        match self {
+            Self::Listed(i) => listed[i].clone(),
+            Self::Own(m) => m,
+        }
     }
 }
 
@@ -152,8 +183,9 @@ pub trait Observe: Game {
 
 /// The game's rule-of-thumb player (the built-in `heuristic` bot, and a search rollout policy).
 pub trait HeuristicPolicy: Game {
-    /// The heuristic's move for the player to move; `buf` is scratch for the legal list.
-    fn heuristic_move(&self, buf: &mut Vec<Self::Move>) -> Result<Self::Move, EngineError>;
+    /// The heuristic's move for the player to move; `buf` receives the legal list when the
+    /// game uses one.
+    fn heuristic_move(&self, buf: &mut Vec<Self::Move>) -> Result<Pick<Self::Move>, EngineError>;
 }
 
 /// The rollout policy of a search: what plays the moves after the tree.

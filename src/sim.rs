@@ -135,16 +135,17 @@ fn play_on<G: Searchable, T: Table<G>>(
         let Some(bot) = seats.get_mut(seat as usize) else {
             return Err(RulesError(format!("no bot for seat {seat}")).into());
         };
-        let mv = bot.choose_until(state, &mut buf, stop)?;
+        let pick = bot.choose_until(state, &mut buf, stop)?;
+        let mv = pick.get(&buf);
         if observers {
             if stop.is_set() {
                 return Ok(None);
             }
             for s in seats.iter_mut() {
-                s.observe(state, &mv);
+                s.observe(state, mv);
             }
         }
-        if table.play(&mv)?.is_some() {
+        if table.play(mv)?.is_some() {
             outcome.rounds += 1;
             if outcome.rounds >= G::MAX_ROUNDS && !table.state().is_over() {
                 return Err(StateError(format!(
@@ -178,9 +179,9 @@ pub fn play_round<G: Game>(
     let mut buf = Vec::new();
     let mut decisions = 0;
     loop {
-        let mv = state.random_move(&mut rng, &mut buf)?;
+        let pick = state.random_move(&mut rng, &mut buf)?;
         decisions += 1;
-        if state.apply_legal(&mv)?.is_some() || state.is_over() {
+        if state.apply_legal(pick.get(&buf))?.is_some() || state.is_over() {
             return Ok(decisions);
         }
     }

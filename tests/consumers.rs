@@ -239,7 +239,10 @@ fn the_contract_lists_what_apply_accepts() {
         }
         Game::legal_moves_into(&st, &mut legal).unwrap();
         assert!(legal.windows(2).all(|w| w[0] < w[1]));
-        let m = st.random_move(&mut rng, &mut legal).unwrap();
+        let m = st
+            .random_move(&mut rng, &mut legal)
+            .unwrap()
+            .into_move(&legal);
         let mut checked = st.clone();
         Game::apply(&mut checked, &m).unwrap();
         Game::apply_legal(&mut st, &m).unwrap();
@@ -290,7 +293,10 @@ fn a_finished_game_has_no_search_move() {
     }
     let mut rng = SplitMix64::new(2);
     while !st.is_over() {
-        let m = st.random_move(&mut rng, &mut legal).unwrap();
+        let m = st
+            .random_move(&mut rng, &mut legal)
+            .unwrap()
+            .into_move(&legal);
         HeadState::apply(&mut st, m).unwrap();
     }
     assert!(matches!(ismcts_move(&st, 3, 0), Err(EngineError::GameOver)));

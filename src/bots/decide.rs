@@ -30,8 +30,10 @@ where
     }
     let mut buf = Vec::new();
     match kind {
-        BotKind::Random => state.random_move(&mut SplitMix64::new(seed), &mut buf),
-        BotKind::Heuristic => state.heuristic_move(&mut buf),
+        BotKind::Random => Ok(state
+            .random_move(&mut SplitMix64::new(seed), &mut buf)?
+            .into_move(&buf)),
+        BotKind::Heuristic => Ok(state.heuristic_move(&mut buf)?.into_move(&buf)),
         BotKind::Ismcts { iterations } => {
             let mut memory: <R::State as Determinize>::Memory = game.search_memory();
             ismcts_move_until(state, &mut memory, iterations, seed, stop)

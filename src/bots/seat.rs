@@ -2,6 +2,7 @@
 
 use super::BotKind;
 use crate::error::EngineError;
+use crate::game::Pick;
 use crate::interrupt::Interrupt;
 use crate::rng::SplitMix64;
 use crate::search::{IsmctsBot, SearchSettings, Searchable};
@@ -36,15 +37,15 @@ impl<G: Searchable> Seat<G> {
         matches!(self, Self::Ismcts(_))
     }
 
-    /// The bot's move for the player to move in `state`; `buf` is scratch for the legal list.
-    /// A search ends early once `stop` is set.
+    /// The bot's move for the player to move in `state`; `buf` receives the legal list when
+    /// the bot uses one (the pick may index it). A search ends early once `stop` is set.
     #[inline]
     pub fn choose_until(
         &mut self,
         state: &G,
         buf: &mut Vec<G::Move>,
         stop: &Interrupt,
-    ) -> Result<G::Move, EngineError> {
+    ) -> Result<Pick<G::Move>, EngineError> {
         match self {
             Self::Random(rng) => state.random_move(rng, buf),
             Self::Heuristic => state.heuristic_move(buf),

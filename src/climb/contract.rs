@@ -18,7 +18,9 @@ use super::snapshot::{parse_snapshot, snapshot};
 use super::state::{ClimbState, RoundResult};
 use super::Deck;
 use crate::error::{EngineError, StateError};
-use crate::game::{ActionSpace, EnvSave, Game, HeuristicPolicy, MoveFeatures, Observe, Recorded};
+use crate::game::{
+    ActionSpace, EnvSave, Game, HeuristicPolicy, MoveFeatures, Observe, Pick, Recorded,
+};
 
 /// A game that has not ended after this many rounds is an error instead of a loop (the rules
 /// have no move limit, reading 34; bots end games in a handful of rounds).
@@ -86,12 +88,12 @@ impl Game for ClimbState {
 
 impl HeuristicPolicy for ClimbState {
     #[inline]
-    fn heuristic_move(&self, buf: &mut Vec<Move>) -> Result<Move, EngineError> {
+    fn heuristic_move(&self, buf: &mut Vec<Move>) -> Result<Pick<Move>, EngineError> {
         Game::legal_moves_into(self, buf)?;
         if buf.is_empty() {
             return Err(EngineError::GameOver);
         }
-        Ok(buf[super::heuristic::heuristic_index(self, buf)].clone())
+        Ok(Pick::Listed(super::heuristic::heuristic_index(self, buf)))
     }
 }
 
@@ -344,9 +346,8 @@ mod tests {
         let mut buf = Vec::new();
         let mut ended = 0;
         while !Game::is_over(Recorded::state(&game)) {
-            let mv = Recorded::state(&game)
-                .random_move(&mut rng, &mut buf)
-                .unwrap();
+            let pick = Recorded::state(&game).random_move(&mut rng, &mut buf);
+            let mv = pick.unwrap().into_move(&buf);
             ended += Recorded::apply_legal(&mut game, &mv).unwrap().is_some() as usize;
         }
         assert_eq!(ended, game.round_results().len());

@@ -10,7 +10,7 @@ use super::observation::{observation_into_zeroed, OBSERVATION_SIZE};
 use super::rules::HeadRules;
 use super::state::{Deal, HandResult, HeadState};
 use crate::error::{EngineError, StateError};
-use crate::game::{ActionSpace, EnvSave, Game, HeuristicPolicy, Observe, Recorded};
+use crate::game::{ActionSpace, EnvSave, Game, HeuristicPolicy, Observe, Pick, Recorded};
 use crate::rng::SplitMix64;
 
 /// A Panda Head game that has not ended after this many hands is an error instead of a loop
@@ -79,20 +79,20 @@ impl Game for HeadState {
         &self,
         rng: &mut SplitMix64,
         _buf: &mut Vec<ActionId>,
-    ) -> Result<ActionId, EngineError> {
+    ) -> Result<Pick<ActionId>, EngineError> {
         match self.legal_actions() {
             0 => Err(EngineError::GameOver),
-            legal => Ok(super::random::pick(rng, legal)),
+            legal => Ok(Pick::Own(super::random::pick(rng, legal))),
         }
     }
 }
 
 impl HeuristicPolicy for HeadState {
     #[inline]
-    fn heuristic_move(&self, _buf: &mut Vec<ActionId>) -> Result<ActionId, EngineError> {
+    fn heuristic_move(&self, _buf: &mut Vec<ActionId>) -> Result<Pick<ActionId>, EngineError> {
         match self.legal_actions() {
             0 => Err(EngineError::GameOver),
-            legal => Ok(super::heuristic::heuristic_action(self, legal)),
+            legal => Ok(Pick::Own(super::heuristic::heuristic_action(self, legal))),
         }
     }
 }
@@ -326,7 +326,7 @@ mod tests {
                 assert_eq!(loaded.legal_actions(), mask);
                 assert_eq!(loaded.scores(), st.scores());
                 assert_eq!(loaded.draw_pile(), st.draw_pile());
-                let mv = st.random_move(&mut rng, &mut buf).unwrap();
+                let mv = st.random_move(&mut rng, &mut buf).unwrap().into_move(&buf);
                 let ticket = st.resolve_action(&(), mv as usize).unwrap();
                 let hand = st.hand_number();
                 let ended = st.apply_ticket(&(), ticket).unwrap().is_some();
@@ -351,9 +351,8 @@ mod tests {
         let mut buf = Vec::new();
         let mut ended = 0;
         while !Recorded::state(&game).is_over() {
-            let mv = Recorded::state(&game)
-                .random_move(&mut rng, &mut buf)
-                .unwrap();
+            let pick = Recorded::state(&game).random_move(&mut rng, &mut buf);
+            let mv = pick.unwrap().into_move(&buf);
             ended += Recorded::apply_legal(&mut game, &mv).unwrap().is_some() as usize;
         }
         assert_eq!(ended, game.hand_results().len());

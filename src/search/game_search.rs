@@ -9,7 +9,7 @@
 use super::ismcts::{search_until, IsmctsConfig, SearchGame};
 use super::SearchSettings;
 use crate::error::EngineError;
-use crate::game::{Determinize, Game, HeuristicPolicy, Horizon, Rollout, SearchValue};
+use crate::game::{Determinize, Game, HeuristicPolicy, Horizon, Pick, Rollout, SearchValue};
 use crate::interrupt::{Interrupt, NEVER};
 use crate::rng::SplitMix64;
 
@@ -111,12 +111,12 @@ impl<G: Searchable> SearchGame for GameSearch<G> {
             None => rng,
         };
         while self.to_move(s).is_some() {
-            let mv = match self.settings.rollout {
+            let pick = match self.settings.rollout {
                 Rollout::Random => s.state.random_move(rng, buf),
                 Rollout::Heuristic => s.state.heuristic_move(buf),
             };
-            match mv {
-                Ok(mv) if Self::play(s, &mv) => {}
+            match pick {
+                Ok(pick) if Self::play(s, pick.get(buf)) => {}
                 _ => break,
             }
         }
@@ -150,28 +150,30 @@ impl<G: Searchable> IsmctsBot<G> {
         }
     }
 
-    /// The bot's move for the player to move in `state` (`buf`: scratch), the search ending
-    /// early once `stop` is set. A forced move is played without a search (no seed drawn).
+    /// The bot's move for the player to move in `state` (`buf` receives the legal list), the
+    /// search ending early once `stop` is set. A forced move is played without a search (no
+    /// seed drawn).
     pub fn choose_until(
         &mut self,
         state: &G,
         buf: &mut Vec<G::Move>,
         stop: &Interrupt,
-    ) -> Result<G::Move, EngineError> {
+    ) -> Result<Pick<G::Move>, EngineError> {
         state.legal_moves_into(buf)?;
         match buf.len() {
             0 => return Err(EngineError::GameOver),
-            1 => return Ok(buf[0].clone()),
+            1 => return Ok(Pick::Listed(0)),
             _ => {}
         }
         let mut settings = self.settings;
         settings.config.seed = self.rng.next();
-        Ok(GameSearch::new(state, &mut self.memory, settings)?.best_move_until(stop))
+        let best = GameSearch::new(state, &mut self.memory, settings)?.best_move_until(stop);
+        Ok(Pick::Own(best))
     }
 
-    /// [`IsmctsBot::choose_until`] without an interrupt.
+    /// [`IsmctsBot::choose_until`] without an interrupt, as a move.
     pub fn choose(&mut self, state: &G, buf: &mut Vec<G::Move>) -> Result<G::Move, EngineError> {
-        self.choose_until(state, buf, &NEVER)
+        Ok(self.choose_until(state, buf, &NEVER)?.into_move(buf))
     }
 
     /// See `mv` about to be applied to `before` (by any seat).
