@@ -156,8 +156,9 @@ fn main() {
         let games = 2000;
         let bots = [panda_core::bots::BotKind::Random; 4];
         let t = Instant::now();
-        let out = panda_core::climb::sim::simulate_climb(0, games, 4, &settings, &bots, 1, Some(1))
-            .unwrap();
+        let out =
+            panda_core::sim::simulate::<ClimbState>(0, games, 4, &settings, &bots, 1, Some(1))
+                .unwrap();
         let secs = t.elapsed().as_secs_f64();
         let rounds: u64 = out.iter().map(|o| o.rounds as u64).sum();
         let decisions: u64 = out.iter().map(|o| o.decisions as u64).sum();

@@ -11,10 +11,9 @@
 use std::time::Instant;
 
 use panda_core::bots::BotKind;
-use panda_core::climb::sim::simulate_climb;
-use panda_core::climb::{ClimbSettings, Preset};
-use panda_core::head::HeadRules;
-use panda_core::sim::simulate_head;
+use panda_core::climb::{ClimbSettings, ClimbState, Preset};
+use panda_core::head::{HeadRules, HeadState};
+use panda_core::sim::simulate;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -34,16 +33,9 @@ fn main() {
     let start = Instant::now();
     let (winners, decisions): (Vec<u8>, u64) = match game {
         "head" => {
-            let r = simulate_head(
-                0,
-                games,
-                players,
-                HeadRules::default(),
-                &bots,
-                seed,
-                Some(threads),
-            )
-            .expect("simulate");
+            let rules = HeadRules::default();
+            let r = simulate::<HeadState>(0, games, players, &rules, &bots, seed, Some(threads))
+                .expect("simulate");
             (
                 r.iter().map(|g| g.winner).collect(),
                 r.iter().map(|g| g.decisions as u64).sum(),
@@ -56,8 +48,9 @@ fn main() {
                 Preset::Spin
             };
             let settings = ClimbSettings::preset(preset);
-            let r = simulate_climb(0, games, players, &settings, &bots, seed, Some(threads))
-                .expect("simulate");
+            let r =
+                simulate::<ClimbState>(0, games, players, &settings, &bots, seed, Some(threads))
+                    .expect("simulate");
             (
                 r.iter().map(|g| g.winner).collect(),
                 r.iter().map(|g| g.decisions as u64).sum(),

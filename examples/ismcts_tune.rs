@@ -11,56 +11,29 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use panda_core::bots::climb_heuristic::ClimbHeuristicBot;
-use panda_core::bots::head_heuristic::HeuristicBot;
-use panda_core::bots::{ClimbBot, HeadBot};
 use panda_core::climb::{ClimbSettings, ClimbState, Preset};
 use panda_core::head::{HeadRules, HeadState};
 use panda_core::rng::SplitMix64;
-use panda_core::search::climb::ClimbIsmctsBot;
-use panda_core::search::head::HeadIsmctsBot;
-use panda_core::search::{Horizon, Rollout, SearchSettings};
+use panda_core::search::{Horizon, IsmctsBot, Rollout, SearchSettings, Searchable};
 
 /// (winner, search decisions, search seconds)
-fn head_game(seed: u64, s: SearchSettings) -> (u8, u32, f64) {
-    let mut st = HeadState::new(4, seed, HeadRules::default()).unwrap();
-    let mut me = HeadIsmctsBot::new(s, seed ^ 0xABCD);
+fn play<G: Searchable>(seed: u64, game: &G::Settings, s: SearchSettings) -> (u8, u32, f64) {
+    let mut st = G::new(4, seed, game).unwrap();
+    let mut me = IsmctsBot::<G>::new(s, seed ^ 0xABCD);
     let (mut n, mut t) = (0, 0.0);
+    let mut buf = Vec::new();
     while let Some(p) = st.current_player() {
-        let legal = st.legal_actions();
-        let a = if p == 0 {
+        let m = if p == 0 {
             let c = Instant::now();
-            let a = me.choose(&st, legal);
+            let m = me.choose(&st, &mut buf).unwrap();
             t += c.elapsed().as_secs_f64();
             n += 1;
-            a
+            m
         } else {
-            HeuristicBot.choose(&st, legal)
+            st.heuristic_move(&mut buf).unwrap().into_move(&buf)
         };
-        me.observe(&st, a);
-        st.apply_legal(a).unwrap();
-    }
-    (st.winner().unwrap(), n, t)
-}
-
-fn climb_game(seed: u64, preset: Preset, s: SearchSettings) -> (u8, u32, f64) {
-    let mut st = ClimbState::new(4, seed, ClimbSettings::preset(preset)).unwrap();
-    let mut me = ClimbIsmctsBot::new(s, seed ^ 0xABCD);
-    let (mut n, mut t) = (0, 0.0);
-    let mut legal = Vec::new();
-    while let Some(p) = st.current_player() {
-        st.legal_moves_into(&mut legal);
-        let i = if p == 0 {
-            let c = Instant::now();
-            let i = me.choose(&st, &legal);
-            t += c.elapsed().as_secs_f64();
-            n += 1;
-            i
-        } else {
-            ClimbHeuristicBot.choose(&st, &legal)
-        };
-        me.observe(&st, &legal[i]);
-        st.apply_legal(&legal[i]);
+        me.observe(&st, &m);
+        st.apply_legal(&m).unwrap();
     }
     (st.winner().unwrap(), n, t)
 }
@@ -96,9 +69,9 @@ fn main() {
             .map(|k| {
                 let s = SplitMix64::nth_output(seed, k);
                 match game.as_str() {
-                    "head" => head_game(s, settings),
-                    "year" => climb_game(s, Preset::Year, settings),
-                    _ => climb_game(s, Preset::Spin, settings),
+                    "head" => play::<HeadState>(s, &HeadRules::default(), settings),
+                    "year" => play::<ClimbState>(s, &ClimbSettings::preset(Preset::Year), settings),
+                    _ => play::<ClimbState>(s, &ClimbSettings::preset(Preset::Spin), settings),
                 }
             })
             .collect()

@@ -8,14 +8,12 @@
 
 use std::time::Instant;
 
-use panda_core::climb::{ClimbSettings, Preset};
-use panda_core::head::HeadRules;
-use panda_core::vecenv::climb::{ClimbConfig, ClimbEnvGame};
-use panda_core::vecenv::head::{HeadConfig, HeadEnvGame};
-use panda_core::vecenv::{EnvGame, VecEnv};
+use panda_core::climb::{ClimbSettings, ClimbState, Preset};
+use panda_core::head::{HeadRules, HeadState};
+use panda_core::vecenv::{EnvConfig, EnvGame, VecEnv};
 
 /// Nanoseconds per env-step of `steps` steps of `envs` envs on `threads` threads.
-fn time_steps<G: EnvGame>(config: G::Config, envs: usize, steps: usize, threads: usize) -> f64 {
+fn time_steps<G: EnvGame>(config: EnvConfig<G>, envs: usize, steps: usize, threads: usize) -> f64 {
     let mut env = VecEnv::<G>::new(config, envs, Some(threads)).expect("env");
     let mut batch = env.reset(1).expect("reset");
     let actions_per_env = env.num_actions();
@@ -32,20 +30,20 @@ fn time_steps<G: EnvGame>(config: G::Config, envs: usize, steps: usize, threads:
 }
 
 fn run(game: &str, envs: usize, steps: usize, threads: usize) -> f64 {
-    let climb = |preset| ClimbConfig {
+    let climb = |preset| EnvConfig::<ClimbState> {
         players: 4,
         settings: ClimbSettings::preset(preset),
     };
     match game {
         "head" => {
-            let config = HeadConfig {
+            let config = EnvConfig::<HeadState> {
                 players: 4,
-                rules: HeadRules::default(),
+                settings: HeadRules::default(),
             };
-            time_steps::<HeadEnvGame>(config, envs, steps, threads)
+            time_steps::<HeadState>(config, envs, steps, threads)
         }
-        "year" => time_steps::<ClimbEnvGame>(climb(Preset::Year), envs, steps, threads),
-        "spin" => time_steps::<ClimbEnvGame>(climb(Preset::Spin), envs, steps, threads),
+        "year" => time_steps::<ClimbState>(climb(Preset::Year), envs, steps, threads),
+        "spin" => time_steps::<ClimbState>(climb(Preset::Spin), envs, steps, threads),
         other => panic!("unknown game {other:?}: head, year or spin"),
     }
 }

@@ -4,19 +4,26 @@
 //! interpreter. The PyO3 binding layer lives in [`py`] behind the `python` feature.
 //!
 //! - [`event`]: per-move events and the sinks state machines report them to
+//! - [`game`]: the contract every game implements ([`game::Game`]) and its capabilities
 //! - [`rng`]: SplitMix64 and the shuffle every implementation shares (Part R, docs/rules/)
 //! - [`head`]: Panda Head (Part H)
-//! - [`bots`]: built-in players
-//! - [`search`]: determinization-based search (ISMCTS) for every game
+//! - [`climb`]: the climbing games `year` and `spin` (Part S)
+//! - [`bots`]: built-in players, for every game of the contract
+//! - [`search`]: determinization-based search (ISMCTS), for every game of the contract
 //! - [`sim`]: batch simulation over many games, in parallel, deterministic per seed
 //! - [`vecenv`]: batched RL environments: N games stepped in one call
 //! - [`interrupt`]: cooperative cancellation of long work (Ctrl-C from Python)
 //! - [`pool`]: the shared, bounded worker pools behind every `threads` argument
+//!
+//! Layers, each importing only those below it: the shared base (`rng`, `error`, `event`,
+//! `interrupt`, `pool`, `record`, `game`) → the games (`head`, `climb`) → the generic consumers
+//! (`search` → `bots` → `sim`; `vecenv`) → the binding (`py`).
 
 pub mod bots;
 pub mod climb;
 pub mod error;
 pub mod event;
+pub mod game;
 pub mod head;
 pub mod interrupt;
 pub mod pool;

@@ -1,56 +1,29 @@
-//! Batch simulation: many complete games with built-in bots, spread over threads.
+//! Batch simulation: many complete games with built-in bots, spread over threads, for every game
+//! of the contract ([`crate::game`]).
 //!
 //! Game `k` of a batch with seed `s` is dealt from seed `SplitMix64::nth_output(s, k)` (the k-th
-//! output of a generator at `s`), and the bot at seat `p` draws from its own stream derived from
-//! that game seed. Results therefore depend only on `(s, k)`, never on the thread count or on how
-//! rayon splits the batch.
+//! output of a generator at `s`), and the bot at seat `p` draws from its own stream
+//! `nth_output(game_seed ^ G::BOT_STREAM, p)`. Results therefore depend only on `(s, k)`, never
+//! on the thread count or on how rayon splits the batch.
 
 use rayon::prelude::*;
 
-use crate::bots::head_heuristic::HeuristicBot;
-use crate::bots::random::RandomBot;
-use crate::bots::{BotKind, HeadBot};
-use crate::error::{EngineError, RulesError};
-use crate::head::{ActionId, HeadGame, HeadRules, HeadState, MAX_PLAYERS};
+use crate::bots::{BotKind, Seat};
+use crate::error::{EngineError, RulesError, StateError};
+use crate::game::{Game, Recorded, MAX_PLAYERS};
 use crate::interrupt::{Interrupt, NEVER};
 use crate::rng::SplitMix64;
-use crate::search::head::HeadIsmctsBot;
-use crate::search::SearchSettings;
-
-/// Separates the bots' random streams from the deal's.
-const BOT_STREAM: u64 = 0xB075_B075_B075_B075;
-/// A Panda Head game that has not ended after this many hands is reported as an error instead of
-/// looping forever. (With `own_card` and Poor Panda, points can in principle cancel out hand after
-/// hand; random play ends games in a few dozen hands.)
-pub const MAX_HANDS: u32 = 100_000;
+use crate::search::Searchable;
 
 /// The outcome of one simulated game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GameOutcome {
+pub struct Outcome {
     pub winner: u8,
-    pub hands: u32,
+    /// Rounds (Panda Head: hands) played.
+    pub rounds: u32,
     pub decisions: u32,
+    /// Final scores; `scores[..players]`.
     pub scores: [u32; MAX_PLAYERS],
-}
-
-/// One seat's bot, without dynamic dispatch in the hot loop.
-enum Seat {
-    Random(RandomBot),
-    Heuristic(HeuristicBot),
-    Ismcts(Box<HeadIsmctsBot>),
-}
-
-impl Seat {
-    fn new(kind: BotKind, seed: u64) -> Self {
-        match kind {
-            BotKind::Random => Self::Random(RandomBot::new(seed)),
-            BotKind::Heuristic => Self::Heuristic(HeuristicBot),
-            BotKind::Ismcts { iterations } => Self::Ismcts(Box::new(HeadIsmctsBot::new(
-                SearchSettings::head_default().with_iterations(iterations),
-                seed,
-            ))),
-        }
-    }
 }
 
 /// The seed of game `index` in a batch started with `seed`.
@@ -59,116 +32,128 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
     SplitMix64::nth_output(seed, index)
 }
 
-/// Play one complete Panda Head game.
-pub fn play_head_game(
+/// Play one complete game dealt from `seed`, one bot per seat.
+pub fn play_game<G: Searchable>(
     players: u8,
     seed: u64,
-    rules: HeadRules,
+    settings: &G::Settings,
     bots: &[BotKind],
-) -> Result<GameOutcome, EngineError> {
-    play_head_game_until(players, seed, rules, bots, &NEVER).map(|o| o.expect("NEVER is never set"))
+) -> Result<Outcome, EngineError> {
+    play_game_until::<G>(players, seed, settings, bots, &NEVER)
+        .map(|o| o.expect("NEVER is never set"))
 }
 
-/// [`play_head_game`] that gives up (`Ok(None)`) once `stop` is set. Only games with a search
-/// bot poll it between decisions (and the search between iterations): any other game ends in
+/// [`play_game`] that gives up (`Ok(None)`) once `stop` is set. Only games with a search bot
+/// poll it between decisions (and the search between iterations): any other game ends in
 /// microseconds.
-pub fn play_head_game_until(
+pub fn play_game_until<G: Searchable>(
     players: u8,
     seed: u64,
-    rules: HeadRules,
+    settings: &G::Settings,
     bots: &[BotKind],
     stop: &Interrupt,
-) -> Result<Option<GameOutcome>, EngineError> {
-    let mut state = HeadState::new(players, seed, rules)?;
-    play_head_on(&mut state, seed, bots, stop)
+) -> Result<Option<Outcome>, EngineError> {
+    let mut table = Bare(G::new(players, seed, settings)?);
+    play_on(&mut table, seed, bots, stop)
 }
 
-/// The JSON record (the format of `HeadGame.to_json`) of the game [`play_head_game`] plays with
+/// The JSON record (the format of the game's `to_json`) of the game [`play_game`] plays with
 /// these arguments, move for move: the same deal, the same bot seeds. `Ok(None)` once `stop` is
-/// set. Costs a checked apply and a history entry per move, then the JSON text.
-pub fn head_game_record(
+/// set. Costs a history entry per move, then the JSON text.
+pub fn game_record<R>(
     players: u8,
     seed: u64,
-    rules: HeadRules,
+    settings: &<R::State as Game>::Settings,
     bots: &[BotKind],
     stop: &Interrupt,
-) -> Result<Option<String>, EngineError> {
-    let mut game = HeadGame::new(players, seed, rules)?;
-    if play_head_on(&mut game, seed, bots, stop)?.is_none() {
+) -> Result<Option<String>, EngineError>
+where
+    R: Recorded,
+    R::State: Searchable,
+{
+    let mut table = Kept(R::new(players, seed, settings)?);
+    if play_on(&mut table, seed, bots, stop)?.is_none() {
         return Ok(None);
     }
-    Ok(Some(crate::head::record::to_json(&game)?))
+    table.0.to_json().map(Some)
 }
 
-/// What a game is played on: the bare state (batch statistics) or a game with its history
-/// (records). Both apply the same legal actions, so the games are the same.
-trait HeadTable {
-    fn state(&self) -> &HeadState;
-    /// Apply a legal action; whether it ended a hand.
-    fn play(&mut self, action: ActionId) -> Result<bool, EngineError>;
+/// What a game is played on: the bare position (batch statistics) or the game with its history
+/// (records). Both apply the same legal moves, so the games are the same.
+trait Table<G: Game> {
+    fn state(&self) -> &G;
+    fn play(&mut self, mv: &G::Move) -> Result<Option<G::RoundEnd>, EngineError>;
 }
 
-impl HeadTable for HeadState {
+/// The bare position.
+struct Bare<G>(G);
+
+impl<G: Game> Table<G> for Bare<G> {
     #[inline]
-    fn state(&self) -> &HeadState {
-        self
+    fn state(&self) -> &G {
+        &self.0
     }
     #[inline]
-    fn play(&mut self, action: ActionId) -> Result<bool, EngineError> {
-        Ok(self.apply_legal(action)?.is_some())
+    fn play(&mut self, mv: &G::Move) -> Result<Option<G::RoundEnd>, EngineError> {
+        self.0.apply_legal(mv)
     }
 }
 
-impl HeadTable for HeadGame {
-    fn state(&self) -> &HeadState {
-        HeadGame::state(self)
+/// The game with its history.
+struct Kept<R>(R);
+
+impl<R: Recorded> Table<R::State> for Kept<R> {
+    fn state(&self) -> &R::State {
+        self.0.state()
     }
-    fn play(&mut self, action: ActionId) -> Result<bool, EngineError> {
-        let hands = self.hand_results().len();
-        self.apply(action)?;
-        Ok(self.hand_results().len() > hands)
+    fn play(
+        &mut self,
+        mv: &<R::State as Game>::Move,
+    ) -> Result<Option<<R::State as Game>::RoundEnd>, EngineError> {
+        self.0.apply_legal(mv)
     }
 }
 
 /// Play the game on `table` (dealt from `seed`) to its end with one bot per seat.
-fn play_head_on<T: HeadTable>(
+fn play_on<G: Searchable, T: Table<G>>(
     table: &mut T,
     seed: u64,
     bots: &[BotKind],
     stop: &Interrupt,
-) -> Result<Option<GameOutcome>, EngineError> {
-    let mut seats: Vec<Seat> = bots
+) -> Result<Option<Outcome>, EngineError> {
+    let mut seats: Vec<Seat<G>> = bots
         .iter()
         .enumerate()
-        .map(|(p, &k)| Seat::new(k, SplitMix64::nth_output(seed ^ BOT_STREAM, p as u64)))
+        .map(|(p, &k)| Seat::new(k, SplitMix64::nth_output(seed ^ G::BOT_STREAM, p as u64)))
         .collect();
-    // Only search bots watch every action; the random/heuristic loop stays as it was.
-    let observers = seats.iter().any(|s| matches!(s, Seat::Ismcts(_)));
-    let mut outcome = GameOutcome::default();
+    // Only search bots watch every move; the random/heuristic loop stays lean.
+    let observers = seats.iter().any(Seat::is_search);
+    let mut buf = Vec::with_capacity(64);
+    let mut outcome = Outcome::default();
     while let Some(seat) = table.state().current_player() {
         let state = table.state();
-        let legal = state.legal_actions();
-        let action = match &mut seats[seat as usize] {
-            Seat::Random(b) => b.pick(legal),
-            Seat::Heuristic(b) => b.choose(state, legal),
-            Seat::Ismcts(b) => b.choose_until(state, legal, stop),
+        let Some(bot) = seats.get_mut(seat as usize) else {
+            return Err(RulesError(format!("no bot for seat {seat}")).into());
         };
+        let pick = bot.choose_until(state, &mut buf, stop)?;
+        let mv = pick.get(&buf);
         if observers {
             if stop.is_set() {
                 return Ok(None);
             }
             for s in seats.iter_mut() {
-                if let Seat::Ismcts(b) = s {
-                    b.observe(state, action);
-                }
+                s.observe(state, mv);
             }
         }
-        if table.play(action)? {
-            outcome.hands += 1;
-            if outcome.hands >= MAX_HANDS && !table.state().is_over() {
-                return Err(EngineError::State(crate::error::StateError(format!(
-                    "game with seed {seed} did not end within {MAX_HANDS} hands"
-                ))));
+        if table.play(mv)?.is_some() {
+            outcome.rounds += 1;
+            if outcome.rounds >= G::MAX_ROUNDS && !table.state().is_over() {
+                return Err(StateError(format!(
+                    "game with seed {seed} did not end within {} {}",
+                    G::MAX_ROUNDS,
+                    G::ROUNDS_NAME
+                ))
+                .into());
             }
         }
         outcome.decisions += 1;
@@ -176,56 +161,132 @@ fn play_head_on<T: HeadTable>(
     let state = table.state();
     outcome.winner = state
         .winner()
-        .expect("the loop ends only when the game is over");
-    let players = state.players() as usize;
-    outcome.scores[..players].copy_from_slice(state.scores());
+        .ok_or_else(|| StateError("a finished game without a winner".into()))?;
+    let scores = state.scores();
+    outcome.scores[..scores.len()].copy_from_slice(scores);
     Ok(Some(outcome))
 }
 
-/// Play one hand (7 piles) of a game dealt from `seed`, with uniform random bots; the number of
+/// Play one round (hand) of a game dealt from `seed` with uniform random bots; the number of
 /// decisions made. The unit of the "hands per second" benchmarks.
-pub fn play_head_hand(players: u8, seed: u64, rules: HeadRules) -> Result<u32, EngineError> {
-    let mut state = HeadState::new(players, seed, rules)?;
-    let mut bot = RandomBot::new(seed ^ BOT_STREAM);
+pub fn play_round<G: Game>(
+    players: u8,
+    seed: u64,
+    settings: &G::Settings,
+) -> Result<u32, EngineError> {
+    let mut state = G::new(players, seed, settings)?;
+    let mut rng = SplitMix64::new(seed ^ G::BOT_STREAM);
+    let mut buf = Vec::new();
     let mut decisions = 0;
     loop {
-        let legal = state.legal_actions();
+        let pick = state.random_move(&mut rng, &mut buf)?;
         decisions += 1;
-        if state.apply_legal(bot.pick(legal))?.is_some() {
+        if state.apply_legal(pick.get(&buf))?.is_some() || state.is_over() {
             return Ok(decisions);
         }
     }
 }
 
-/// Play `hands` independent random hands (hand `k` dealt from [`game_seed`]`(seed, k)`) on the
-/// calling thread; the total number of decisions.
-pub fn simulate_head_hands(
-    hands: usize,
+/// Play `rounds` independent random rounds (round `k` dealt from [`game_seed`]`(seed, k)`) on
+/// the calling thread; the total number of decisions.
+pub fn simulate_rounds<G: Game>(
+    rounds: usize,
     players: u8,
-    rules: HeadRules,
+    settings: &G::Settings,
     seed: u64,
 ) -> Result<u64, EngineError> {
-    simulate_head_hands_until(hands, players, rules, seed, &NEVER)
+    simulate_rounds_until::<G>(rounds, players, settings, seed, &NEVER)
         .map(|d| d.expect("NEVER is never set"))
 }
 
-/// [`simulate_head_hands`] that gives up (`Ok(None)`) once `stop` is set, polled between hands.
-pub fn simulate_head_hands_until(
-    hands: usize,
+/// [`simulate_rounds`] that gives up (`Ok(None)`) once `stop` is set, polled between rounds.
+pub fn simulate_rounds_until<G: Game>(
+    rounds: usize,
     players: u8,
-    rules: HeadRules,
+    settings: &G::Settings,
     seed: u64,
     stop: &Interrupt,
 ) -> Result<Option<u64>, EngineError> {
-    rules.validate_for(players)?;
+    G::validate(players, settings)?;
     let mut decisions = 0u64;
-    for k in 0..hands {
+    for k in 0..rounds {
         if stop.is_set() {
             return Ok(None);
         }
-        decisions += play_head_hand(players, game_seed(seed, k as u64), rules)? as u64;
+        decisions += play_round::<G>(players, game_seed(seed, k as u64), settings)? as u64;
     }
     Ok(Some(decisions))
+}
+
+/// Play games `first_game .. first_game + games` of the batch started with `seed`, in parallel
+/// over `threads` threads (all cores when `None`). Deterministic for a given seed whatever the
+/// thread count, and splitting a batch into consecutive chunks gives the same games.
+#[allow(clippy::too_many_arguments)]
+pub fn simulate<G: Searchable>(
+    first_game: u64,
+    games: usize,
+    players: u8,
+    settings: &G::Settings,
+    bots: &[BotKind],
+    seed: u64,
+    threads: Option<usize>,
+) -> Result<Vec<Outcome>, EngineError> {
+    simulate_until::<G>(
+        first_game, games, players, settings, bots, seed, threads, &NEVER,
+    )
+    .map(|o| o.expect("NEVER is never set"))
+}
+
+/// [`simulate`] that stops within one game per thread (a search bot: within a few search
+/// iterations) once `stop` is set, returning `Ok(None)`: a batch is complete or not returned.
+#[allow(clippy::too_many_arguments)]
+pub fn simulate_until<G: Searchable>(
+    first_game: u64,
+    games: usize,
+    players: u8,
+    settings: &G::Settings,
+    bots: &[BotKind],
+    seed: u64,
+    threads: Option<usize>,
+    stop: &Interrupt,
+) -> Result<Option<Vec<Outcome>>, EngineError> {
+    G::validate(players, settings)?;
+    check_bots(players, bots)?;
+    run_batch(
+        first_game,
+        games,
+        seed,
+        threads,
+        G::BATCH_CHUNK,
+        stop,
+        |game_seed| play_game_until::<G>(players, game_seed, settings, bots, stop),
+    )
+}
+
+/// The JSON records of games `first_game .. first_game + games` of the batch started with
+/// `seed`, in game order: the games [`simulate`] plays (see [`game_record`]).
+#[allow(clippy::too_many_arguments)]
+pub fn records_until<R>(
+    first_game: u64,
+    games: usize,
+    players: u8,
+    settings: &<R::State as Game>::Settings,
+    bots: &[BotKind],
+    seed: u64,
+    threads: Option<usize>,
+    stop: &Interrupt,
+) -> Result<Option<Vec<String>>, EngineError>
+where
+    R: Recorded,
+    R::State: Searchable,
+{
+    R::State::validate(players, settings)?;
+    check_bots(players, bots)?;
+    // Recording costs several times a bare game: smaller tasks.
+    let chunk = (<R::State as Game>::BATCH_CHUNK / 4).clamp(1, 8);
+    run_batch(first_game, games, seed, threads, chunk, stop, |game_seed| {
+        game_record::<R>(players, game_seed, settings, bots, stop)
+    })
 }
 
 /// Check a simulation request before any work starts.
@@ -242,65 +303,6 @@ pub fn check_bots(players: u8, bots: &[BotKind]) -> Result<(), RulesError> {
 /// Most games one batch call plays (its results are held in memory, 36 bytes a game); longer
 /// runs go in consecutive chunks (`first_game`), which give the same games.
 pub const MAX_BATCH_GAMES: usize = 1 << 32;
-
-/// Play games `first_game .. first_game + games` of the batch started with `seed`, in parallel
-/// over `threads` threads (all cores when `None`). Deterministic for a given seed whatever the
-/// thread count, and splitting a batch into consecutive chunks gives the same games.
-#[allow(clippy::too_many_arguments)]
-pub fn simulate_head(
-    first_game: u64,
-    games: usize,
-    players: u8,
-    rules: HeadRules,
-    bots: &[BotKind],
-    seed: u64,
-    threads: Option<usize>,
-) -> Result<Vec<GameOutcome>, EngineError> {
-    simulate_head_until(
-        first_game, games, players, rules, bots, seed, threads, &NEVER,
-    )
-    .map(|o| o.expect("NEVER is never set"))
-}
-
-/// [`simulate_head`] that stops within one game per thread (a search bot: within a few search
-/// iterations) once `stop` is set, returning `Ok(None)`: a batch is complete or not returned.
-#[allow(clippy::too_many_arguments)]
-pub fn simulate_head_until(
-    first_game: u64,
-    games: usize,
-    players: u8,
-    rules: HeadRules,
-    bots: &[BotKind],
-    seed: u64,
-    threads: Option<usize>,
-    stop: &Interrupt,
-) -> Result<Option<Vec<GameOutcome>>, EngineError> {
-    rules.validate_for(players)?;
-    check_bots(players, bots)?;
-    run_batch(first_game, games, seed, threads, 64, stop, |game_seed| {
-        play_head_game_until(players, game_seed, rules, bots, stop)
-    })
-}
-
-/// The JSON records of games `first_game .. first_game + games` of the batch started with
-/// `seed`, in game order: the games [`simulate_head`] plays (see [`head_game_record`]).
-#[allow(clippy::too_many_arguments)]
-pub fn head_records_until(
-    first_game: u64,
-    games: usize,
-    players: u8,
-    rules: HeadRules,
-    bots: &[BotKind],
-    seed: u64,
-    threads: Option<usize>,
-    stop: &Interrupt,
-) -> Result<Option<Vec<String>>, EngineError> {
-    rules.validate_for(players)?;
-    check_bots(players, bots)?;
-    run_batch(first_game, games, seed, threads, 8, stop, |game_seed| {
-        head_game_record(players, game_seed, rules, bots, stop)
-    })
-}
 
 /// Check the size of a batch request before anything is allocated: at most
 /// [`MAX_BATCH_GAMES`] games, and game indices that fit in a `u64`.
@@ -398,89 +400,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn deterministic_whatever_the_thread_count() {
-        let bots = [
-            BotKind::Random,
-            BotKind::Heuristic,
-            BotKind::Random,
-            BotKind::Random,
-        ];
-        let one = simulate_head(0, 300, 4, HeadRules::default(), &bots, 9, Some(1)).unwrap();
-        let two = simulate_head(0, 300, 4, HeadRules::default(), &bots, 9, Some(2)).unwrap();
-        assert_eq!(one, two);
-        let tail = simulate_head(100, 200, 4, HeadRules::default(), &bots, 9, None).unwrap();
-        assert_eq!(&one[100..], &tail[..]);
-        assert!(one.iter().all(|g| g.hands > 0 && (g.winner as usize) < 4));
+    fn batch_sizes_are_checked_before_allocating() {
+        assert!(check_batch(0, MAX_BATCH_GAMES + 1).is_err());
+        assert!(check_batch(u64::MAX, 2).is_err());
+        assert!(check_batch(u64::MAX - 2, 2).is_ok());
+        let r = run_batch(0, 1, 0, Some(100_000), 1, &NEVER, |s| Ok(Some(s)));
+        assert!(matches!(r, Err(EngineError::Rules(_))));
     }
 
     #[test]
-    fn records_replay_the_batch_games() {
-        let bots = [
-            BotKind::Random,
-            BotKind::Heuristic,
-            BotKind::Ismcts { iterations: 5 },
-        ];
-        let rules = HeadRules::default();
-        let outcomes = simulate_head(4, 6, 3, rules, &bots, 21, Some(2)).unwrap();
-        let records = head_records_until(4, 6, 3, rules, &bots, 21, Some(2), &NEVER)
+    fn a_batch_is_the_same_whatever_the_threads_and_chunks() {
+        let play = |s: u64| Ok(Some(s.rotate_left(7)));
+        let one = run_batch(0, 500, 9, Some(1), 3, &NEVER, play)
             .unwrap()
             .unwrap();
-        for (o, r) in outcomes.iter().zip(&records) {
-            let game = crate::head::record::from_json(r).unwrap();
-            assert_eq!(game.state().winner(), Some(o.winner));
-            assert_eq!(game.state().scores(), &o.scores[..3]);
-            assert_eq!(game.history().len(), o.decisions as usize);
-        }
+        let two = run_batch(0, 500, 9, Some(2), 64, &NEVER, play)
+            .unwrap()
+            .unwrap();
+        assert_eq!(one, two);
+        let tail = run_batch(100, 400, 9, None, 5, &NEVER, play)
+            .unwrap()
+            .unwrap();
+        assert_eq!(&one[100..], &tail[..]);
+        assert_eq!(one[7], game_seed(9, 7).rotate_left(7));
     }
 
     #[test]
-    fn a_set_interrupt_stops_a_batch_and_a_search() {
-        let stop = Interrupt::new();
-        stop.stop();
-        let bots = [
-            BotKind::Ismcts {
-                iterations: 1_000_000,
-            },
-            BotKind::Random,
-        ];
-        let r = simulate_head_until(0, 1000, 2, HeadRules::default(), &bots, 1, Some(2), &stop);
-        assert_eq!(r.unwrap(), None);
-        // A search stopped at once still answers with a legal action (one iteration).
-        let game = HeadGame::new(4, 3, HeadRules::default()).unwrap();
-        let a = crate::search::head::ismcts_action_until(&game, 1_000_000, 0, &stop);
-        assert!(game.state().legal_actions() & (1 << a) != 0);
-    }
-
-    #[test]
-    fn batch_sizes_are_checked_before_allocating() {
-        let bots = [BotKind::Random, BotKind::Random];
-        let r = simulate_head(
-            0,
-            MAX_BATCH_GAMES + 1,
-            2,
-            HeadRules::default(),
-            &bots,
-            0,
-            None,
-        );
-        assert!(matches!(r, Err(EngineError::Rules(_))));
-        let r = simulate_head(u64::MAX, 2, 2, HeadRules::default(), &bots, 0, None);
-        assert!(matches!(r, Err(EngineError::Rules(_))));
-        let r = simulate_head(0, 1, 2, HeadRules::default(), &bots, 0, Some(100_000));
-        assert!(matches!(r, Err(EngineError::Rules(_))));
-    }
-
-    #[test]
-    fn refuses_wrong_bot_count() {
-        let r = simulate_head(
-            0,
-            1,
-            3,
-            HeadRules::default(),
-            &[BotKind::Random],
-            0,
-            Some(1),
-        );
-        assert!(matches!(r, Err(EngineError::Rules(_))));
+    fn refuses_a_wrong_bot_count() {
+        assert!(check_bots(3, &[BotKind::Random]).is_err());
+        assert!(check_bots(2, &[BotKind::Random, BotKind::Heuristic]).is_ok());
     }
 }

@@ -255,9 +255,8 @@ pub fn wind_holders(game: &ClimbGame) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::climb_random::ClimbRandomBot;
-    use crate::bots::ClimbBot;
     use crate::climb::rules::{ClimbSettings, Mood};
+    use crate::game::below;
 
     /// Everything `observer` may see, as one comparable value.
     fn public(st: &ClimbState, o: u8) -> String {
@@ -306,7 +305,7 @@ mod tests {
         for k in 0..count as u64 {
             let players = 2 + (k % 4) as u8;
             let mut game = ClimbGame::new(players, k * 31 + 7, settings.clone()).unwrap();
-            let mut bot = ClimbRandomBot::new(k);
+            let mut bot = SplitMix64::new(k);
             let mut tracker = WindTracker::default();
             let stop = 5 + rng.below(120);
             for _ in 0..stop {
@@ -314,7 +313,7 @@ mod tests {
                     break;
                 }
                 let legal = game.legal_moves();
-                let i = bot.choose(game.state(), &legal);
+                let i = below(&mut bot, legal.len());
                 tracker.observe(game.state(), legal[i].kind);
                 game.apply(&legal[i]).unwrap();
             }

@@ -21,10 +21,13 @@
 //! - [`observation`]: the fixed-size numeric observation of one player, for agents (S-11)
 //! - [`encoding`]: move feature rows and the abstract action index, for agents
 //! - [`determinize`]: full states sampled from one player's knowledge (for search)
-//! - [`sim`]: batch simulation with the built-in bots
+//! - [`contract`]: the shared game contract ([`crate::game`]) for the state and the game
+//! - [`heuristic`]: the built-in rule-of-thumb player
+//! - [`search_value`]: what ISMCTS needs (information sets with the winds, rollout values)
 
 pub mod cards;
 pub mod combo;
+pub mod contract;
 pub mod deck;
 pub mod determinize;
 pub mod diagnose;
@@ -32,6 +35,7 @@ pub mod encoding;
 pub mod event;
 pub mod expand;
 pub mod game;
+pub mod heuristic;
 pub mod lanes;
 pub mod legal;
 pub mod movegen;
@@ -40,13 +44,14 @@ pub mod notation;
 pub mod observation;
 pub mod record;
 pub mod rules;
+pub mod search_value;
 pub mod shape;
-pub mod sim;
 pub mod snapshot;
 pub mod state;
 pub mod view;
 
 pub use combo::{beats, classify, condition_holds, Combo, Shape};
+pub use contract::{ClimbLegal, MAX_ROUNDS};
 pub use deck::{Condition, Deck, Face};
 pub use event::ClimbEvent;
 pub use game::ClimbGame;

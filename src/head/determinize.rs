@@ -436,10 +436,10 @@ pub fn determinize_hand(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::random::RandomBot;
     use crate::head::action::Action;
     use crate::head::cards::{kind, CardKind};
     use crate::head::observation::observation;
+    use crate::head::random::pick;
     use crate::head::{Deal, HeadRules};
 
     /// Random games stopped at a random point of a hand (after pile 2 or later).
@@ -451,13 +451,13 @@ mod tests {
             k += 1;
             let players = 2 + (k % 4) as u8;
             let mut game = HeadGame::new(players, seed * 1000 + k, rules).unwrap();
-            let mut bot = RandomBot::new(k);
+            let mut bot = SplitMix64::new(k);
             let stop = 30 + rng.below(300) as usize;
             for _ in 0..stop {
                 if game.state().is_over() {
                     break;
                 }
-                let a = bot.pick(game.state().legal_actions());
+                let a = pick(&mut bot, game.state().legal_actions());
                 game.apply(a).unwrap();
             }
             if !game.state().is_over() && game.state().pile_number() >= 1 {
@@ -797,9 +797,9 @@ mod tests {
         let mut log = HandLog::new(s.clone());
         let mut st = s;
         let mut rng = SplitMix64::new(8);
-        let mut bot = RandomBot::new(4);
+        let mut bot = SplitMix64::new(4);
         while st.pile_number() < 5 {
-            let a = bot.pick(st.legal_actions());
+            let a = pick(&mut bot, st.legal_actions());
             log.observe(&st, a);
             st.apply(a).unwrap();
         }

@@ -10,23 +10,32 @@
 //! - [`mod@move_info`]: the cards a move takes and its value, before it is played (H-1.4, H-4)
 //! - [`view`], [`snapshot`]: what a seat may see; the complete state and its checked rebuild
 //! - [`determinize`]: full states sampled from one player's knowledge (for search)
+//! - [`contract`]: the shared game contract ([`crate::game`]) for the state and the game
+//! - [`heuristic`]: the built-in rule-of-thumb player
+//! - [`random`]: the uniform random pick from an action mask
+//! - [`search_value`]: what ISMCTS needs (information sets, the value of a rollout)
 //! - [`record`]: the JSON game record
 
 pub mod action;
 pub mod cards;
+pub mod contract;
 pub mod determinize;
 pub mod event;
 pub mod game;
+pub mod heuristic;
 pub mod legal;
 pub mod move_info;
 pub mod observation;
+pub mod random;
 pub mod record;
 pub mod rules;
+pub mod search_value;
 pub mod snapshot;
 pub mod state;
 pub mod view;
 
 pub use action::{Action, ActionId, ActionMask, NUM_ACTIONS};
+pub use contract::MAX_HANDS;
 pub use event::HeadEvent;
 pub use game::{HeadGame, Start, Step};
 pub use move_info::{move_info, MoveInfo};

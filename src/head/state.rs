@@ -11,7 +11,6 @@ use super::cards::{
 use super::event::{Cards, HeadEvent, Notation, PlayOption};
 use super::legal::legal_mask;
 use super::rules::{HeadRules, LastPileScoring, MAX_SCORE};
-use super::snapshot::HeadSnapshot;
 use crate::error::{EngineError, IllegalMove, StateError};
 use crate::event::{EventSink, NoEvents};
 use crate::rng::{shuffle, SplitMix64};
@@ -69,7 +68,7 @@ pub struct Deal {
     pub hand_number: u32,
 }
 
-/// A position checked by [`super::snapshot::from_snapshot`], ready to become a state.
+/// A position checked by the snapshot reader (`head::snapshot`), ready to become a state.
 pub(super) struct Position<'a> {
     pub rules: HeadRules,
     pub players: u8,
@@ -277,18 +276,6 @@ impl HeadState {
         state.draw_pos = deck_size - deal.draw_pile.len() as u8;
         state.start_piles();
         Ok(state)
-    }
-
-    /// A state at any point of a game (mid-hand included) from its snapshot, checked strictly
-    /// under `rules`: see [`super::snapshot::from_snapshot`]. The snapshot's hand results are
-    /// checked and dropped (a [`super::game::HeadGame`] keeps them).
-    pub fn from_snapshot(snap: &HeadSnapshot, rules: HeadRules) -> Result<Self, StateError> {
-        super::snapshot::from_snapshot(snap, rules).map(|(state, _)| state)
-    }
-
-    /// The snapshot of this state, with no hand results (see [`super::game::HeadGame::snapshot`]).
-    pub fn snapshot(&self) -> HeadSnapshot {
-        super::snapshot::snapshot(self, &[])
     }
 
     /// Build a checked position. The dealt part of the deck array, which nothing reads once

@@ -12,8 +12,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
 
 // The message cutters live with the error mapping that uses them; re-exported for the bindings.
-use super::errors::{ArgumentError, InvalidStateError, RulesError};
 pub use super::errors::{cut_message, cut_to};
+use super::errors::{ArgumentError, InvalidStateError, RulesError};
 
 /// Longest piece of a user's value quoted in an error message (a 10 MB notation string must not
 /// become a 20 MB message).

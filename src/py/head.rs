@@ -8,19 +8,19 @@ use super::args::{rules_int, shown, state_int, text_of, Int, Text};
 pub use super::args::{players_arg, seed_arg};
 use super::errors::{to_py as to_py_err, IntoPyResult, InvalidStateError, RulesError};
 use super::game::{self, deprecated, BoundGame};
+use super::json::{from_py, serde_to_py};
 use crate::bots::decide::head_decision_until;
 use crate::bots::BotKind;
 use crate::error::{EngineError, IllegalMove};
 use crate::head::action::{mask_ids, BAMBOO_ALONE, BIG_PANDA};
 use crate::head::cards::{self, CardSet};
 use crate::head::determinize::{Determinizer, HandLog};
-use crate::head::observation::{observation, OBSERVATION_SIZE};
-use super::json::{from_py, serde_to_py};
-use crate::head::snapshot::parse_snapshot;
 use crate::head::move_info::{move_info, MoveInfo};
+use crate::head::observation::{observation, OBSERVATION_SIZE};
+use crate::head::snapshot::parse_snapshot;
 use crate::head::{
-    record, Action, ActionId, Deal, HandResult, HeadEvent, HeadGame, HeadRules, HeadState, LastPileScoring,
-    NUM_ACTIONS,
+    record, Action, ActionId, Deal, HandResult, HeadEvent, HeadGame, HeadRules, HeadState,
+    LastPileScoring, NUM_ACTIONS,
 };
 use crate::rng::SplitMix64;
 

@@ -11,9 +11,12 @@ use super::errors::{ArgumentError, IntoPyResult, RulesError};
 use super::head::{players_arg, seed_arg, PyHeadRules, HEAD};
 use super::interrupt::{interruptible_if, prepare_numpy};
 use crate::bots::{BotKind, MAX_ISMCTS_ITERATIONS};
-use crate::climb::sim::simulate_climb_until;
+use crate::climb::{ClimbGame, ClimbState};
 use crate::error::EngineError;
-use crate::sim::{simulate_head_hands_until, simulate_head_until, MAX_BATCH_GAMES};
+use crate::game::{Game, Recorded};
+use crate::head::{HeadGame, HeadState};
+use crate::search::Searchable;
+use crate::sim::{records_until, simulate_rounds_until, simulate_until, MAX_BATCH_GAMES};
 
 /// Play `games` complete Panda Head games with built-in bots (one name per seat) and return numpy
 /// arrays: `winner` (int8, games), `hands` (uint32, games), `decisions` (uint32, games),
@@ -37,27 +40,7 @@ fn simulate_head_batch<'py>(
     let players = players_arg(players, HEAD)?;
     let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
     let rules = rules.map(|r| r.inner).unwrap_or_default();
-    let outcomes = interruptible_if(py, args.long(64), |stop| {
-        simulate_head_until(
-            args.first_game,
-            args.games,
-            players,
-            rules,
-            &args.bots,
-            args.seed,
-            args.threads,
-            stop,
-        )
-    })?;
-    let outcomes = finished(py, outcomes)?;
-    batch_dict(
-        py,
-        players,
-        outcomes
-            .iter()
-            .map(|o| (o.winner, o.hands, o.decisions, &o.scores[..])),
-        "hands",
-    )
+    batch::<HeadState>(py, players, &args, &rules, "hands")
 }
 
 /// Play `games` complete climbing games with built-in bots (one name per seat), GIL released.
@@ -81,27 +64,7 @@ fn simulate_climb_batch<'py>(
     let players = players_arg(players, CLIMB)?;
     let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
     let settings = settings.map(|s| s.inner).unwrap_or_default();
-    let outcomes = interruptible_if(py, args.long(16), |stop| {
-        simulate_climb_until(
-            args.first_game,
-            args.games,
-            players,
-            &settings,
-            &args.bots,
-            args.seed,
-            args.threads,
-            stop,
-        )
-    })?;
-    let outcomes = finished(py, outcomes)?;
-    batch_dict(
-        py,
-        players,
-        outcomes
-            .iter()
-            .map(|o| (o.winner, o.rounds, o.decisions, &o.scores[..])),
-        "rounds",
-    )
+    batch::<ClimbState>(py, players, &args, &settings, "rounds")
 }
 
 /// The JSON records (`HeadGame.to_json` format) of the games `simulate_head_batch` plays with the
@@ -124,19 +87,7 @@ fn head_batch_records(
     let players = players_arg(players, HEAD)?;
     let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
     let rules = rules.map(|r| r.inner).unwrap_or_default();
-    let records = interruptible_if(py, args.long(8), |stop| {
-        crate::sim::head_records_until(
-            args.first_game,
-            args.games,
-            players,
-            rules,
-            &args.bots,
-            args.seed,
-            args.threads,
-            stop,
-        )
-    })?;
-    finished(py, records)
+    records::<HeadGame>(py, players, &args, &rules)
 }
 
 /// The JSON records (`ClimbGame.to_json` format) of the games `simulate_climb_batch` plays with
@@ -158,19 +109,7 @@ fn climb_batch_records(
     let players = players_arg(players, CLIMB)?;
     let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
     let settings = settings.map(|s| s.inner).unwrap_or_default();
-    let records = interruptible_if(py, args.long(4), |stop| {
-        crate::climb::sim::climb_records_until(
-            args.first_game,
-            args.games,
-            players,
-            &settings,
-            &args.bots,
-            args.seed,
-            args.threads,
-            stop,
-        )
-    })?;
-    finished(py, records)
+    records::<ClimbGame>(py, players, &args, &settings)
 }
 
 /// Play `hands` independent random Panda Head hands (7 piles each) on one thread, GIL released;
@@ -189,7 +128,7 @@ fn simulate_head_hands<'py>(
     let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
     let rules = rules.map(|r| r.inner).unwrap_or_default();
     let decisions = interruptible_if(py, hands >= 256, |stop| {
-        simulate_head_hands_until(hands, players, rules, seed, stop)
+        simulate_rounds_until::<HeadState>(hands, players, &rules, seed, stop)
     })?;
     finished(py, decisions)
 }
@@ -214,6 +153,65 @@ fn check_players(players: Int) -> PyResult<u8> {
 #[pyfunction]
 fn check_seed(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
     seed_arg(seed)
+}
+
+/// Play the batch `args` of game `G` (GIL released, Ctrl-C when long) as the numpy result dict;
+/// `rounds_key` names the rounds column (`hands` in Panda Head).
+fn batch<'py, G: Searchable>(
+    py: Python<'py>,
+    players: u8,
+    args: &BatchArgs,
+    settings: &G::Settings,
+    rounds_key: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    let outcomes = interruptible_if(py, args.long(G::BATCH_CHUNK), |stop| {
+        simulate_until::<G>(
+            args.first_game,
+            args.games,
+            players,
+            settings,
+            &args.bots,
+            args.seed,
+            args.threads,
+            stop,
+        )
+    })?;
+    let outcomes = finished(py, outcomes)?;
+    batch_dict(
+        py,
+        players,
+        outcomes
+            .iter()
+            .map(|o| (o.winner, o.rounds, o.decisions, &o.scores[..])),
+        rounds_key,
+    )
+}
+
+/// The JSON records of the batch `args` of the recorded game `R` (as [`batch`]).
+fn records<R>(
+    py: Python<'_>,
+    players: u8,
+    args: &BatchArgs,
+    settings: &<R::State as Game>::Settings,
+) -> PyResult<Vec<String>>
+where
+    R: Recorded,
+    R::State: Searchable,
+{
+    let quick = (<R::State as Game>::BATCH_CHUNK / 4).clamp(1, 8);
+    let records = interruptible_if(py, args.long(quick), |stop| {
+        records_until::<R>(
+            args.first_game,
+            args.games,
+            players,
+            settings,
+            &args.bots,
+            args.seed,
+            args.threads,
+            stop,
+        )
+    })?;
+    finished(py, records)
 }
 
 /// A core batch result: `None` means the work saw its interrupt set, which only happens when

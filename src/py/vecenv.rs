@@ -22,11 +22,9 @@ use super::head::{players_arg, seed_arg, PyHeadGame, PyHeadRules, HEAD};
 use super::interrupt::interruptible_if;
 use crate::climb::encoding::MOVE_FEATURES;
 use crate::climb::snapshot::snapshot;
-use crate::climb::ClimbGame;
-use crate::head::HeadGame;
-use crate::vecenv::climb::{ClimbConfig, ClimbEnvGame};
-use crate::vecenv::head::{HeadConfig, HeadEnvGame};
-use crate::vecenv::{max_envs, ActionKind, Batch, EnvGame, StepErrorOr, VecEnv};
+use crate::climb::{ClimbGame, ClimbState};
+use crate::head::{HeadGame, HeadState};
+use crate::vecenv::{max_envs, ActionKind, Batch, EnvConfig, EnvGame, StepErrorOr, VecEnv};
 
 /// A step's work is worth a thread (and so Ctrl-C) when its output is this many floats or more
 /// (4 MB: about 11,000 Panda Head or 1,100 climbing envs, several milliseconds of work). Smaller
@@ -103,8 +101,8 @@ fn numpy_actions(array: &Bound<'_, PyUntypedArray>) -> PyResult<Vec<i64>> {
 }
 
 /// An env count: `1..=max_envs` for the game (checked before anything is allocated).
-fn num_envs_arg<G: EnvGame>(n: Int, config: &G::Config) -> PyResult<usize> {
-    Ok(n.in_range("num_envs", 1, max_envs::<G>(config) as i128)? as usize)
+fn num_envs_arg<G: EnvGame>(n: Int) -> PyResult<usize> {
+    Ok(n.in_range("num_envs", 1, max_envs::<G>() as i128)? as usize)
 }
 
 /// The env's lock. Waiting happens with the GIL released (the holder may need the GIL to
@@ -324,7 +322,7 @@ macro_rules! vector_env_methods {
 /// N Panda Head games stepped in one call (see `panda_core.vector`).
 #[pyclass(name = "HeadVectorEnv", module = "panda_core._core", frozen)]
 pub struct PyHeadVectorEnv {
-    env: Mutex<VecEnv<HeadEnvGame>>,
+    env: Mutex<VecEnv<HeadState>>,
 }
 
 vector_env_methods!(PyHeadVectorEnv, "HeadVectorEnv", {
@@ -338,15 +336,15 @@ vector_env_methods!(PyHeadVectorEnv, "HeadVectorEnv", {
         rules: Option<PyHeadRules>,
         threads: Option<Int>,
     ) -> PyResult<Self> {
-        let config = HeadConfig {
+        let config = EnvConfig::<HeadState> {
             players: players_arg(players, HEAD)?,
-            rules: rules.map(|r| r.inner).unwrap_or_default(),
+            settings: rules.map(|r| r.inner).unwrap_or_default(),
         };
         config
-            .rules
+            .settings
             .validate_for(config.players)
             .map_err(|e| to_py(py, e.into()))?;
-        let num_envs = num_envs_arg::<HeadEnvGame>(num_envs, &config)?;
+        let num_envs = num_envs_arg::<HeadState>(num_envs)?;
         let threads = threads_arg(threads)?;
         let env = py
             .detach(|| VecEnv::new(config, num_envs, threads))
@@ -362,14 +360,14 @@ vector_env_methods!(PyHeadVectorEnv, "HeadVectorEnv", {
     fn game(&self, py: Python<'_>, i: Int) -> PyResult<PyHeadGame> {
         let env = locked(py, &self.env);
         let i = i.index("env", env.num_envs())?;
-        let state = env.game(i).expect("checked index").state().clone();
+        let state = env.game(i).expect("checked index").clone();
         Ok(PyHeadGame::from_core(HeadGame::from_sample(state)))
     }
 
     #[getter]
     fn rules(&self, py: Python<'_>) -> PyHeadRules {
         PyHeadRules {
-            inner: locked(py, &self.env).config().rules,
+            inner: locked(py, &self.env).config().settings,
         }
     }
 });
@@ -377,7 +375,7 @@ vector_env_methods!(PyHeadVectorEnv, "HeadVectorEnv", {
 /// N climbing games (`year` or `spin`) stepped in one call (see `panda_core.vector`).
 #[pyclass(name = "ClimbVectorEnv", module = "panda_core._core", frozen)]
 pub struct PyClimbVectorEnv {
-    env: Mutex<VecEnv<ClimbEnvGame>>,
+    env: Mutex<VecEnv<ClimbState>>,
 }
 
 vector_env_methods!(PyClimbVectorEnv, "ClimbVectorEnv", {
@@ -391,11 +389,11 @@ vector_env_methods!(PyClimbVectorEnv, "ClimbVectorEnv", {
         settings: Option<PyRef<'_, PyClimbSettings>>,
         threads: Option<Int>,
     ) -> PyResult<Self> {
-        let config = ClimbConfig {
+        let config = EnvConfig::<ClimbState> {
             players: players_arg(players, CLIMB)?,
             settings: settings.map(|s| s.inner.clone()).unwrap_or_default(),
         };
-        let num_envs = num_envs_arg::<ClimbEnvGame>(num_envs, &config)?;
+        let num_envs = num_envs_arg::<ClimbState>(num_envs)?;
         let threads = threads_arg(threads)?;
         let env = py
             .detach(|| VecEnv::new(config, num_envs, threads))
@@ -449,7 +447,7 @@ vector_env_methods!(PyClimbVectorEnv, "ClimbVectorEnv", {
     fn game(&self, py: Python<'_>, i: Int) -> PyResult<PyClimbGame> {
         let env = locked(py, &self.env);
         let i = i.index("env", env.num_envs())?;
-        let state = env.game(i).expect("checked index").state();
+        let state = env.game(i).expect("checked index");
         let snap = snapshot(state, &[]);
         let deck = state.settings().deck.clone();
         let copy = py
@@ -463,9 +461,9 @@ vector_env_methods!(PyClimbVectorEnv, "ClimbVectorEnv", {
         let env = locked(py, &self.env);
         let i = i.index("env", env.num_envs())?;
         Ok(env
-            .game(i)
+            .legal(i)
             .expect("checked index")
-            .legal_moves()
+            .moves()
             .iter()
             .map(|m| PyClimbMove { inner: m.clone() })
             .collect())

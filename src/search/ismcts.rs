@@ -39,7 +39,8 @@ pub trait SearchGame {
     /// The player to move, `None` once the horizon is reached (or the game is over).
     fn to_move(&self, state: &Self::State) -> Option<u8>;
 
-    /// The legal actions in `state`, in increasing order, into `out` (cleared first).
+    /// The legal actions in `state`, in increasing order, into `out` (cleared first; left empty
+    /// when they cannot be listed, which ends the descent there).
     fn legal(&self, state: &Self::State, out: &mut Vec<Self::Action>);
 
     /// Apply a legal action.
@@ -49,6 +50,9 @@ pub trait SearchGame {
     fn rollout(&self, state: &mut Self::State, rng: &mut SplitMix64, buf: &mut Vec<Self::Action>) {
         while self.to_move(state).is_some() {
             self.legal(state, buf);
+            if buf.is_empty() {
+                break;
+            }
             let i = below(rng, buf.len());
             let a = buf[i].clone();
             self.apply(state, &a);
@@ -149,6 +153,11 @@ pub fn search_stats_until<G: SearchGame>(
         path.push(0);
         while let Some(mover) = game.to_move(&state) {
             game.legal(&state, &mut legal);
+            if legal.is_empty() {
+                // A position whose moves could not be listed (over the game's cap): the descent
+                // ends here and the position is valued as it stands.
+                break;
+            }
             debug_assert!(legal.windows(2).all(|w| w[0] < w[1]), "legal not sorted");
             // One merge pass over the sorted legal actions and sorted children: the available
             // children and the untried actions.
@@ -270,9 +279,4 @@ pub fn search_until<G: SearchGame>(
         .action
 }
 
-/// A uniform index below `len` (> 0) by multiply-shift.
-#[inline]
-pub(crate) fn below(rng: &mut SplitMix64, len: usize) -> usize {
-    debug_assert!(len > 0);
-    (((rng.next() >> 32) * len as u64) >> 32) as usize
-}
+pub(crate) use crate::game::below;

@@ -1,5 +1,6 @@
-//! Search-based players: single-observer ISMCTS ([`ismcts`]) for Panda Head ([`head`]) and the
-//! climbing games ([`climb`]).
+//! Search-based players: single-observer ISMCTS ([`ismcts`]), written once for every game of the
+//! contract ([`game_search`]: a game's [`crate::game::Determinize`] samples the information set,
+//! its [`crate::game::SearchValue`] values a rollout).
 //!
 //! ## Choices made by measurement
 //!
@@ -25,8 +26,8 @@
 //!   fixed time: a whole game of cheap play after one decision is mostly noise (future deals,
 //!   dozens of hands), so a few hundred rollouts cannot tell moves apart, and each costs many
 //!   times more. The end of the hand (Head: only pile 7 scores) or the round (climbing: show-out
-//!   points) is where a decision's consequences are decided; the value functions in [`head`] and
-//!   [`climb`] turn them into `[0, 1]` and count a game won or lost within the horizon fully.
+//!   points) is where a decision's consequences are decided; the games' value functions
+//!   (`head/search_value.rs`, `climb/search_value.rs`) turn them into `[0, 1]` and count a game won or lost within the horizon fully.
 //! - **Rollout policy.** Panda Head: the heuristic, by far (random rollouts waste the hand on
 //!   moves nobody makes, and more of them do not help). Climbing games: random and heuristic are
 //!   even at equal time (the heuristic is stronger per iteration but about 1.6x slower), so the
@@ -44,74 +45,20 @@
 //! - **Iterations: 200** by default for every game. Then 1000 four-player games with one ISMCTS
 //!   seat take about 12 s for Panda Head and about 2 minutes for `year` or `spin` on 2 cores.
 
-pub mod climb;
-pub mod head;
+pub mod game_search;
 pub mod ismcts;
+pub mod settings;
 
+pub use crate::game::{Horizon, Rollout};
+pub use game_search::{ismcts_move, ismcts_move_until, GameSearch, IsmctsBot, Searchable};
 pub use ismcts::{search, search_stats, IsmctsConfig, RootStat, SearchGame};
-
-/// The rollout policy: what plays the moves after the tree.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rollout {
-    /// Uniform over the legal moves.
-    Random,
-    /// The built-in heuristic bot of the game.
-    Heuristic,
-}
-
-/// Where a rollout stops and is valued.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Horizon {
-    /// The end of the hand in progress (Panda Head) or of the round (climbing games).
-    Hand,
-    /// The end of the game.
-    Game,
-}
-
-/// Everything a search needs besides the position.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SearchSettings {
-    pub config: IsmctsConfig,
-    pub rollout: Rollout,
-    pub horizon: Horizon,
-}
-
-impl SearchSettings {
-    /// The Panda Head defaults.
-    pub fn head_default() -> Self {
-        Self {
-            config: IsmctsConfig::default(),
-            rollout: Rollout::Heuristic,
-            horizon: Horizon::Hand,
-        }
-    }
-
-    /// The climbing-game defaults.
-    pub fn climb_default() -> Self {
-        Self {
-            config: IsmctsConfig::default(),
-            rollout: Rollout::Random,
-            horizon: Horizon::Hand,
-        }
-    }
-
-    /// These settings with another iteration count.
-    pub fn with_iterations(mut self, iterations: u32) -> Self {
-        self.config.iterations = iterations;
-        self
-    }
-}
+pub use settings::SearchSettings;
 
 #[cfg(test)]
 mod tests {
     use super::ismcts::below;
     use super::*;
-    use crate::bots::BotKind;
-    use crate::climb::sim::simulate_climb;
-    use crate::climb::{ClimbSettings, Preset};
-    use crate::head::{HeadGame, HeadRules};
     use crate::rng::SplitMix64;
-    use crate::sim::simulate_head;
 
     /// A toy game with hidden information: the root player picks 0..3, then a hidden coin
     /// (sampled by the determinization) decides the payoff. Action 1 is best on average.
@@ -160,68 +107,5 @@ mod tests {
         assert_eq!(stats[0].action, 1, "{stats:?}");
         assert_eq!(stats.iter().map(|s| s.visits).sum::<u32>(), 2000);
         assert_eq!(search_stats(&mut Toy, 0, &config), stats);
-    }
-
-    #[test]
-    fn head_entry_point_is_legal_and_deterministic() {
-        let mut game = HeadGame::new(4, 3, HeadRules::default()).unwrap();
-        let mut k = 0;
-        while !game.state().is_over() && k < 60 {
-            let a = head::ismcts_action(&game, 20, k);
-            assert!(game.state().legal_actions() & (1 << a) != 0);
-            assert_eq!(a, head::ismcts_action(&game, 20, k));
-            game.apply(a).unwrap();
-            k += 1;
-        }
-    }
-
-    #[test]
-    fn climb_entry_point_is_legal_and_deterministic() {
-        for preset in [Preset::Year, Preset::Spin] {
-            let mut st =
-                crate::climb::ClimbState::new(3, 5, ClimbSettings::preset(preset)).unwrap();
-            for k in 0..25 {
-                if st.is_over() {
-                    break;
-                }
-                let legal = st.legal_moves();
-                let i = climb::ismcts_move(&st, 10, k);
-                assert!(i < legal.len());
-                assert_eq!(i, climb::ismcts_move(&st, 10, k));
-                st.apply_legal(&legal[i]);
-            }
-        }
-    }
-
-    /// ISMCTS with few iterations clearly beats uniform random play (seat 0 of 4 would win a
-    /// quarter of the games by chance).
-    #[test]
-    fn ismcts_beats_random_in_panda_head() {
-        let bots = [
-            BotKind::Ismcts { iterations: 30 },
-            BotKind::Random,
-            BotKind::Random,
-            BotKind::Random,
-        ];
-        let games = 24;
-        let r = simulate_head(0, games, 4, HeadRules::default(), &bots, 1, Some(2)).unwrap();
-        let wins = r.iter().filter(|g| g.winner == 0).count();
-        assert!(wins >= 14, "ISMCTS won {wins} of {games}");
-    }
-
-    #[test]
-    fn ismcts_beats_random_in_the_climbing_games() {
-        for preset in [Preset::Year, Preset::Spin] {
-            let bots = [
-                BotKind::Ismcts { iterations: 25 },
-                BotKind::Random,
-                BotKind::Random,
-            ];
-            let games = 10;
-            let settings = ClimbSettings::preset(preset);
-            let r = simulate_climb(0, games, 3, &settings, &bots, 1, Some(2)).unwrap();
-            let wins = r.iter().filter(|g| g.winner == 0).count();
-            assert!(wins >= 7, "{preset:?}: ISMCTS won {wins} of {games}");
-        }
     }
 }

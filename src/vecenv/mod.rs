@@ -1,7 +1,8 @@
 //! Batched environments for RL: N games stepped in one call, in parallel, deterministic per seed.
 //!
-//! [`VecEnv`] is generic over an [`EnvGame`] (one game as an RL environment: observation, action
-//! mask, an action step); [`head`] and [`climb`] implement it. One call to [`VecEnv::step`] runs
+//! [`VecEnv`] is generic over an [`EnvGame`]: a game of the contract with a fixed action space
+//! ([`ActionSpace`]), an observation ([`Observe`]) and a save form ([`EnvSave`]); every game that
+//! has them is one (`head/contract.rs`, `climb/contract.rs`). One call to [`VecEnv::step`] runs
 //! the whole batch in Rust: it checks every action first (so a bad action leaves *every* game
 //! unchanged), then applies them, resets finished games (same-step auto-reset) and writes the
 //! observations and masks of the players to move — spread over a rayon pool in contiguous chunks.
@@ -12,68 +13,43 @@
 //!
 //! Rewards are zero except on the step that ends a game: +1 for the winner, −1 for every other
 //! seat (one column per seat, absolute seats).
-
-pub mod climb;
-pub mod head;
+//!
+//! Each env caches what its position's mask and checks read ([`ActionSpace::Legal`]), computed
+//! once per position with the game's capped, fallible move generation: a position with more
+//! legal moves than the game's cap fails the step (an engine error), never a silent truncation.
 
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use crate::error::{EngineError, RulesError, StateError};
+use crate::game::{ActionSpace, EnvSave, Game, MoveFeatures, Observe};
 use crate::interrupt::{Interrupt, NEVER};
 use crate::rng::SplitMix64;
 
-/// One game as an environment.
-pub trait EnvGame: Sized + Send + Sync {
-    /// What every episode of one env is created from (players and rules).
-    type Config: Send + Sync;
-    /// An action checked against the current position, ready to apply.
-    type Checked: Send + Sync + Copy + Default;
+/// A game as an environment: the capabilities [`VecEnv`] needs.
+pub trait EnvGame: ActionSpace + Observe + EnvSave {}
+impl<G: ActionSpace + Observe + EnvSave> EnvGame for G {}
 
-    fn new_episode(config: &Self::Config, seed: u64) -> Result<Self, EngineError>;
-    fn observation_size(config: &Self::Config) -> usize;
-    fn num_actions(config: &Self::Config) -> usize;
-    fn players(config: &Self::Config) -> u8;
+/// What every episode of one env is created from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnvConfig<G: Game> {
+    pub players: u8,
+    pub settings: G::Settings,
+}
 
-    /// The seat to move; `None` once the game is over.
-    fn current_player(&self) -> Option<u8>;
-    fn winner(&self) -> Option<u8>;
-    /// Write `player`'s observation into `out`, which is all zeros (a fresh row).
-    fn write_observation(&self, player: u8, out: &mut [f32]);
-    /// Write the legal-action mask of the player to move into `out`, which is all `false`.
-    fn write_mask(&self, out: &mut [bool]);
-    /// Check `action` for the player to move; the error says why it is refused.
-    fn check(&self, action: i64) -> Result<Self::Checked, String>;
-    /// Check an index into the player's list of legal moves (for games whose abstract actions
-    /// do not reach every move); by default the same as [`EnvGame::check`].
-    fn check_move_index(&self, index: i64) -> Result<Self::Checked, String> {
-        self.check(index)
+impl<G: EnvGame> EnvConfig<G> {
+    fn new_episode(&self, seed: u64) -> Result<G, EngineError> {
+        G::new(self.players, seed, &self.settings)
     }
-    /// Apply a checked action.
-    fn apply(&mut self, action: Self::Checked) -> Result<(), EngineError>;
-    /// The actions of `kind` legal now, increasing: what a refused step reports as `legal`.
-    fn legal_list(&self, kind: ActionKind) -> Vec<i64>;
-
-    /// The game in progress as JSON, from which [`EnvGame::load`] rebuilds it exactly (the same
-    /// observations and the same future for the same actions).
-    fn save(&self) -> serde_json::Value;
-    /// Rebuild a saved game, checking it as strictly as any explicit position.
-    fn load(config: &Self::Config, saved: &serde_json::Value) -> Result<Self, EngineError>;
-    fn save_config(config: &Self::Config) -> serde_json::Value;
-    fn load_config(saved: &serde_json::Value) -> Result<Self::Config, EngineError>;
-
-    /// Smallest batch worth spreading over threads: waking a pool's threads costs tens of
-    /// microseconds on a busy VM, so the batch must hold at least that much work.
-    const MIN_PARALLEL_ENVS: usize = 64;
 }
 
 /// What the actions of a step name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ActionKind {
-    /// Ids of the game's fixed action space ([`EnvGame::check`]).
+    /// Ids of the game's fixed action space ([`ActionSpace::resolve_action`]).
     Action,
-    /// Indices into each game's legal-move list ([`EnvGame::check_move_index`]).
+    /// Indices into each game's legal-move list ([`ActionSpace::resolve_index`]).
     MoveIndex,
 }
 
@@ -97,8 +73,12 @@ pub struct StepError {
     pub legal: Vec<i64>,
 }
 
-struct Slot<G> {
+struct Slot<G: EnvGame> {
     game: G,
+    /// What the position's mask and checks read.
+    legal: G::Legal,
+    /// What saving the position needs besides it.
+    trail: G::Trail,
     /// Seeds of this env's next episodes.
     seeder: SplitMix64,
     episodes: u64,
@@ -138,8 +118,8 @@ pub const MAX_ENVS: usize = 1 << 20;
 pub const MAX_BATCH_FLOATS: usize = 1 << 27;
 
 /// The most envs a vector env of this configuration may hold.
-pub fn max_envs<G: EnvGame>(config: &G::Config) -> usize {
-    MAX_ENVS.min(MAX_BATCH_FLOATS / G::observation_size(config).max(1))
+pub fn max_envs<G: EnvGame>() -> usize {
+    MAX_ENVS.min(MAX_BATCH_FLOATS / G::OBSERVATION_SIZE.max(1))
 }
 
 /// The fewest envs in one rayon task (a task costs about a microsecond, one step of one game
@@ -148,12 +128,13 @@ const MIN_CHUNK: usize = 32;
 
 /// N games of one configuration.
 pub struct VecEnv<G: EnvGame> {
-    config: G::Config,
+    config: EnvConfig<G>,
     slots: Vec<Slot<G>>,
     /// The shared pool of `threads` threads ([`crate::pool`]); `None`: rayon's global pool.
     pool: Option<Arc<rayon::ThreadPool>>,
     threads: usize,
-    checked: Vec<G::Checked>,
+    /// The checked actions of a step, as the game's tickets.
+    checked: Vec<u32>,
     /// A step or reset was interrupted after some envs had moved: the batch is no longer one
     /// consistent step, so only [`VecEnv::reset`] is accepted until it completes.
     torn: bool,
@@ -164,11 +145,12 @@ impl<G: EnvGame> VecEnv<G> {
     /// `None`: rayon's global pool, all cores. `num_envs`: `1..=`[`max_envs`], checked before
     /// anything is allocated.
     pub fn new(
-        config: G::Config,
+        config: EnvConfig<G>,
         num_envs: usize,
         threads: Option<usize>,
     ) -> Result<Self, EngineError> {
-        let most = max_envs::<G>(&config);
+        G::validate(config.players, &config.settings)?;
+        let most = max_envs::<G>();
         if !(1..=most).contains(&num_envs) {
             return Err(RulesError(format!(
                 "num_envs must be in 1..={most} for this game, got {num_envs}"
@@ -178,21 +160,16 @@ impl<G: EnvGame> VecEnv<G> {
         let pool = threads.map(crate::pool::pool).transpose()?;
         let threads = threads.unwrap_or_else(rayon::current_num_threads);
         // Episodes are dealt at `reset`; until then every env holds game 0 of seed 0.
+        let first = config.new_episode(0)?;
         let slots = (0..num_envs)
-            .map(|_| {
-                Ok(Slot {
-                    game: G::new_episode(&config, 0)?,
-                    seeder: SplitMix64::new(0),
-                    episodes: 0,
-                })
-            })
+            .map(|_| Slot::new(first.clone()))
             .collect::<Result<Vec<_>, EngineError>>()?;
         Ok(Self {
             config,
             slots,
             pool,
             threads,
-            checked: vec![G::Checked::default(); num_envs],
+            checked: vec![0; num_envs],
             torn: false,
         })
     }
@@ -207,7 +184,7 @@ impl<G: EnvGame> VecEnv<G> {
         let doc = SavedEnv {
             format: SAVED_FORMAT.into(),
             version: SAVED_VERSION,
-            config: G::save_config(&self.config),
+            config: G::save_settings(self.config.players, &self.config.settings),
             threads: self.pool.as_ref().map(|_| self.threads),
             torn: self.torn,
             envs: self
@@ -216,7 +193,7 @@ impl<G: EnvGame> VecEnv<G> {
                 .map(|s| SavedSlot {
                     seeder: s.seeder.state,
                     episodes: s.episodes,
-                    game: s.game.save(),
+                    game: s.game.save(&s.trail),
                 })
                 .collect(),
         };
@@ -228,10 +205,14 @@ impl<G: EnvGame> VecEnv<G> {
         let doc: SavedEnv = serde_json::from_str(text)
             .map_err(|e| StateError(format!("not a saved panda-core vector env: {e}")))?;
         crate::record::check_header(&doc.format, doc.version, SAVED_FORMAT, SAVED_VERSION)?;
-        let config = G::load_config(&doc.config)?;
-        let mut env = Self::new(config, doc.envs.len(), doc.threads)?;
+        let (players, settings) = G::load_settings(&doc.config)?;
+        let mut env = Self::new(EnvConfig { players, settings }, doc.envs.len(), doc.threads)?;
         for (i, (slot, saved)) in env.slots.iter_mut().zip(&doc.envs).enumerate() {
-            slot.game = G::load(&env.config, &saved.game)
+            let (game, trail) = G::load(players, &env.config.settings, &saved.game)
+                .map_err(|e| StateError(format!("saved env {i}: {e}")))?;
+            slot.game = game;
+            slot.trail = trail;
+            slot.refresh()
                 .map_err(|e| StateError(format!("saved env {i}: {e}")))?;
             slot.seeder = SplitMix64::new(saved.seeder);
             slot.episodes = saved.episodes;
@@ -242,21 +223,25 @@ impl<G: EnvGame> VecEnv<G> {
     pub fn threads(&self) -> usize {
         self.threads
     }
-    pub fn config(&self) -> &G::Config {
+    pub fn config(&self) -> &EnvConfig<G> {
         &self.config
     }
     pub fn observation_size(&self) -> usize {
-        G::observation_size(&self.config)
+        G::OBSERVATION_SIZE
     }
     pub fn num_actions(&self) -> usize {
-        G::num_actions(&self.config)
+        G::NUM_ACTIONS
     }
     pub fn players(&self) -> u8 {
-        G::players(&self.config)
+        self.config.players
     }
     /// The game in env `i`.
     pub fn game(&self, i: usize) -> Option<&G> {
         self.slots.get(i).map(|s| &s.game)
+    }
+    /// What env `i`'s position's mask and checks read (e.g. its legal moves).
+    pub fn legal(&self, i: usize) -> Option<&G::Legal> {
+        self.slots.get(i).map(|s| &s.legal)
     }
     /// Every env's game, in env order.
     pub fn games(&self) -> impl ExactSizeIterator<Item = &G> {
@@ -383,7 +368,7 @@ impl<G: EnvGame> VecEnv<G> {
         actions: Option<(&[i64], ActionKind)>,
         chunk: usize,
         out: &mut Batch,
-        checked: &mut [G::Checked],
+        checked: &mut [u32],
         stop: &Interrupt,
     ) -> Result<(), StepErrorOr> {
         let (obs_size, n_actions, players) = (
@@ -462,7 +447,7 @@ impl<G: EnvGame> VecEnv<G> {
 struct Rows<'a, G: EnvGame> {
     slots: &'a mut [Slot<G>],
     /// `None` when dealing new episodes (reset).
-    checked: Option<&'a [G::Checked]>,
+    checked: Option<&'a [u32]>,
     obs: &'a mut [f32],
     mask: &'a mut [bool],
     rewards: &'a mut [f32],
@@ -471,7 +456,7 @@ struct Rows<'a, G: EnvGame> {
 }
 
 impl<G: EnvGame> Rows<'_, G> {
-    fn step(self, config: &G::Config, stop: &Interrupt) -> Result<(), StepErrorOr> {
+    fn step(self, config: &EnvConfig<G>, stop: &Interrupt) -> Result<(), StepErrorOr> {
         let n = self.slots.len();
         let obs_size = self.obs.len() / n;
         let n_actions = self.mask.len() / n;
@@ -483,7 +468,7 @@ impl<G: EnvGame> Rows<'_, G> {
             match self.checked {
                 None => new_episode(config, slot)?,
                 Some(checked) => {
-                    slot.game.apply(checked[i])?;
+                    slot.apply(checked[i])?;
                     if slot.game.current_player().is_none() {
                         let winner = slot.game.winner();
                         let row = &mut self.rewards[i * players..(i + 1) * players];
@@ -500,7 +485,7 @@ impl<G: EnvGame> Rows<'_, G> {
                 }
             }
             write_position(
-                &slot.game,
+                slot,
                 &mut self.obs[i * obs_size..(i + 1) * obs_size],
                 &mut self.mask[i * n_actions..(i + 1) * n_actions],
                 &mut self.current[i],
@@ -517,7 +502,7 @@ struct Checks<'a, G: EnvGame> {
     first: usize,
     slots: &'a [Slot<G>],
     actions: &'a [i64],
-    checked: &'a mut [G::Checked],
+    checked: &'a mut [u32],
 }
 
 impl<G: EnvGame> Checks<'_, G> {
@@ -527,16 +512,27 @@ impl<G: EnvGame> Checks<'_, G> {
             if self.stop.is_set() {
                 return Err(StepErrorOr::Interrupted);
             }
-            let checked = match self.kind {
-                ActionKind::Action => slot.game.check(action),
-                ActionKind::MoveIndex => slot.game.check_move_index(action),
+            let (game, legal) = (&slot.game, &slot.legal);
+            let at = usize::try_from(action).ok();
+            let ticket = match self.kind {
+                ActionKind::Action => at.and_then(|a| game.resolve_action(legal, a)),
+                ActionKind::MoveIndex => at.and_then(|a| game.resolve_index(legal, a)),
             };
-            *c = checked.map_err(|reason| {
+            *c = ticket.ok_or_else(|| {
+                let (reason, legal) = match self.kind {
+                    ActionKind::Action => (
+                        game.refused_action(legal, action),
+                        game.legal_action_ids(legal),
+                    ),
+                    ActionKind::MoveIndex => {
+                        (game.refused_index(legal, action), game.legal_indices(legal))
+                    }
+                };
                 StepErrorOr::Step(StepError {
                     env: self.first + i,
                     action,
                     reason,
-                    legal: slot.game.legal_list(self.kind),
+                    legal,
                 })
             })?;
         }
@@ -567,20 +563,104 @@ impl From<EngineError> for StepErrorOr {
     }
 }
 
-fn new_episode<G: EnvGame>(config: &G::Config, slot: &mut Slot<G>) -> Result<(), EngineError> {
-    slot.game = G::new_episode(config, slot.seeder.next())?;
-    slot.episodes += 1;
-    Ok(())
+impl<G: EnvGame> Slot<G> {
+    /// A slot holding `game`, dealt from seed 0 until the first reset.
+    fn new(game: G) -> Result<Self, EngineError> {
+        let mut slot = Self {
+            game,
+            legal: G::Legal::default(),
+            trail: G::Trail::default(),
+            seeder: SplitMix64::new(0),
+            episodes: 0,
+        };
+        slot.game.start_trail(&mut slot.trail);
+        slot.refresh()?;
+        Ok(slot)
+    }
+
+    /// Recompute the cache of the position.
+    #[inline]
+    fn refresh(&mut self) -> Result<(), EngineError> {
+        self.game.cache_legal(&mut self.legal)
+    }
+
+    /// Apply a checked action and cache the new position.
+    #[inline]
+    fn apply(&mut self, ticket: u32) -> Result<(), EngineError> {
+        let ended = self.game.apply_ticket(&self.legal, ticket)?.is_some();
+        self.game.extend_trail(&mut self.trail, ticket, ended);
+        self.refresh()
+    }
 }
 
-fn write_position<G: EnvGame>(game: &G, obs: &mut [f32], mask: &mut [bool], current: &mut i64) {
+fn new_episode<G: EnvGame>(config: &EnvConfig<G>, slot: &mut Slot<G>) -> Result<(), EngineError> {
+    slot.game = config.new_episode(slot.seeder.next())?;
+    slot.game.start_trail(&mut slot.trail);
+    slot.episodes += 1;
+    slot.refresh()
+}
+
+fn write_position<G: EnvGame>(
+    slot: &Slot<G>,
+    obs: &mut [f32],
+    mask: &mut [bool],
+    current: &mut i64,
+) {
     // A fresh episode always has a player to move; `-1` would flag an engine bug.
-    match game.current_player() {
+    match slot.game.current_player() {
         Some(p) => {
-            game.write_observation(p, obs);
-            game.write_mask(mask);
+            slot.game.write_observation(p, obs);
+            slot.game.write_mask(&slot.legal, mask);
             *current = p as i64;
         }
         None => *current = -1,
+    }
+}
+
+/// Move-feature rows of every env stacked, and the offsets of each env's rows.
+pub type MoveRows = (Vec<f32>, Vec<i64>);
+
+impl<G: EnvGame + MoveFeatures> VecEnv<G> {
+    /// The move-feature rows of every env's legal moves, stacked: rows
+    /// `offsets[i] .. offsets[i + 1]` (each `G::MOVE_FEATURES` floats) are env `i`'s moves in
+    /// canonical order, the order [`VecEnv::step_as`] with move indices refers to.
+    pub fn legal_move_features(&self) -> Result<MoveRows, RulesError> {
+        self.legal_move_features_until(&NEVER)
+            .map(|rows| rows.expect("NEVER is never set"))
+    }
+
+    /// [`VecEnv::legal_move_features`] that gives up (`Ok(None)`) once `stop` is set, polled
+    /// between envs. The total size is checked before the rows are allocated: at most
+    /// [`MAX_BATCH_FLOATS`] floats (a `RulesError` names the size; use fewer envs).
+    pub fn legal_move_features_until(
+        &self,
+        stop: &Interrupt,
+    ) -> Result<Option<MoveRows>, RulesError> {
+        let mut offsets = Vec::with_capacity(self.num_envs() + 1);
+        offsets.push(0i64);
+        for s in &self.slots {
+            let n = G::legal_moves_of(&s.legal).len() as i64;
+            offsets.push(offsets.last().copied().unwrap_or(0) + n);
+        }
+        let total = offsets.last().copied().unwrap_or(0) as usize;
+        let floats = total.saturating_mul(G::MOVE_FEATURES);
+        if floats > MAX_BATCH_FLOATS {
+            return Err(RulesError(format!(
+                "the {total} legal moves of the {} envs need {floats} feature floats, more than \
+                 {MAX_BATCH_FLOATS} in one call; use fewer envs (or step by abstract action)",
+                self.num_envs(),
+            )));
+        }
+        let mut rows = vec![0.0f32; floats];
+        let mut chunks = rows.chunks_mut(G::MOVE_FEATURES.max(1));
+        for s in &self.slots {
+            if stop.is_set() {
+                return Ok(None);
+            }
+            for (mv, row) in G::legal_moves_of(&s.legal).iter().zip(chunks.by_ref()) {
+                s.game.write_move_features(mv, row);
+            }
+        }
+        Ok(Some((rows, offsets)))
     }
 }

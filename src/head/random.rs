@@ -1,32 +1,17 @@
-//! The uniform random bot.
+//! The uniform random pick from an action mask: Panda Head's random move without a move list.
 
-use super::HeadBot;
-use crate::head::{ActionId, ActionMask, HeadState};
+use super::action::{ActionId, ActionMask};
 use crate::rng::SplitMix64;
 
-/// Picks uniformly among the legal moves with its own SplitMix64 stream.
-#[derive(Clone, Debug)]
-pub struct RandomBot {
-    rng: SplitMix64,
-}
-
-impl RandomBot {
-    pub fn new(seed: u64) -> Self {
-        Self {
-            rng: SplitMix64::new(seed),
-        }
-    }
-
-    /// A uniform element of a non-empty mask.
-    #[inline]
-    pub fn pick(&mut self, legal: ActionMask) -> ActionId {
-        debug_assert!(legal != 0);
-        let count = legal.count_ones();
-        // Multiply-shift range reduction (Lemire): no division in the hot loop. The bias is
-        // below 2^-27 for the at most 24 choices here; bots are not bound by R-3.
-        let k = (((self.rng.next() >> 32) * count as u64) >> 32) as u32;
-        select_bit(legal, k)
-    }
+/// A uniform element of a non-empty mask, drawn from `rng`.
+#[inline]
+pub fn pick(rng: &mut SplitMix64, legal: ActionMask) -> ActionId {
+    debug_assert!(legal != 0);
+    let count = legal.count_ones();
+    // Multiply-shift range reduction (Lemire): no division in the hot loop. The bias is below
+    // 2^-27 for the at most 24 choices here; bots are not bound by R-3.
+    let k = (((rng.next() >> 32) * count as u64) >> 32) as u32;
+    select_bit(legal, k)
 }
 
 /// Population count of every byte.
@@ -75,13 +60,6 @@ fn select_bit(mask: ActionMask, k: u32) -> ActionId {
     shift as ActionId + SELECT8[byte as usize][(rank & 7) as usize]
 }
 
-impl HeadBot for RandomBot {
-    #[inline]
-    fn choose(&mut self, _state: &HeadState, legal: ActionMask) -> ActionId {
-        self.pick(legal)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,11 +78,11 @@ mod tests {
 
     #[test]
     fn pick_is_roughly_uniform() {
-        let mut bot = RandomBot::new(8);
+        let mut rng = SplitMix64::new(8);
         let mask = 0b1010_0000_0000_0000_0001_0011;
         let mut counts = [0u32; 24];
         for _ in 0..40_000 {
-            counts[bot.pick(mask) as usize] += 1;
+            counts[pick(&mut rng, mask) as usize] += 1;
         }
         for id in [0, 1, 4, 21, 23] {
             assert!((7_000..9_000).contains(&counts[id]), "{counts:?}");

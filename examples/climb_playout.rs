@@ -1,6 +1,7 @@
 //! Random-playout speed of the climbing games' state machine, for before/after comparisons of
-//! changes to `apply` (run with `cargo test --release --test climb_playout_speed -- --ignored
-//! --nocapture --test-threads=1`). Ignored by default: a timing is not a pass/fail check.
+//! changes to `apply`: `cargo run --release --example climb_playout [state|sim|game]` (all three
+//! loops without an argument; `CLIMB_PLAYOUT_GAMES` sets the game count). One loop per run, so
+//! a profiler (callgrind) can measure one alone.
 
 use std::time::Instant;
 
@@ -29,9 +30,9 @@ fn report(what: &str, name: &str, decisions: u64, wall: Instant, cpu: f64) {
 }
 
 use panda_core::bots::BotKind;
-use panda_core::climb::sim::play_climb_game;
 use panda_core::climb::{ClimbGame, ClimbSettings, ClimbState, Mood, Preset};
 use panda_core::rng::SplitMix64;
+use panda_core::sim::play_game;
 
 fn settings() -> [(&'static str, ClimbSettings); 3] {
     [
@@ -85,10 +86,6 @@ fn games() -> u64 {
         .unwrap_or(20_000)
 }
 
-// One test per loop, so a profiler (callgrind) can run one alone by name.
-
-#[test]
-#[ignore]
 fn time_state_loop() {
     for (name, s) in settings() {
         let (t, c) = (Instant::now(), cpu_seconds());
@@ -97,26 +94,37 @@ fn time_state_loop() {
     }
 }
 
-#[test]
-#[ignore]
 fn time_sim_random() {
     let bots = [BotKind::Random; 4];
     for (name, s) in settings() {
         let (t, c) = (Instant::now(), cpu_seconds());
         let mut d = 0u64;
         for seed in 0..games() {
-            d += play_climb_game(4, seed, &s, &bots).unwrap().decisions as u64;
+            d += play_game::<ClimbState>(4, seed, &s, &bots)
+                .unwrap()
+                .decisions as u64;
         }
         report("sim random", name, d, t, c);
     }
 }
 
-#[test]
-#[ignore]
 fn time_game_loop() {
     for (name, s) in settings() {
         let (t, c) = (Instant::now(), cpu_seconds());
         let d = game_playouts(&s, games().div_ceil(4));
         report("game loop", name, d, t, c);
+    }
+}
+
+fn main() {
+    let which = std::env::args().nth(1).unwrap_or_default();
+    if which.is_empty() || which == "state" {
+        time_state_loop();
+    }
+    if which.is_empty() || which == "sim" {
+        time_sim_random();
+    }
+    if which.is_empty() || which == "game" {
+        time_game_loop();
     }
 }

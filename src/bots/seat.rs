@@ -1,0 +1,63 @@
+//! One seat's bot in a game loop, without dynamic dispatch.
+
+use super::BotKind;
+use crate::error::EngineError;
+use crate::game::Pick;
+use crate::interrupt::Interrupt;
+use crate::rng::SplitMix64;
+use crate::search::{IsmctsBot, SearchSettings, Searchable};
+
+/// A built-in bot playing one seat of game `G`.
+#[derive(Clone, Debug)]
+pub enum Seat<G: Searchable> {
+    /// Uniform over the legal moves, drawing from its own stream.
+    Random(SplitMix64),
+    /// The game's heuristic (deterministic).
+    Heuristic,
+    /// ISMCTS with the game's default settings.
+    Ismcts(Box<IsmctsBot<G>>),
+}
+
+impl<G: Searchable> Seat<G> {
+    /// The bot `kind` with its random stream started at `seed`.
+    pub fn new(kind: BotKind, seed: u64) -> Self {
+        match kind {
+            BotKind::Random => Self::Random(SplitMix64::new(seed)),
+            BotKind::Heuristic => Self::Heuristic,
+            BotKind::Ismcts { iterations } => Self::Ismcts(Box::new(IsmctsBot::new(
+                SearchSettings::default_for::<G>().with_iterations(iterations),
+                seed,
+            ))),
+        }
+    }
+
+    /// Whether the bot watches every move ([`Seat::observe`]) and polls an interrupt.
+    #[inline]
+    pub fn is_search(&self) -> bool {
+        matches!(self, Self::Ismcts(_))
+    }
+
+    /// The bot's move for the player to move in `state`; `buf` receives the legal list when
+    /// the bot uses one (the pick may index it). A search ends early once `stop` is set.
+    #[inline]
+    pub fn choose_until(
+        &mut self,
+        state: &G,
+        buf: &mut Vec<G::Move>,
+        stop: &Interrupt,
+    ) -> Result<Pick<G::Move>, EngineError> {
+        match self {
+            Self::Random(rng) => state.random_move(rng, buf),
+            Self::Heuristic => state.heuristic_move(buf),
+            Self::Ismcts(bot) => bot.choose_until(state, buf, stop),
+        }
+    }
+
+    /// See `mv` about to be applied to `before` (by any seat).
+    #[inline]
+    pub fn observe(&mut self, before: &G, mv: &G::Move) {
+        if let Self::Ismcts(bot) = self {
+            bot.observe(before, mv);
+        }
+    }
+}

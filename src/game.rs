@@ -1,0 +1,307 @@
+//! The contract every game implements, and the capabilities a game may add.
+//!
+//! [`Game`] is a position: who plays, who is to move, the legal moves, applying one, and the end
+//! of the game. It is what the generic consumers ([`crate::bots`], [`crate::search`],
+//! [`crate::sim`], [`crate::vecenv`]) are written against; each game implements it in its own
+//! folder (`head/contract.rs`, `climb/contract.rs`) on the bare state its hot paths use.
+//!
+//! A game that offers more implements a capability trait beside it:
+//! - [`ActionSpace`]: a fixed set of action ids with a legal-action mask (RL agents);
+//! - [`Observe`]: a fixed-size observation tensor per seat;
+//! - [`MoveFeatures`]: a feature row per legal move;
+//! - [`HeuristicPolicy`]: the game's rule-of-thumb player;
+//! - [`Determinize`] and [`SearchValue`]: what ISMCTS needs (sampling a seat's information set,
+//!   valuing a rollout at its horizon);
+//! - [`Recorded`]: the same game with its history, written as a JSON record;
+//! - [`EnvSave`]: an env's exact save/load form.
+//!
+//! Shape: a position value mutated in place, legal moves generated into a caller's buffer, a
+//! checked `apply` beside an unchecked one for moves taken from that buffer (as in shakmaty's
+//! `Position`), a current player that is `None` once the game is over and per-seat observations
+//! and fixed action ids as separate capabilities (as OpenSpiel's `State` and pgx's `Env` do).
+//! Everything is static dispatch: consumers are generic, monomorphised per game.
+
+use std::fmt::Debug;
+
+use crate::error::EngineError;
+use crate::rng::SplitMix64;
+
+/// Most seats of any game: fixed-size per-seat arrays (outcomes, scores) use it.
+pub const MAX_PLAYERS: usize = 5;
+
+/// A game position.
+pub trait Game: Clone + Debug + Send + Sync + Sized {
+    /// A move. Legal moves are listed in increasing order (the order search trees use).
+    type Move: Clone + Ord + Debug + Send + Sync;
+    /// What a game is created with besides players and seed (rules, preset, deck).
+    type Settings: Clone + Debug + Send + Sync;
+    /// What a move that ended a round (a hand in Panda Head) reports.
+    type RoundEnd: Clone + Debug + Send + Sync;
+
+    /// A round that has not ended the game after this many rounds is an error for loops that
+    /// play to the end (the rules have no move limit; bots end games far sooner).
+    const MAX_ROUNDS: u32;
+    /// What a round is called in messages: "hands" or "rounds".
+    const ROUNDS_NAME: &'static str;
+    /// Separates bots' random streams from the deal's: the bot at seat `p` of a game dealt from
+    /// `seed` draws from `nth_output(seed ^ BOT_STREAM, p)`.
+    const BOT_STREAM: u64;
+    /// Games in one task of a batch simulation (a game is cheap or not).
+    const BATCH_CHUNK: usize;
+
+    /// Check players and settings as [`Game::new`] does, without dealing.
+    fn validate(players: u8, settings: &Self::Settings) -> Result<(), EngineError>;
+    /// A new game dealt from `seed`.
+    fn new(players: u8, seed: u64, settings: &Self::Settings) -> Result<Self, EngineError>;
+
+    fn players(&self) -> u8;
+    /// The seat to move; `None` once the game is over.
+    fn current_player(&self) -> Option<u8>;
+    #[inline]
+    fn is_over(&self) -> bool {
+        self.current_player().is_none()
+    }
+    /// The winner once the game is over.
+    fn winner(&self) -> Option<u8>;
+    /// Every seat's score.
+    fn scores(&self) -> &[u32];
+    /// 0-based index of the round (hand) in progress, or of the last one once the game is over.
+    fn round(&self) -> u32;
+
+    /// The legal moves of the player to move, increasing, into `out` (cleared first; empty once
+    /// the game is over). A position with more legal moves than the game's cap is an error (and
+    /// `out` is left empty), never a silently partial list.
+    fn legal_moves_into(&self, out: &mut Vec<Self::Move>) -> Result<(), EngineError>;
+
+    /// Apply a move after checking it; on error the position is unchanged. The round's end
+    /// when the move ended a round (or the game).
+    fn apply(&mut self, mv: &Self::Move) -> Result<Option<Self::RoundEnd>, EngineError>;
+
+    /// Apply a move taken from [`Game::legal_moves_into`] of this position, without checking it
+    /// again. An error only for what a legal move can still meet (Panda Head: an exhausted draw
+    /// pile, H-4.6), before anything changes.
+    fn apply_legal(&mut self, mv: &Self::Move) -> Result<Option<Self::RoundEnd>, EngineError>;
+
+    /// A uniform legal move drawn from `rng`; `buf` receives the legal list when the game uses
+    /// one. A game may draw without a list (Panda Head picks from its action mask); the default
+    /// draws an index into the list with [`below`].
+    #[inline]
+    fn random_move(
+        &self,
+        rng: &mut SplitMix64,
+        buf: &mut Vec<Self::Move>,
+    ) -> Result<Pick<Self::Move>, EngineError> {
+        self.legal_moves_into(buf)?;
+        if buf.is_empty() {
+            return Err(EngineError::GameOver);
+        }
+        Ok(Pick::Listed(below(rng, buf.len())))
+    }
+}
+
+/// A move a policy chose: an index into the legal list it wrote to the caller's buffer, or a
+/// move of its own (picked without a list). Game loops play it from there, so a listed move is
+/// never copied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pick<M> {
+    Listed(usize),
+    Own(M),
+}
+
+impl<M> Pick<M> {
+    /// The move, `listed` being the buffer the policy wrote.
+    #[inline]
+    pub fn get<'a>(&'a self, listed: &'a [M]) -> &'a M {
+        match self {
+            Self::Listed(i) => &listed[*i],
+            Self::Own(m) => m,
+        }
+    }
+}
+
+impl<M: Clone> Pick<M> {
+    /// The move as a value.
+    #[inline]
+    pub fn into_move(self, listed: &[M]) -> M {
+        match self {
+            Self::Listed(i) => listed[i].clone(),
+            Self::Own(m) => m,
+        }
+    }
+}
+
+/// A fixed action space: every move has at most one action id in `0..NUM_ACTIONS`, and the
+/// legal ones form a mask. Positions cache what the mask and the checks read
+/// ([`ActionSpace::Legal`]), computed once per position.
+pub trait ActionSpace: Game {
+    const NUM_ACTIONS: usize;
+    /// What one position's mask and checks read (Panda Head: nothing, the mask is a few
+    /// instructions; climbing: the legal list with each move's action id).
+    type Legal: Clone + Debug + Default + Send + Sync;
+
+    /// Fill `legal` for this position (a finished game's is empty).
+    fn cache_legal(&self, legal: &mut Self::Legal) -> Result<(), EngineError>;
+    /// Write the mask of the player to move into `mask` (all `false`, `NUM_ACTIONS` long).
+    fn write_mask(&self, legal: &Self::Legal, mask: &mut [bool]);
+    /// The ticket of the move action id `action` names here (`None`: not legal). Tickets are
+    /// what [`ActionSpace::apply_ticket`] takes: checking a whole batch first, then applying.
+    fn resolve_action(&self, legal: &Self::Legal, action: usize) -> Option<u32>;
+    /// The ticket of the `index`-th legal move (`None`: out of range). A game whose action ids
+    /// reach every move may take ids here too.
+    fn resolve_index(&self, legal: &Self::Legal, index: usize) -> Option<u32>;
+    /// Apply a move by its ticket.
+    fn apply_ticket(
+        &mut self,
+        legal: &Self::Legal,
+        ticket: u32,
+    ) -> Result<Option<Self::RoundEnd>, EngineError>;
+    /// The legal action ids, increasing.
+    fn legal_action_ids(&self, legal: &Self::Legal) -> Vec<i64>;
+    /// The move indices [`ActionSpace::resolve_index`] accepts, increasing.
+    fn legal_indices(&self, legal: &Self::Legal) -> Vec<i64>;
+    /// Why `action` is refused here, naming the legal actions.
+    fn refused_action(&self, legal: &Self::Legal, action: i64) -> String;
+    /// Why move index `index` is refused here.
+    fn refused_index(&self, legal: &Self::Legal, index: i64) -> String;
+}
+
+/// A feature row per legal move, for agents that score every move (DouZero-style).
+pub trait MoveFeatures: ActionSpace {
+    const MOVE_FEATURES: usize;
+    /// The legal moves a position's cache holds, in the order move indices refer to.
+    fn legal_moves_of(legal: &Self::Legal) -> &[Self::Move];
+    /// Write `mv`'s features (a legal move of this position) into `out` (`MOVE_FEATURES` long).
+    fn write_move_features(&self, mv: &Self::Move, out: &mut [f32]);
+}
+
+/// A fixed-size observation per seat.
+pub trait Observe: Game {
+    const OBSERVATION_SIZE: usize;
+    /// Write what `player` may know into `out` (all zeros, `OBSERVATION_SIZE` long).
+    fn write_observation(&self, player: u8, out: &mut [f32]);
+}
+
+/// The game's rule-of-thumb player (the built-in `heuristic` bot, and a search rollout policy).
+pub trait HeuristicPolicy: Game {
+    /// The heuristic's move for the player to move; `buf` receives the legal list when the
+    /// game uses one.
+    fn heuristic_move(&self, buf: &mut Vec<Self::Move>) -> Result<Pick<Self::Move>, EngineError>;
+}
+
+/// The rollout policy of a search: what plays the moves after the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rollout {
+    /// Uniform over the legal moves.
+    Random,
+    /// The game's [`HeuristicPolicy`].
+    Heuristic,
+}
+
+/// Where a search rollout stops and is valued.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Horizon {
+    /// The end of the round (hand) in progress.
+    Hand,
+    /// The end of the game.
+    Game,
+}
+
+/// Sampling full positions consistent with one seat's knowledge (the determinizations of
+/// ISMCTS).
+pub trait Determinize: Game {
+    /// What a searching seat remembers from the moves it watched (Panda Head: the plays of the
+    /// hand; climbing: who still holds a wind). `Default`: nothing seen yet.
+    type Memory: Clone + Debug + Default + Send + Sync;
+    /// One seat's information set, ready to sample.
+    type Sampler;
+
+    /// Record `mv`, about to be applied to `before` (by any seat).
+    fn observe(memory: &mut Self::Memory, before: &Self, mv: &Self::Move);
+    /// The information set of `observer` in this position, from what `memory` saw.
+    fn sampler(
+        &self,
+        memory: &mut Self::Memory,
+        observer: u8,
+    ) -> Result<Self::Sampler, EngineError>;
+    /// One full position of the information set.
+    fn sample(sampler: &mut Self::Sampler, rng: &mut SplitMix64) -> Self;
+}
+
+/// How a search values the position its rollout reached.
+pub trait SearchValue: Game {
+    /// The rollout policy the game's search uses by default (chosen by measurement).
+    const DEFAULT_ROLLOUT: Rollout;
+    /// What the value compares against, taken at the search's root (climbing: the scores).
+    type Root: Clone + Debug + Send + Sync;
+
+    fn search_root(&self) -> Self::Root;
+    /// The value in `[0, 1]` for `player` of this position, reached by a rollout from `root`;
+    /// `round_end` is what the first round end on the way reported (`None`: no round ended).
+    fn search_value(
+        &self,
+        root: &Self::Root,
+        round_end: Option<&Self::RoundEnd>,
+        player: u8,
+        horizon: Horizon,
+    ) -> f64;
+    /// The random source of one random rollout, drawn from the search's stream. `None`: the
+    /// rollout draws from the search's stream itself.
+    #[inline]
+    fn rollout_rng(_search: &mut SplitMix64) -> Option<SplitMix64> {
+        None
+    }
+}
+
+/// The game with its history: what a replayable record is written from.
+pub trait Recorded: Sized {
+    type State: Determinize;
+
+    fn new(
+        players: u8,
+        seed: u64,
+        settings: &<Self::State as Game>::Settings,
+    ) -> Result<Self, EngineError>;
+    fn state(&self) -> &Self::State;
+    /// Apply a legal move of the position and record it.
+    fn apply_legal(
+        &mut self,
+        mv: &<Self::State as Game>::Move,
+    ) -> Result<Option<<Self::State as Game>::RoundEnd>, EngineError>;
+    /// What a search for the player to move knows from the history.
+    fn search_memory(&self) -> <Self::State as Determinize>::Memory;
+    /// The JSON record.
+    fn to_json(&self) -> Result<String, EngineError>;
+}
+
+/// The exact save form of a position in an environment (for `VecEnv` save/load and pickling).
+pub trait EnvSave: ActionSpace {
+    /// What the env keeps beside the position to save it (Panda Head: the start of the hand and
+    /// its actions, since a mid-hand position has no public form).
+    type Trail: Clone + Debug + Default + Send + Sync;
+    /// Smallest batch of envs worth spreading over threads: waking a pool's threads costs tens
+    /// of microseconds on a busy VM, so the batch must hold at least that much work.
+    const MIN_PARALLEL_ENVS: usize = 64;
+
+    /// A fresh trail for a position (a new episode or a loaded game).
+    fn start_trail(&self, trail: &mut Self::Trail);
+    /// Record the move of `ticket` just applied to reach this position (`ended`: it ended a
+    /// round).
+    fn extend_trail(&self, trail: &mut Self::Trail, ticket: u32, ended: bool);
+    fn save(&self, trail: &Self::Trail) -> serde_json::Value;
+    /// Rebuild a saved position, checking it as strictly as any explicit position.
+    fn load(
+        players: u8,
+        settings: &Self::Settings,
+        saved: &serde_json::Value,
+    ) -> Result<(Self, Self::Trail), EngineError>;
+    fn save_settings(players: u8, settings: &Self::Settings) -> serde_json::Value;
+    fn load_settings(saved: &serde_json::Value) -> Result<(u8, Self::Settings), EngineError>;
+}
+
+/// A uniform index below `len` (> 0) by multiply-shift (Lemire): no division in hot loops. The
+/// bias is below 2^-27 for the short lists here; bots and search are not bound by R-3.
+#[inline]
+pub fn below(rng: &mut SplitMix64, len: usize) -> usize {
+    debug_assert!(len > 0);
+    (((rng.next() >> 32) * len as u64) >> 32) as usize
+}

@@ -1,0 +1,363 @@
+//! Panda Head under the shared contract ([`crate::game`]): the bare [`HeadState`] is the
+//! position, its 24 action ids are the moves, and [`HeadGame`] is the recorded game.
+
+use serde::{Deserialize, Serialize};
+
+use super::action::{mask_ids, Action, ActionId, NUM_ACTIONS};
+use super::determinize::HandLog;
+use super::game::HeadGame;
+use super::observation::{observation_into_zeroed, OBSERVATION_SIZE};
+use super::rules::HeadRules;
+use super::state::{Deal, HandResult, HeadState};
+use crate::error::{EngineError, StateError};
+use crate::game::{ActionSpace, EnvSave, Game, HeuristicPolicy, Observe, Pick, Recorded};
+use crate::rng::SplitMix64;
+
+/// A Panda Head game that has not ended after this many hands is an error instead of a loop
+/// forever. (With `own_card` and Poor Panda, points can in principle cancel out hand after hand;
+/// random play ends games in a few dozen hands.)
+pub const MAX_HANDS: u32 = 100_000;
+
+impl Game for HeadState {
+    type Move = ActionId;
+    type Settings = HeadRules;
+    type RoundEnd = HandResult;
+
+    const MAX_ROUNDS: u32 = MAX_HANDS;
+    const ROUNDS_NAME: &'static str = "hands";
+    const BOT_STREAM: u64 = 0xB075_B075_B075_B075;
+    const BATCH_CHUNK: usize = 64;
+
+    fn validate(players: u8, rules: &HeadRules) -> Result<(), EngineError> {
+        Ok(rules.validate_for(players)?)
+    }
+    fn new(players: u8, seed: u64, rules: &HeadRules) -> Result<Self, EngineError> {
+        HeadState::new(players, seed, *rules)
+    }
+    #[inline]
+    fn players(&self) -> u8 {
+        HeadState::players(self)
+    }
+    #[inline]
+    fn current_player(&self) -> Option<u8> {
+        HeadState::current_player(self)
+    }
+    #[inline]
+    fn is_over(&self) -> bool {
+        HeadState::is_over(self)
+    }
+    #[inline]
+    fn winner(&self) -> Option<u8> {
+        HeadState::winner(self)
+    }
+    #[inline]
+    fn scores(&self) -> &[u32] {
+        HeadState::scores(self)
+    }
+    #[inline]
+    fn round(&self) -> u32 {
+        self.hand_number()
+    }
+    /// At most 24 moves: never over a cap.
+    #[inline]
+    fn legal_moves_into(&self, out: &mut Vec<ActionId>) -> Result<(), EngineError> {
+        out.clear();
+        out.extend(mask_ids(self.legal_actions()));
+        Ok(())
+    }
+    #[inline]
+    fn apply(&mut self, mv: &ActionId) -> Result<Option<HandResult>, EngineError> {
+        HeadState::apply(self, *mv)
+    }
+    #[inline]
+    fn apply_legal(&mut self, mv: &ActionId) -> Result<Option<HandResult>, EngineError> {
+        HeadState::apply_legal(self, *mv)
+    }
+    /// From the action mask, without a list (the batch simulator's hot path).
+    #[inline]
+    fn random_move(
+        &self,
+        rng: &mut SplitMix64,
+        _buf: &mut Vec<ActionId>,
+    ) -> Result<Pick<ActionId>, EngineError> {
+        match self.legal_actions() {
+            0 => Err(EngineError::GameOver),
+            legal => Ok(Pick::Own(super::random::pick(rng, legal))),
+        }
+    }
+}
+
+impl HeuristicPolicy for HeadState {
+    #[inline]
+    fn heuristic_move(&self, _buf: &mut Vec<ActionId>) -> Result<Pick<ActionId>, EngineError> {
+        match self.legal_actions() {
+            0 => Err(EngineError::GameOver),
+            legal => Ok(Pick::Own(super::heuristic::heuristic_action(self, legal))),
+        }
+    }
+}
+
+/// The mask is a few instructions: nothing is cached, and an action id is its own ticket.
+impl ActionSpace for HeadState {
+    const NUM_ACTIONS: usize = NUM_ACTIONS;
+    type Legal = ();
+
+    #[inline]
+    fn cache_legal(&self, _legal: &mut ()) -> Result<(), EngineError> {
+        Ok(())
+    }
+    #[inline]
+    fn write_mask(&self, _legal: &(), mask: &mut [bool]) {
+        let legal = self.legal_actions();
+        for (id, m) in mask.iter_mut().enumerate() {
+            *m = legal & (1 << id) != 0;
+        }
+    }
+    #[inline]
+    fn resolve_action(&self, _legal: &(), action: usize) -> Option<u32> {
+        (action < NUM_ACTIONS && self.legal_actions() & (1 << action) != 0).then_some(action as u32)
+    }
+    /// Panda Head has no separate move-index steps: indices are action ids.
+    #[inline]
+    fn resolve_index(&self, legal: &(), index: usize) -> Option<u32> {
+        self.resolve_action(legal, index)
+    }
+    #[inline]
+    fn apply_ticket(
+        &mut self,
+        _legal: &(),
+        ticket: u32,
+    ) -> Result<Option<HandResult>, EngineError> {
+        self.apply_legal(ticket as ActionId)
+    }
+    fn legal_action_ids(&self, _legal: &()) -> Vec<i64> {
+        mask_ids(self.legal_actions()).map(i64::from).collect()
+    }
+    fn legal_indices(&self, legal: &()) -> Vec<i64> {
+        self.legal_action_ids(legal)
+    }
+    fn refused_action(&self, _legal: &(), action: i64) -> String {
+        let names: Vec<String> = mask_ids(self.legal_actions())
+            .map(|id| {
+                format!(
+                    "{id} ({})",
+                    Action::from_id(id).map_or(String::new(), |a| a.notation())
+                )
+            })
+            .collect();
+        format!(
+            "action {action} is not legal for seat {}; legal: {}",
+            self.current_player().map_or(-1, |p| p as i64),
+            names.join(", ")
+        )
+    }
+    fn refused_index(&self, legal: &(), index: i64) -> String {
+        self.refused_action(legal, index)
+    }
+}
+
+impl Observe for HeadState {
+    const OBSERVATION_SIZE: usize = OBSERVATION_SIZE;
+    #[inline]
+    fn write_observation(&self, player: u8, out: &mut [f32]) {
+        observation_into_zeroed(self, player, out);
+    }
+}
+
+/// What an env keeps to save a Panda Head position: a mid-hand state has no public form, so the
+/// start of the hand in progress (a copy of the fixed-size state, taken once a hand) and the
+/// actions since. The saved form is that hand's deal ([`Deal`], checked when loaded) and the
+/// actions, replayed (and checked) on load.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HandTrail {
+    start: Option<HeadState>,
+    actions: Vec<ActionId>,
+}
+
+/// The saved form of one env's game.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SavedGame {
+    hand: Deal,
+    actions: Vec<ActionId>,
+}
+
+/// The start of a hand as an explicit deal ([`HeadState::from_deal`] rebuilds it).
+fn deal_of(start: &HeadState) -> Deal {
+    let seats = 0..start.players();
+    Deal {
+        hands: seats
+            .clone()
+            .map(|s| super::cards::ids(start.hand(s)))
+            .collect(),
+        draw_pile: start.draw_pile().to_vec(),
+        dealer: start.dealer(),
+        scores: start.scores().to_vec(),
+        drowsy: seats.clone().map(|s| start.is_drowsy(s)).collect(),
+        pooped: seats.map(|s| start.is_pooped(s)).collect(),
+        rng_state: start.rng_state(),
+        hand_number: start.hand_number(),
+    }
+}
+
+impl EnvSave for HeadState {
+    type Trail = HandTrail;
+    /// A step costs about 0.15 µs: below a few hundred envs one thread is faster.
+    const MIN_PARALLEL_ENVS: usize = 512;
+
+    fn start_trail(&self, trail: &mut HandTrail) {
+        trail.start = Some(self.clone());
+        trail.actions.clear();
+    }
+    #[inline]
+    fn extend_trail(&self, trail: &mut HandTrail, ticket: u32, ended: bool) {
+        if ended {
+            // A hand ended and the next one is dealt: it is the new start.
+            self.start_trail(trail);
+        } else {
+            trail.actions.push(ticket as ActionId);
+        }
+    }
+    fn save(&self, trail: &HandTrail) -> serde_json::Value {
+        let start = trail.start.as_ref().unwrap_or(self);
+        let saved = SavedGame {
+            hand: deal_of(start),
+            actions: trail.actions.clone(),
+        };
+        serde_json::to_value(saved).expect("a deal and actions serialize")
+    }
+    fn load(
+        players: u8,
+        rules: &HeadRules,
+        saved: &serde_json::Value,
+    ) -> Result<(Self, HandTrail), EngineError> {
+        let saved = SavedGame::deserialize(saved)
+            .map_err(|e| StateError(format!("not a saved Panda Head env: {e}")))?;
+        let mut state = HeadState::from_deal(players, &saved.hand, *rules)?;
+        let mut trail = HandTrail::default();
+        state.start_trail(&mut trail);
+        for (k, &action) in saved.actions.iter().enumerate() {
+            let hands = state.hand_number();
+            HeadState::apply(&mut state, action)?;
+            if state.hand_number() != hands || state.is_over() {
+                return Err(StateError(format!(
+                    "saved action {k} ends the hand, but a saved hand is in progress"
+                ))
+                .into());
+            }
+            trail.actions.push(action);
+        }
+        Ok((state, trail))
+    }
+    fn save_settings(players: u8, rules: &HeadRules) -> serde_json::Value {
+        serde_json::json!({ "players": players, "rules": rules })
+    }
+    fn load_settings(saved: &serde_json::Value) -> Result<(u8, HeadRules), EngineError> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Saved {
+            players: u8,
+            rules: HeadRules,
+        }
+        let saved = Saved::deserialize(saved)
+            .map_err(|e| StateError(format!("not a saved Panda Head env config: {e}")))?;
+        saved.rules.validate_for(saved.players)?;
+        Ok((saved.players, saved.rules))
+    }
+}
+
+impl Recorded for HeadGame {
+    type State = HeadState;
+
+    fn new(players: u8, seed: u64, rules: &HeadRules) -> Result<Self, EngineError> {
+        HeadGame::new(players, seed, *rules)
+    }
+    #[inline]
+    fn state(&self) -> &HeadState {
+        HeadGame::state(self)
+    }
+    /// Checked again (a record must never hold an illegal action), then recorded.
+    fn apply_legal(&mut self, mv: &ActionId) -> Result<Option<HandResult>, EngineError> {
+        let hands = self.hand_results().len();
+        self.apply(*mv)?;
+        Ok(self.hand_results()[hands..].first().copied())
+    }
+    fn search_memory(&self) -> Option<HandLog> {
+        Some(HandLog::from_game(self))
+    }
+    fn to_json(&self) -> Result<String, EngineError> {
+        Ok(super::record::to_json(self)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Random games through the contract: the list, the mask, the tickets and the checks agree
+    /// with the state's own legal actions (H-3, H-4), and a saved env position loads back equal.
+    #[test]
+    fn the_list_the_mask_and_the_tickets_agree() {
+        let mut rng = SplitMix64::new(5);
+        let mut buf = Vec::new();
+        for seed in 0..6 {
+            let rules = HeadRules::default();
+            let mut st = <HeadState as Game>::new(2 + (seed % 4) as u8, seed, &rules).unwrap();
+            let mut trail = HandTrail::default();
+            st.start_trail(&mut trail);
+            assert_eq!(Game::round(&st), 0);
+            while !Game::is_over(&st) {
+                let mask = st.legal_actions();
+                Game::legal_moves_into(&st, &mut buf).unwrap();
+                assert_eq!(buf, mask_ids(mask).collect::<Vec<_>>());
+                let mut row = [false; NUM_ACTIONS];
+                st.write_mask(&(), &mut row);
+                for (id, &on) in row.iter().enumerate() {
+                    let legal = mask & (1 << id) != 0;
+                    assert_eq!(on, legal);
+                    assert_eq!(st.resolve_action(&(), id).is_some(), legal);
+                }
+                assert!(st.resolve_action(&(), NUM_ACTIONS).is_none());
+                assert!(st.refused_action(&(), 99).contains("legal:"));
+                // The deal's order inside a hand is not observable: compare what is.
+                let saved = st.save(&trail);
+                let (loaded, again) = HeadState::load(st.players(), &rules, &saved).unwrap();
+                assert_eq!(loaded.save(&again), saved);
+                assert_eq!(loaded.legal_actions(), mask);
+                assert_eq!(loaded.scores(), st.scores());
+                assert_eq!(loaded.draw_pile(), st.draw_pile());
+                let mv = st.random_move(&mut rng, &mut buf).unwrap().into_move(&buf);
+                let ticket = st.resolve_action(&(), mv as usize).unwrap();
+                let hand = st.hand_number();
+                let ended = st.apply_ticket(&(), ticket).unwrap().is_some();
+                assert_eq!(ended, st.hand_number() != hand || st.is_over());
+                st.extend_trail(&mut trail, ticket, ended);
+            }
+            assert!(matches!(
+                st.random_move(&mut rng, &mut buf),
+                Err(EngineError::GameOver)
+            ));
+            assert!(matches!(
+                st.heuristic_move(&mut buf),
+                Err(EngineError::GameOver)
+            ));
+        }
+    }
+
+    #[test]
+    fn the_recorded_game_reports_the_hands_it_records() {
+        let mut game = <HeadGame as Recorded>::new(3, 2, &HeadRules::default()).unwrap();
+        let mut rng = SplitMix64::new(1);
+        let mut buf = Vec::new();
+        let mut ended = 0;
+        while !Recorded::state(&game).is_over() {
+            let pick = Recorded::state(&game).random_move(&mut rng, &mut buf);
+            let mv = pick.unwrap().into_move(&buf);
+            ended += Recorded::apply_legal(&mut game, &mv).unwrap().is_some() as usize;
+        }
+        assert_eq!(ended, game.hand_results().len());
+        assert!(Recorded::apply_legal(&mut game, &0).is_err());
+        let again = super::super::record::from_json(&game.to_json().unwrap()).unwrap();
+        assert_eq!(again.history(), game.history());
+    }
+}
