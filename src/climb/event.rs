@@ -132,6 +132,7 @@ pub enum ClimbEvent {
     /// The round ended (S-9.3), or the game ended during it (reading 29). `deltas` are the
     /// score changes of the round, `scores` the scores after it.
     RoundEnd {
+        /// 0-based, as in every game's events.
         round: u32,
         scores: Vec<u32>,
         deltas: Vec<i64>,

@@ -104,7 +104,7 @@ impl ClimbState {
         Self::new_with(players, seed, settings, &mut NoEvents)
     }
 
-    /// [`Self::new`], reporting round 1's start and deal ([`ClimbEvent::RoundStart`],
+    /// [`Self::new`], reporting the first round's start and deal ([`ClimbEvent::RoundStart`],
     /// [`ClimbEvent::Deal`]) to `events`.
     pub fn new_with(
         players: u8,
@@ -318,8 +318,9 @@ impl ClimbState {
 
     /// The round's start and each seat's cards, clockwise from the starter (S-3.3, S-3.4).
     fn report_deal(&self, events: &mut impl EventSink<ClimbEvent>) {
+        // Events number rounds from 0, as every game's events do (the state counts from 1).
         events.push(ClimbEvent::RoundStart {
-            round: self.round,
+            round: self.round.saturating_sub(1),
             starter: self.starter,
             draw_pile_size: self.draw_pile().len() as u32,
         });
@@ -712,7 +713,7 @@ impl ClimbState {
             .map(|(&now, &then)| now as i64 - then as i64)
             .collect();
         ClimbEvent::RoundEnd {
-            round: result.round,
+            round: result.round.saturating_sub(1),
             scores: result.scores().to_vec(),
             deltas,
             shown_out: result.shown_out().to_vec(),
