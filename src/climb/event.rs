@@ -142,6 +142,7 @@ pub enum ClimbEvent {
     /// A round begins (S-3.3 to S-3.5): its number, its starter and the draw pile's size after
     /// the deal. Every round starts with all cards white.
     RoundStart {
+        /// 0-based, as in every game's events.
         round: u32,
         starter: u8,
         draw_pile_size: u32,
