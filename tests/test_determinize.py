@@ -24,7 +24,7 @@ def head_positions(count: int, rules: HeadRules | None = None) -> list[HeadGame]
         for _ in range(rng.randrange(1, 60)):
             if game.is_over:
                 break
-            game.apply(rng.choice(game.legal_action_ids()))
+            game.apply(rng.choice(game.legal_actions()))
         if not game.is_over:
             out.append(game)
     return out
@@ -51,7 +51,7 @@ def test_head_sample_keeps_what_the_player_saw(lowest_only: bool) -> None:
             assert all_cards(sample) == all_cards(game)
             assert sample.hand(player) == game.hand(player)
             assert sample.current_player == game.current_player
-            assert sample.legal_action_ids() == game.legal_action_ids() or (
+            assert sample.legal_actions() == game.legal_actions() or (
                 sample.current_player != player
             )
 
@@ -117,7 +117,7 @@ def test_head_sample_plays_on_but_has_no_record() -> None:
     sample = game.determinize(1, seed=3)
     twin = sample.clone()
     while not sample.is_over:
-        sample.apply(sample.bot_action("heuristic", seed=1))
+        sample.apply(sample.bot_move("heuristic", seed=1).action_id)
     assert twin.snapshot() != sample.snapshot()
     with pytest.raises(InvalidStateError, match="no record"):
         sample.to_json()

@@ -61,7 +61,9 @@ def test_make_builds_the_named_game(case: tuple[str, int, int]) -> None:
     assert game.current_player in range(players)
     assert not game.is_over and game.winner is None
     assert game.scores == [0] * players
-    assert game.history == [] and game.round_results == []
+    # Before the first move the log holds only the opening deal (its cards filtered per seat).
+    assert game.history and not any(e["type"] == "move" for e in game.history)
+    assert game.round_results == []
     spec = panda_core._registry.spec(name)
     assert isinstance(game, spec.game_class) and isinstance(game.rules, spec.rules_class)
     assert game.num_actions == spec.num_actions
@@ -136,14 +138,15 @@ def test_apply_by_move_id_and_notation_reach_the_same_state(case: tuple[str, int
 def test_apply_returns_the_move_event_and_history_records_it(case: tuple[str, int, int]) -> None:
     name, players, seed = case
     game = make(name, players=players, seed=seed)
-    log: list[Any] = []
+    log: list[Any] = list(game.history)  # the opening deal
     moves = 0
     while not game.is_over:
         seat = game.current_player
         events = game.apply(random.Random(moves).choice(game.legal_actions()))
         assert events[0] == {**events[0], "type": "move", "player": seat}
         assert all(isinstance(e["type"], str) for e in events)
-        json.dumps(events)  # plain data
+        json.dumps(events.to_list())  # plain data
+        assert list(events) == events.to_list() == events and len(events) >= 1
         log += events
         moves += 1
     assert game.history == log == game.events()

@@ -58,5 +58,5 @@ def test_score_near_u32_max_never_wraps() -> None:
     )
     while game.hand_number == 0 and not game.is_over:
         game.apply(game.legal_moves()[0])
-    scores = game.hand_results[0]["scores"]
+    scores = game.round_results[0]["scores"]
     assert all(score >= top - 1 for score in scores), scores

@@ -43,7 +43,7 @@ def copies(obj: Any) -> list[Any]:
 def head_midgame(moves: int = 25, seed: int = 5) -> HeadGame:
     g = HeadGame(4, seed, HeadRules(bust_threshold=30, poor_panda=False))
     for k in range(moves):
-        ids = g.legal_action_ids()
+        ids = g.legal_actions()
         g.apply(ids[k % len(ids)])
     return g
 
@@ -59,7 +59,7 @@ def climb_midgame(settings: ClimbSettings | None = None, moves: int = 25) -> Cli
 def play_out_head(g: HeadGame) -> list[Any]:
     trace = []
     while not g.is_over:
-        ids = g.legal_action_ids()
+        ids = g.legal_actions()
         g.apply(ids[len(trace) % len(ids)])
         trace.append(g.snapshot())
     return trace
@@ -163,7 +163,7 @@ def test_climb_game_with_a_custom_deck_and_from_a_snapshot(tmp_path: Path) -> No
 def test_copies_are_independent() -> None:
     g = head_midgame(3)
     for back in (copy.copy(g), copy.deepcopy(g), round_trip(g, 5)):
-        back.apply(back.legal_action_ids()[0])
+        back.apply(back.legal_actions()[0])
         assert back.snapshot() != g.snapshot()
     assert copy.deepcopy([g, g])[0] is not g
 
@@ -178,7 +178,7 @@ def test_head_samples_without_a_record_say_so() -> None:
 def _worker(blob: bytes) -> bytes:
     """In a fresh interpreter: unpickle, play on, send back."""
     head, climb, move, settings = pickle.loads(blob)
-    head.apply(head.legal_action_ids()[0])
+    head.apply(head.legal_actions()[0])
     climb.apply(climb.legal_moves()[0])
     return pickle.dumps((head, climb, move, settings, head.snapshot(), climb.snapshot()))
 
@@ -191,7 +191,7 @@ def test_through_a_spawned_worker_process() -> None:
     with ctx.Pool(1) as pool:
         blob = pool.apply(_worker, (pickle.dumps((head, climb, move, settings)),))
     h2, c2, m2, s2, hsnap, csnap = pickle.loads(blob)
-    head.apply(head.legal_action_ids()[0])
+    head.apply(head.legal_actions()[0])
     climb.apply(climb.legal_moves()[0])
     assert hsnap == head.snapshot() == h2.snapshot()
     assert csnap == climb.snapshot() == c2.snapshot()

@@ -34,7 +34,7 @@ def long_search(game: HeadGame | ClimbGame) -> str:
     probe = 500
     start = time.perf_counter()
     if isinstance(game, HeadGame):
-        game.clone().bot_action(f"ismcts:{probe}", 0)
+        game.clone().bot_move(f"ismcts:{probe}", 0).action_id
     else:
         game.clone().bot_move(f"ismcts:{probe}", 0)
     per_iteration = max(time.perf_counter() - start, 1e-6) / probe
@@ -74,16 +74,16 @@ def test_head_apply_while_a_bot_thinks_is_refused() -> None:
     g = HeadGame(4, 11)
     before = g.snapshot()
     search = long_search(g)
-    worker = Background(lambda: g.bot_action(search, 1))
+    worker = Background(lambda: g.bot_move(search, 1).action_id)
     err = wait_until_refused(lambda: g.apply(99), worker)
     assert isinstance(err, PandaCoreError) and "another thread" in str(err)
-    legal = g.legal_action_ids()[0]
+    legal = g.legal_actions()[0]
     with pytest.raises(ConcurrentUseError):
         g.apply(legal)  # a legal move too: refused, nothing changed
     assert g.snapshot() == before
     # Reads work meanwhile, from this thread and others.
     readers = [Background(lambda: (g.view(1), g.legal_moves(), g.observation(2))) for _ in range(4)]
-    assert g.legal_action_ids() and g.view(0)["player"] == 0
+    assert g.legal_actions() and g.view(0)["player"] == 0
     assert pickle.loads(pickle.dumps(g)).snapshot() == before
     assert g.clone().snapshot() == before
     for r in readers:
@@ -91,7 +91,7 @@ def test_head_apply_while_a_bot_thinks_is_refused() -> None:
         assert r.error is None and r.result is not None
     assert worker.thread.is_alive(), "the search must still run for the checks above to mean much"
     worker.thread.join()
-    assert worker.error is None and worker.result in g.legal_action_ids()
+    assert worker.error is None and worker.result in g.legal_actions()
 
 
 def test_climb_apply_and_apply_action_while_a_bot_thinks_are_refused() -> None:
@@ -99,7 +99,7 @@ def test_climb_apply_and_apply_action_while_a_bot_thinks_are_refused() -> None:
     before = g.snapshot()
     search = long_search(g)
     worker = Background(lambda: g.bot_move(search, 1))
-    wait_until_refused(lambda: g.apply_action(10**9), worker)
+    wait_until_refused(lambda: g.apply(10**9), worker)
     with pytest.raises(ConcurrentUseError):
         g.apply(g.legal_moves()[0])
     with pytest.raises(ConcurrentUseError):
@@ -107,7 +107,7 @@ def test_climb_apply_and_apply_action_while_a_bot_thinks_are_refused() -> None:
     with pytest.raises(ConcurrentUseError):
         g.apply(g.legal_moves()[0].to_json())
     with pytest.raises(ConcurrentUseError):
-        g.apply_action(int(np.flatnonzero(g.action_mask())[0]))
+        g.apply(int(np.flatnonzero(g.legal_action_mask())[0]))
     assert g.snapshot() == before
     assert worker.thread.is_alive()
     worker.thread.join()
@@ -117,7 +117,7 @@ def test_climb_apply_and_apply_action_while_a_bot_thinks_are_refused() -> None:
 def test_after_the_search_the_game_plays_on() -> None:
     """Once the other call is done, changes work again and the bot's answer is a legal move."""
     g = HeadGame(3, 2)
-    worker = Background(lambda: g.bot_action("ismcts:3000", 1))
+    worker = Background(lambda: g.bot_move("ismcts:3000", 1).action_id)
     while worker.thread.is_alive():
         try:
             g.apply(99)
@@ -125,7 +125,7 @@ def test_after_the_search_the_game_plays_on() -> None:
             pass
     worker.thread.join()
     assert worker.error is None
-    assert worker.result in g.legal_action_ids()
+    assert worker.result in g.legal_actions()
     g.apply(worker.result)
     c = ClimbGame(3, 2)
     worker = Background(lambda: c.determinize(0, 5))
@@ -136,7 +136,7 @@ def test_after_the_search_the_game_plays_on() -> None:
 
 def test_parallel_searches_on_one_game_work_and_agree() -> None:
     g = HeadGame(4, 3)
-    workers = [Background(lambda: g.bot_action("ismcts:2000", 7)) for _ in range(4)]
+    workers = [Background(lambda: g.bot_move("ismcts:2000", 7).action_id) for _ in range(4)]
     for w in workers:
         w.thread.join(120)
     assert all(w.error is None for w in workers)
@@ -168,7 +168,7 @@ def test_many_threads_hammering_one_game_stay_in_the_contract() -> None:
             k += 1
             try:
                 g.view(k % 4)
-                g.apply(g.legal_action_ids()[0] if k % 50 == 0 and not g.is_over else 99)
+                g.apply(g.legal_actions()[0] if k % 50 == 0 and not g.is_over else 99)
             except ConcurrentUseError:
                 with lock:
                     refusals[0] += 1
@@ -180,7 +180,7 @@ def test_many_threads_hammering_one_game_stay_in_the_contract() -> None:
     def searcher() -> None:
         for k in range(10):
             try:
-                g.bot_action("ismcts:400", k)
+                g.bot_move("ismcts:400", k).action_id
                 g.determinize(k % 4, k)
             except IllegalMoveError:  # GameOverError once the game ends
                 pass

@@ -36,15 +36,15 @@ NUMPY_INTS = [np.int64, np.int32, np.uint8, np.int8, np.uint64]
 def test_numpy_integers_are_action_ids(kind: Callable[[int], Any]) -> None:
     """`HeadGame.apply(np.int64(3))` was a TypeError."""
     g, ref = HeadGame(4, 1), HeadGame(4, 1)
-    action = g.legal_action_ids()[0]
+    action = g.legal_actions()[0]
     g.apply(kind(action))
     ref.apply(action)
     assert g.snapshot() == ref.snapshot()
     c, cref = ClimbGame(4, 1), ClimbGame(4, 1)
     top = np.iinfo(kind).max  # type: ignore[type-var]
-    abstract = max(a for a in np.flatnonzero(c.action_mask()).tolist() if a <= top)
-    c.apply_action(kind(abstract))
-    cref.apply_action(abstract)
+    abstract = max(a for a in np.flatnonzero(c.legal_action_mask()).tolist() if a <= top)
+    c.apply(kind(abstract))
+    cref.apply(abstract)
     assert c.snapshot() == cref.snapshot()
 
 
@@ -54,7 +54,7 @@ def test_numpy_integers_everywhere() -> None:
     assert g.players == 4 and g.rules.bust_threshold == 30 and g.dealer == 2
     assert g.hand(i(1)) == g.hand(1) and g.view(i(2)) == g.view(2)
     np.testing.assert_array_equal(g.observation(i(3)), g.observation(3))
-    assert g.bot_action("random", i(5)) == g.bot_action("random", 5)
+    assert g.bot_move("random", i(5)).action_id == g.bot_move("random", 5).action_id
     assert g.determinize(i(0), i(9)).snapshot() == g.determinize(0, 9).snapshot()
     deal = HeadGame(4, 7)
     hands = [[i(c) for c in deal.hand(s)] for s in range(4)]
@@ -86,7 +86,7 @@ BOOL_CALLS: list[tuple[str, Callable[[bool], object]]] = [
     ("from_deal(dealer)", lambda b: HeadGame.from_deal([[]] * 2, [], dealer=b)),
     ("from_deal(card)", lambda b: HeadGame.from_deal([[b]] * 2, [])),
     ("ClimbGame(players)", lambda b: ClimbGame(b, 1)),
-    ("apply_action", lambda b: ClimbGame(4, 1).apply_action(b)),
+    ("apply_action", lambda b: ClimbGame(4, 1).apply(b)),
     ("move_for_action", lambda b: ClimbGame(4, 1).move_for_action(b)),
     ("climb view", lambda b: ClimbGame(4, 1).view(b)),
     ("first_player", lambda b: ClimbSettings(first_player=b)),
@@ -169,10 +169,10 @@ def test_rl_constructors_check_types() -> None:
 
 def test_bots_answering_numpy_integers_or_floats() -> None:
     def numpy_bot(game: HeadGame, player: int) -> Any:
-        return np.int64(game.legal_action_ids()[0])
+        return np.int64(game.legal_actions()[0])
 
     def float_bot(game: HeadGame, player: int) -> Any:
-        return float(game.legal_action_ids()[0])
+        return float(game.legal_actions()[0])
 
     assert play_game("head", [numpy_bot, "random"], seed=3).winner in (0, 1)
     with pytest.raises(IllegalMoveError):  # a float is no action: refused, not truncated

@@ -135,7 +135,7 @@ def test_h4_h5_h6_corner_positions_agree_to_the_end(p: dict[str, Any]) -> None:
     chooser = random.Random(p["choices"])
     if p["corner"] == "stacked_specials":
         # H-4.1: led, the Big Panda turns up the stacked specials until a regular Panda appears.
-        assert rust.current_player == p["leader"] and 22 in rust.legal_action_ids()
+        assert rust.current_player == p["leader"] and 22 in rust.legal_actions()
         rust.apply(22)
         orc.apply(22)
         first = next(i for i, c in enumerate(p["draw_pile"]) if c < 55)
@@ -147,7 +147,7 @@ def test_h4_h5_h6_corner_positions_agree_to_the_end(p: dict[str, Any]) -> None:
         assert sorted(cards) == sorted([55, *turned])
     steps = 0
     while not rust.is_over:
-        legal = rust.legal_action_ids()
+        legal = rust.legal_actions()
         assert rust.current_player == orc.current_player and legal == orc.legal_actions()
         action = chooser.choice(legal)
         if action == 23:
@@ -160,7 +160,7 @@ def test_h4_h5_h6_corner_positions_agree_to_the_end(p: dict[str, Any]) -> None:
         steps += 1
         assert steps < 100_000
     assert rust.winner == orc.winner
-    results = rust.hand_results
+    results = rust.round_results
     if any(r["new_drowsy"] for r in results):
         event("drowsy reset")
     if any(d < 0 for r in results for d in r["deltas"]):
@@ -176,6 +176,6 @@ def test_h6_3_last_two_survivors_game_ends_with_one_awake(p: dict[str, Any]) -> 
     while not rust.is_over:
         # Only the two survivors ever move.
         assert rust.current_player in awake
-        rust.apply(chooser.choice(rust.legal_action_ids()))
+        rust.apply(chooser.choice(rust.legal_actions()))
     assert rust.winner in awake
     assert rust.pooped.count(False) == 1

@@ -28,7 +28,7 @@ def play_and_compare(rust: HeadGame, orc: OracleHeadGame, chooser: random.Random
     decisions = 0
     while not rust.is_over:
         assert rust.current_player == orc.current_player
-        legal = rust.legal_action_ids()
+        legal = rust.legal_actions()
         assert legal == orc.legal_actions(), f"legal moves differ at decision {decisions}"
         assert list(rust.legal_action_mask().nonzero()[0]) == legal
         action = chooser.choice(legal)

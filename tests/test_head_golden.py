@@ -78,7 +78,7 @@ def test_h_r_golden_playthrough_rust_and_oracle(name: str) -> None:
     rules = {**rules}
     rust_text = playthrough(
         HeadGame(players, seed, HeadRules(**rules)),
-        lambda g: g.legal_action_ids(),
+        lambda g: g.legal_actions(),
         players,
         seed,
         rules,

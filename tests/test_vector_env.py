@@ -117,11 +117,11 @@ def test_climb_env_replays_the_single_game_of_its_seed() -> None:
         for i, g in enumerate(games):
             assert player[i] == g.current_player
             np.testing.assert_array_equal(obs[i], g.observation(int(player[i])))
-            np.testing.assert_array_equal(mask[i], g.action_mask())
+            np.testing.assert_array_equal(mask[i], g.legal_action_mask())
         actions = random_actions(mask, rng)
         obs, mask, _rewards, terminated, player = env.step(actions)
         for i, g in enumerate(games):
-            g.apply_action(int(actions[i]))
+            g.apply(int(actions[i]))
             assert terminated[i] == g.is_over
             if g.is_over:
                 episodes[i] += 1
@@ -214,7 +214,7 @@ def test_climb_game_abstract_actions() -> None:
     game = ClimbGame(4, 11)
     rng = np.random.default_rng(3)
     while not game.is_over:
-        mask = game.action_mask()
+        mask = game.legal_action_mask()
         legal = game.legal_moves()
         assert mask.sum() >= 1
         classes = {game.action_index(m) for m in legal}
@@ -227,10 +227,10 @@ def test_climb_game_abstract_actions() -> None:
         masked_out = int(np.flatnonzero(~mask)[0])
         before = game.snapshot()
         with pytest.raises(IllegalMoveError):
-            game.apply_action(masked_out)
+            game.apply(masked_out)
         assert game.snapshot() == before
-        game.apply_action(a)
-    assert not game.action_mask().any()
+        game.apply(a)
+    assert not game.legal_action_mask().any()
 
 
 @settings(max_examples=40)
@@ -279,7 +279,7 @@ def test_vector_env_matches_single_games_through_refused_steps(
             if isinstance(g, HeadGame):
                 g.apply(int(actions[i]))
             else:
-                g.apply_action(int(actions[i]))
+                g.apply(int(actions[i]))
             assert terminated[i] == g.is_over
             if g.is_over:
                 assert rewards[i].tolist() == [
@@ -290,7 +290,7 @@ def test_vector_env_matches_single_games_through_refused_steps(
             g = games[i]
             assert player[i] == g.current_player
             np.testing.assert_array_equal(obs[i], g.observation(int(player[i])))
-            expected = g.legal_action_mask() if isinstance(g, HeadGame) else g.action_mask()
+            expected = g.legal_action_mask() if isinstance(g, HeadGame) else g.legal_action_mask()
             np.testing.assert_array_equal(mask[i], expected)
 
 
@@ -307,11 +307,11 @@ def test_game_copies_show_the_env_position_and_do_not_move_it() -> None:
         assert g.current_player == player[i]
         np.testing.assert_array_equal(g.observation(int(player[i])), obs[i])
         np.testing.assert_array_equal(g.legal_action_mask(), mask[i])
-        g.apply(g.bot_action("heuristic"))  # plays the copy only
+        g.apply(g.bot_move("heuristic").action_id)  # plays the copy only
         c = climb_env.game(i)
         assert c.current_player == cplayer[i]
         np.testing.assert_array_equal(c.observation(int(cplayer[i])), cobs[i])
-        np.testing.assert_array_equal(c.action_mask(), cmask[i])
+        np.testing.assert_array_equal(c.legal_action_mask(), cmask[i])
         assert [m.notation for m in c.legal_moves()] == [
             m.notation for m in climb_env.legal_moves(i)
         ]
