@@ -34,7 +34,7 @@ def long_search(game: HeadGame | ClimbGame) -> str:
     probe = 500
     start = time.perf_counter()
     if isinstance(game, HeadGame):
-        game.clone().bot_move(f"ismcts:{probe}", 0).action_id
+        game.clone().bot_move(f"ismcts:{probe}", 0)
     else:
         game.clone().bot_move(f"ismcts:{probe}", 0)
     per_iteration = max(time.perf_counter() - start, 1e-6) / probe
@@ -180,7 +180,7 @@ def test_many_threads_hammering_one_game_stay_in_the_contract() -> None:
     def searcher() -> None:
         for k in range(10):
             try:
-                g.bot_move("ismcts:400", k).action_id
+                g.bot_move("ismcts:400", k)
                 g.determinize(k % 4, k)
             except IllegalMoveError:  # GameOverError once the game ends
                 pass

@@ -187,7 +187,7 @@ def new(impl: str, players: int, seed: int, rules: dict[str, Any] | None = None)
 
 
 def legal(game: Any) -> list[int]:
-    return list(game.legal_actions() if is_oracle(game) else game.legal_actions())
+    return list(game.legal_actions())
 
 
 def play(game: Any, *actions: int) -> None:

@@ -3,7 +3,7 @@
 * :func:`panda_core.make` — any game by name (``"head"``, ``"year"``, ``"spin"``); every game
   object has the same verbs (:class:`panda_core.Game`, docs/game_api.md)
 * :mod:`panda_core.head` — Panda Head (docs/rules/head.md)
-* :mod:`panda_core.climb` — Year of the Panda and Panda Spin (docs/rules/year.md, docs/rules/spin.md)
+* :mod:`panda_core.climb` — Year of the Panda and Panda Spin (docs/rules/year.md, spin.md)
 * :func:`panda_core.simulate` — batch simulation with built-in bots, in Rust (Python bots too)
 * :mod:`panda_core.bots` — the :class:`Bot` protocol, :func:`play_game`, :func:`tournament`
 * :mod:`panda_core.rl` — PettingZoo and Gymnasium environments (extra ``[rl]``)
@@ -75,8 +75,8 @@ __all__ = [
     "IllegalBotMoveError",
     "IllegalMoveError",
     "InvalidStateError",
-    "MoveEvents",
     "MoveEvent",
+    "MoveEvents",
     "PandaCoreError",
     "RoundEndEvent",
     "RulesError",

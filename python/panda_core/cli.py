@@ -363,7 +363,9 @@ def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
     head.add_argument(
         "--first-dealer", type=_int_in(0, 4), default=default(0), help="seat of the first dealer"
     )
-    climb = sim.add_argument_group("climbing games (S-12, docs/rules/spin.md; --game year or spin only)")
+    climb = sim.add_argument_group(
+        "climbing games (S-12, docs/rules/spin.md; --game year or spin only)"
+    )
     climb.add_argument(
         "--panda-mood",
         choices=("hungry", "flip"),
