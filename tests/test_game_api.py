@@ -153,6 +153,37 @@ def test_apply_returns_the_move_event_and_history_records_it(case: tuple[str, in
     assert sum(e["type"] == "move" for e in game.history) == moves
 
 
+# What another seat must never read in a seat's log: the card drawn (H-4.3, S-8.1, S-8.2) and the
+# cards dealt (H-2.3, S-3.4). Each seat's own entries stay.
+PRIVATE_FIELDS = {"draw": ("card", "cards"), "deal": ("card", "cards")}
+
+
+def hidden_from(event: dict[str, Any], seat: int) -> list[Any]:
+    """The values of ``event`` that ``seat`` may not see (empty for a public event)."""
+    if event["type"] == "deal" and "hands" in event:  # one event for every seat's hand
+        return [h for p, h in enumerate(event["hands"]) if p != seat and h is not None]
+    if event.get("player") == seat:
+        return []
+    return [event[k] for k in PRIVATE_FIELDS.get(event["type"], ()) if event.get(k) is not None]
+
+
+def test_a_seats_event_log_never_shows_a_hidden_card(case: tuple[str, int, int]) -> None:
+    name, players, seed = case
+    game = make(name, players=players, seed=seed)
+    finish(game, seed % 11)
+    full = game.history
+    hidden_in_full = 0
+    for seat in range(players):
+        log = game.events(seat)
+        assert [e["type"] for e in log] == [e["type"] for e in full]  # redacted, not dropped
+        for mine, truth in zip(log, full, strict=True):
+            assert hidden_from(mine, seat) == [], (seat, mine)
+            if not hidden_from(truth, seat):
+                assert mine == truth  # public events are shown whole
+            hidden_in_full += len(hidden_from(truth, seat))
+    assert hidden_in_full > 0  # the unfiltered log does hold hidden cards: the filter did work
+
+
 def test_a_finished_game_refuses_moves(case: tuple[str, int, int]) -> None:
     name, players, seed = case
     game = make(name, players=players, seed=seed)

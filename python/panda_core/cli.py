@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from panda_core._core import BOT_NAMES, MAX_THREADS, PandaCoreError, __version__
+from panda_core._core import BOT_NAMES, MAX_THREADS, PandaCoreError, __version__, check_players
 from panda_core._registry import (
     CLIMB_OPTIONS,
     GAMES,
@@ -170,8 +170,10 @@ def _check_options(args: argparse.Namespace, given: set[str]) -> None:
             raise UsageError(
                 f"{flag} applies to --game {' or '.join(owners)} only, not --game {args.game}"
             )
-    if not 2 <= args.players <= 5:
-        raise UsageError(f"the games are played by 2 to 5 players, got {args.players}")
+    try:
+        check_players(args.players)  # the engine's rule, not restated here
+    except PandaCoreError as err:
+        raise UsageError(str(err)) from None
 
 
 def _progress(total: int, quiet: bool) -> Any:
