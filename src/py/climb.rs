@@ -528,11 +528,8 @@ impl BoundGame for PyClimbGame {
         }
     }
 
-    fn event_count(&self) -> usize {
-        self.game.events().len()
-    }
-    fn events_from(&self, from: usize) -> Vec<ClimbEvent> {
-        self.game.events().get(from..).unwrap_or_default().to_vec()
+    fn events(&self) -> &[ClimbEvent] {
+        self.game.events()
     }
     fn events_seen_by(&self, seat: u8) -> Vec<ClimbEvent> {
         self.game.events_seen_by(seat)

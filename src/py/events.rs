@@ -3,54 +3,63 @@
 //!
 //! A Python loop that plays moves and ignores what they did (a random playout, a training
 //! rollout) must not pay for building dicts: in Panda Head that costs several times the move
-//! itself. So `apply()` hands back the move's events as Rust values behind a small read-only
-//! sequence; indexing, iterating or comparing it builds the dicts (the same ones `history`
-//! holds).
+//! itself. So `apply()` hands back a small read-only sequence that points into the game's event
+//! log; indexing, iterating or comparing it builds the dicts (the same ones `history` holds).
 
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PySlice};
-use serde::Serialize;
+use super::errors::concurrent_use;
+use super::game::BoundGame;
+use super::json::events_to_py;
 
-use super::json::{events_to_py, serde_to_py};
+/// Reads events `from..to` of a game object as a list of dicts (one instance per game class).
+type ReadEvents = for<'py> fn(&Bound<'py, PyAny>, usize, usize) -> PyResult<Bound<'py, PyList>>;
 
-/// Events of one game kind, readable one by one.
-trait EventRows: Send + Sync {
-    fn len(&self) -> usize;
-    fn item<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Bound<'py, PyAny>>;
-    fn list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>>;
-}
-
-impl<E: Serialize + Send + Sync> EventRows for Vec<E> {
-    fn len(&self) -> usize {
-        Vec::len(self)
-    }
-    fn item<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Bound<'py, PyAny>> {
-        serde_to_py(py, &self[index])
-    }
-    fn list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        events_to_py(py, self)
-    }
+fn read_events<'py, G: BoundGame>(
+    game: &Bound<'py, PyAny>,
+    from: usize,
+    to: usize,
+) -> PyResult<Bound<'py, PyList>> {
+    let game = game.cast::<G>()?;
+    let this = game.try_borrow().map_err(|_| concurrent_use(G::CLASS))?;
+    events_to_py(game.py(), this.events().get(from..to).unwrap_or_default())
 }
 
 /// The events of one move (a read-only sequence of event dicts; compares equal to the list of
-/// the same dicts).
+/// the same dicts). It holds the game and the move's place in the game's event log, which only
+/// ever grows: nothing is copied until it is read.
 #[pyclass(name = "MoveEvents", module = "panda_core._core", frozen, sequence)]
 pub struct PyMoveEvents {
-    rows: Box<dyn EventRows>,
+    game: Py<PyAny>,
+    from: usize,
+    to: usize,
+    read: ReadEvents,
 }
 
 impl PyMoveEvents {
-    pub fn new<E: Serialize + Send + Sync + 'static>(events: Vec<E>) -> Self {
+    /// Events `from..to` of `game`'s log.
+    pub fn of<G: BoundGame>(game: &Bound<'_, G>, from: usize, to: usize) -> Self {
         Self {
-            rows: Box::new(events),
+            game: game.clone().into_any().unbind(),
+            from,
+            to,
+            read: read_events::<G>,
         }
+    }
+
+    fn len(&self) -> usize {
+        self.to - self.from
+    }
+
+    fn list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        (self.read)(self.game.bind(py), self.from, self.to)
     }
 }
 
 #[pymethods]
 impl PyMoveEvents {
     fn __len__(&self) -> usize {
-        self.rows.len()
+        self.len()
     }
 
     /// An event by index (negative from the end), or a list of them for a slice.
@@ -60,7 +69,7 @@ impl PyMoveEvents {
         index: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         if let Ok(slice) = index.cast::<PySlice>() {
-            return self.rows.list(py)?.as_any().get_item(slice);
+            return self.list(py)?.as_any().get_item(slice);
         }
         let i: isize = index.extract().map_err(|_| {
             pyo3::exceptions::PyTypeError::new_err(format!(
@@ -68,24 +77,25 @@ impl PyMoveEvents {
                 super::args::type_name(index)
             ))
         })?;
-        let n = self.rows.len() as isize;
+        let n = self.len() as isize;
         let at = if i < 0 { i + n } else { i };
         if !(0..n).contains(&at) {
             return Err(pyo3::exceptions::PyIndexError::new_err(format!(
                 "event index {i} out of range for {n} events"
             )));
         }
-        self.rows.item(py, at as usize)
+        let at = self.from + at as usize;
+        (self.read)(self.game.bind(py), at, at + 1)?.get_item(0)
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        Ok(self.rows.list(py)?.as_any().try_iter()?.into_any())
+        Ok(self.list(py)?.as_any().try_iter()?.into_any())
     }
 
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let mine = self.rows.list(py)?;
+        let mine = self.list(py)?;
         if let Ok(theirs) = other.cast::<PyMoveEvents>() {
-            return mine.eq(theirs.get().rows.list(py)?);
+            return mine.eq(theirs.get().list(py)?);
         }
         match other.cast::<PyList>() {
             Ok(list) => mine.eq(list),
@@ -94,15 +104,15 @@ impl PyMoveEvents {
     }
 
     fn __bool__(&self) -> bool {
-        self.rows.len() > 0
+        self.len() > 0
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(format!("MoveEvents({})", self.rows.list(py)?.repr()?))
+        Ok(format!("MoveEvents({})", self.list(py)?.repr()?))
     }
 
     /// The events as a plain list of dicts.
     fn to_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        self.rows.list(py)
+        self.list(py)
     }
 }

@@ -72,10 +72,8 @@ pub trait BoundGame: PyClass<Frozen = False> + Clone {
     /// Apply a request: a refused one changes nothing.
     fn apply_request(&mut self, request: &Self::Request) -> Result<(), EngineError>;
 
-    /// How many events are recorded so far.
-    fn event_count(&self) -> usize;
-    /// The recorded events from index `from` on.
-    fn events_from(&self, from: usize) -> Vec<Self::Event>;
+    /// The game's event log, in order (it only ever grows).
+    fn events(&self) -> &[Self::Event];
     /// The events `seat` may see (no hidden card of another seat).
     fn events_seen_by(&self, seat: u8) -> Vec<Self::Event>;
 
@@ -128,19 +126,17 @@ pub fn legal_actions<G: BoundGame>(game: &G, py: Python<'_>) -> PyResult<Vec<u32
 pub fn apply<'py, G: BoundGame>(
     slf: &Bound<'py, G>,
     obj: &Bound<'py, PyAny>,
-) -> PyResult<PyMoveEvents>
-where
-    G::Event: Send + Sync + 'static,
-{
+) -> PyResult<PyMoveEvents> {
     let py = slf.py();
     let request = G::request(obj)?;
     let outcome = {
         let mut this = slf.try_borrow_mut().map_err(|_| concurrent_use(G::CLASS))?;
-        let before = this.event_count();
+        let before = this.events().len();
         this.apply_request(&request)
-            .map(|()| this.events_from(before))
+            .map(|()| (before, this.events().len()))
     };
-    Ok(PyMoveEvents::new(engine(py, outcome)?))
+    let (from, to) = engine(py, outcome)?;
+    Ok(PyMoveEvents::of(slf, from, to))
 }
 
 /// `events(player=None)`: the whole log, or what `player` may see.
@@ -150,7 +146,7 @@ pub fn events<'py, G: BoundGame>(
     player: Option<Int>,
 ) -> PyResult<Bound<'py, PyList>> {
     match player {
-        None => events_to_py(py, &game.events_from(0)),
+        None => events_to_py(py, game.events()),
         Some(p) => events_to_py(py, &game.events_seen_by(seat_of(game, p)?)),
     }
 }
@@ -350,7 +346,8 @@ macro_rules! bind_game {
             ) -> pyo3::PyResult<pyo3::Bound<'py, numpy::PyArray1<f32>>> {
                 let seat = $crate::py::game::seat_of(self, player)?;
                 let values = $crate::py::game::BoundGame::observation(self, seat);
-                Ok(numpy::PyArray1::from_vec(py, values))
+                // Copied into a NumPy-owned buffer: cheaper than wrapping the Vec in a capsule.
+                Ok(numpy::PyArray1::from_slice(py, &values))
             }
             /// The complete state as plain data (hidden information included).
             fn snapshot<'py>(

@@ -528,11 +528,8 @@ impl BoundGame for PyHeadGame {
         }
     }
 
-    fn event_count(&self) -> usize {
-        self.game.events().len()
-    }
-    fn events_from(&self, from: usize) -> Vec<HeadEvent> {
-        self.game.events().get(from..).unwrap_or_default().to_vec()
+    fn events(&self) -> &[HeadEvent] {
+        self.game.events()
     }
     fn events_seen_by(&self, seat: u8) -> Vec<HeadEvent> {
         self.game.events_seen_by(seat)
