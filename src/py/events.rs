@@ -6,11 +6,11 @@
 //! itself. So `apply()` hands back a small read-only sequence that points into the game's event
 //! log; indexing, iterating or comparing it builds the dicts (the same ones `history` holds).
 
-use pyo3::prelude::*;
-use pyo3::types::{PyList, PySlice};
 use super::errors::concurrent_use;
 use super::game::BoundGame;
 use super::json::events_to_py;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PySlice};
 
 /// Reads events `from..to` of a game object as a list of dicts (one instance per game class).
 type ReadEvents = for<'py> fn(&Bound<'py, PyAny>, usize, usize) -> PyResult<Bound<'py, PyList>>;
