@@ -6,24 +6,12 @@
 //! itself. So `apply()` hands back a small read-only sequence that points into the game's event
 //! log; indexing, iterating or comparing it builds the dicts (the same ones `history` holds).
 
-use super::errors::concurrent_use;
-use super::game::BoundGame;
-use super::json::events_to_py;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PySlice};
 
-/// Reads events `from..to` of a game object as a list of dicts (one instance per game class).
-type ReadEvents = for<'py> fn(&Bound<'py, PyAny>, usize, usize) -> PyResult<Bound<'py, PyList>>;
-
-fn read_events<'py, G: BoundGame>(
-    game: &Bound<'py, PyAny>,
-    from: usize,
-    to: usize,
-) -> PyResult<Bound<'py, PyList>> {
-    let game = game.cast::<G>()?;
-    let this = game.try_borrow().map_err(|_| concurrent_use(G::CLASS))?;
-    events_to_py(game.py(), this.events().get(from..to).unwrap_or_default())
-}
+/// Reads events `from..to` of a game object as a list of dicts (one instance per game class:
+/// `py::game::read_events`).
+pub type ReadEvents = for<'py> fn(&Bound<'py, PyAny>, usize, usize) -> PyResult<Bound<'py, PyList>>;
 
 /// The events of one move (a read-only sequence of event dicts; compares equal to the list of
 /// the same dicts). It holds the game and the move's place in the game's event log, which only
@@ -37,13 +25,13 @@ pub struct PyMoveEvents {
 }
 
 impl PyMoveEvents {
-    /// Events `from..to` of `game`'s log.
-    pub fn of<G: BoundGame>(game: &Bound<'_, G>, from: usize, to: usize) -> Self {
+    /// Events `from..to` of `game`'s log, read by `read`.
+    pub fn new(game: Py<PyAny>, from: usize, to: usize, read: ReadEvents) -> Self {
         Self {
-            game: game.clone().into_any().unbind(),
+            game,
             from,
             to,
-            read: read_events::<G>,
+            read,
         }
     }
 

@@ -136,7 +136,23 @@ pub fn apply<'py, G: BoundGame>(
             .map(|()| (before, this.events().len()))
     };
     let (from, to) = engine(py, outcome)?;
-    Ok(PyMoveEvents::of(slf, from, to))
+    Ok(PyMoveEvents::new(
+        slf.clone().into_any().unbind(),
+        from,
+        to,
+        read_events::<G>,
+    ))
+}
+
+/// Events `from..to` of a game object of class `G`, as dicts (what a `MoveEvents` reads).
+fn read_events<'py, G: BoundGame>(
+    game: &Bound<'py, PyAny>,
+    from: usize,
+    to: usize,
+) -> PyResult<Bound<'py, PyList>> {
+    let game = game.cast::<G>()?;
+    let this = game.try_borrow().map_err(|_| concurrent_use(G::CLASS))?;
+    events_to_py(game.py(), this.events().get(from..to).unwrap_or_default())
 }
 
 /// `events(player=None)`: the whole log, or what `player` may see.
