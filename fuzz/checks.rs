@@ -351,9 +351,30 @@ fn climb_invariants(game: &ClimbGame) {
 }
 
 /// Every legal move is distinct, in canonical order, survives both notations, and one random
-/// legal move applies. An illegal request is refused without change.
-fn climb_step(game: &mut ClimbGame, rng: &mut SplitMix64) {
-    let legal = game.legal_moves();
+/// legal move applies. An illegal request is refused without change. A position past the move
+/// cap (reachable from a snapshot with a huge hand) refuses every move, unchanged (contract
+/// §5.3): then `false`, the playout ends.
+fn climb_step(game: &mut ClimbGame, rng: &mut SplitMix64) -> bool {
+    let legal = match game.try_legal_moves() {
+        Ok(legal) => legal,
+        Err(too_many) => {
+            let before = game.snapshot();
+            let any = game
+                .legal_moves()
+                .first()
+                .cloned()
+                .unwrap_or_else(Move::pass);
+            let refused = game
+                .apply(&any)
+                .expect_err("a move past the cap was accepted");
+            assert_eq!(
+                refused, too_many,
+                "a move past the cap is refused for the cap"
+            );
+            assert_eq!(game.snapshot(), before, "a refused move changed the state");
+            return false;
+        }
+    };
     assert!(!legal.is_empty(), "a player to move has no legal move");
     assert!(
         legal.windows(2).all(|w| w[0] < w[1]),
@@ -379,6 +400,7 @@ fn climb_step(game: &mut ClimbGame, rng: &mut SplitMix64) {
     if let Err(e) = game.apply(m) {
         panic!("legal move {} was refused: {e}", m.notation());
     }
+    true
 }
 
 /// Play random legal moves (at most `max_steps`), checking every step.
@@ -393,7 +415,9 @@ fn climb_play(mut game: ClimbGame, rng: &mut SplitMix64, max_steps: usize) -> Cl
             ));
             return game;
         }
-        climb_step(&mut game, rng);
+        if !climb_step(&mut game, rng) {
+            return game;
+        }
         climb_invariants(&game);
     }
     game
@@ -406,8 +430,14 @@ fn snapshot_round_trip(game: &ClimbGame) {
     let parsed = parse_snapshot(&value)
         .unwrap_or_else(|e| panic!("a snapshot the engine wrote does not parse: {e}"));
     assert_eq!(parsed, snap);
-    let again = ClimbGame::from_snapshot(parsed, game.state().settings().deck.clone())
-        .unwrap_or_else(|e| panic!("a snapshot the engine wrote does not rebuild: {e}"));
+    let rebuilt = ClimbGame::from_snapshot(parsed, game.state().settings().deck.clone());
+    if game.try_legal_moves().is_err() {
+        // A position past the move cap is refused when loaded, as when played (contract §5.3).
+        assert!(rebuilt.is_err(), "a position past the move cap was loaded");
+        return;
+    }
+    let again =
+        rebuilt.unwrap_or_else(|e| panic!("a snapshot the engine wrote does not rebuild: {e}"));
     assert_eq!(
         again.snapshot(),
         snap,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI fuzz smoke: build every fuzz target and run each for a few seconds over its seed corpus and
-# saved regressions. Exits non-zero on any crash, timeout, leak or out-of-memory. Installs
-# cargo-fuzz when missing. Usage: fuzz/smoke.sh [SECONDS_PER_TARGET] (default 5).
+# saved regressions (a fixed -seed, so a run is repeatable; campaigns use fuzz/run.sh). Exits
+# non-zero on any crash, timeout, leak or out-of-memory. Installs cargo-fuzz when missing.
+# Usage: fuzz/smoke.sh [SECONDS_PER_TARGET] (default 5).
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${1:-5}
@@ -24,7 +25,7 @@ for t in $(cargo fuzz list); do
     echo "== fuzz smoke: $t (${seconds}s)"
     # New corpus entries go to the scratch directory, so the committed corpus never changes.
     if ! cargo fuzz run --debug-assertions "$t" "$scratch/$t" "${inputs[@]}" -- \
-        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=16384 \
+        -seed=1 -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=16384 \
         -artifact_prefix="artifacts/smoke-$t-" >"$scratch/$t.log" 2>&1; then
         tail -n 60 "$scratch/$t.log"
         echo "fuzz smoke: target $t failed; reproducer in fuzz/artifacts/smoke-$t-*, log above" >&2
