@@ -55,7 +55,7 @@ fn main() {
     let settings = SearchSettings {
         rollout,
         horizon,
-        ..SearchSettings::head_default()
+        ..SearchSettings::default_for::<HeadState>()
     }
     .with_iterations(iterations);
     let pool = rayon::ThreadPoolBuilder::new()

@@ -2,7 +2,7 @@
 //! themselves (the Python `bot_action`/`bot_move`, the Gymnasium opponents, user tournaments).
 
 use super::BotKind;
-use crate::error::{EngineError, StateError};
+use crate::error::EngineError;
 use crate::game::{Determinize, Game, HeuristicPolicy, Recorded};
 use crate::interrupt::{Interrupt, NEVER};
 use crate::rng::SplitMix64;
@@ -48,67 +48,4 @@ where
     R::State: Searchable,
 {
     decision_until(game, kind, seed, &NEVER)
-}
-
-/// [`decision`] for a Panda Head game: an action id.
-pub fn head_decision<R>(game: &R, kind: BotKind, seed: u64) -> Result<MoveOf<R>, EngineError>
-where
-    R: Recorded,
-    R::State: Searchable,
-{
-    decision_until(game, kind, seed, &NEVER)
-}
-
-/// [`decision_until`] for a Panda Head game: an action id.
-pub fn head_decision_until<R>(
-    game: &R,
-    kind: BotKind,
-    seed: u64,
-    stop: &Interrupt,
-) -> Result<MoveOf<R>, EngineError>
-where
-    R: Recorded,
-    R::State: Searchable,
-{
-    decision_until(game, kind, seed, stop)
-}
-
-/// The index in `legal` (the legal moves of the game's state, canonical order) of the move
-/// `kind` picks.
-pub fn climb_decision<R>(
-    game: &R,
-    legal: &[MoveOf<R>],
-    kind: BotKind,
-    seed: u64,
-) -> Result<usize, EngineError>
-where
-    R: Recorded,
-    R::State: Searchable,
-{
-    climb_decision_until(game, legal, kind, seed, &NEVER)
-}
-
-/// [`climb_decision`] whose search ends early once `stop` is set (as [`decision_until`]).
-pub fn climb_decision_until<R>(
-    game: &R,
-    legal: &[MoveOf<R>],
-    kind: BotKind,
-    seed: u64,
-    stop: &Interrupt,
-) -> Result<usize, EngineError>
-where
-    R: Recorded,
-    R::State: Searchable,
-{
-    if legal.is_empty() {
-        return Err(EngineError::GameOver);
-    }
-    let mv = decision_until(game, kind, seed, stop)?;
-    legal.binary_search(&mv).map_err(|_| {
-        StateError(format!(
-            "the bot's move {mv:?} is not in the {} legal moves given",
-            legal.len()
-        ))
-        .into()
-    })
 }

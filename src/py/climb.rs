@@ -16,7 +16,7 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 use super::errors::to_py as to_py_err;
 use super::errors::EngineInvariantError;
 use super::game::{self, deprecated, BoundGame};
-use crate::bots::decide::climb_decision_until;
+use crate::bots::decide::decision_until;
 use crate::bots::BotKind;
 use crate::climb::determinize::{wind_holders, ClimbDeterminizer};
 use crate::climb::encoding::{self, move_features, MOVE_FEATURES, NUM_ACTIONS};
@@ -570,16 +570,13 @@ impl BoundGame for PyClimbGame {
     }
     fn bot_move(&self, py: Python<'_>, kind: BotKind, seed: u64) -> PyResult<PyClimbMove> {
         let game = &self.game;
-        let mut legal = self.game.try_legal_moves().py_err(py)?;
         // A search bot can run for seconds: Ctrl-C must stop it; the others answer at once.
         let long = matches!(kind, BotKind::Ismcts { .. });
-        let i = super::interrupt::interruptible_if(py, long, |stop| {
-            climb_decision_until(game, &legal, kind, seed, stop)
+        let inner = super::interrupt::interruptible_if(py, long, |stop| {
+            decision_until(game, kind, seed, stop)
         })?
         .py_err(py)?;
-        Ok(PyClimbMove {
-            inner: legal.swap_remove(i),
-        })
+        Ok(PyClimbMove { inner })
     }
     /// The white cards of other hands, the draw pile and (in `spin`) the unseen winds are dealt
     /// anew into the same places. The sample starts from its snapshot, so it has a record.

@@ -9,7 +9,7 @@ pub use super::args::{players_arg, seed_arg};
 use super::errors::{to_py as to_py_err, IntoPyResult, InvalidStateError, RulesError};
 use super::game::{self, deprecated, BoundGame};
 use super::json::{from_py, serde_to_py};
-use crate::bots::decide::head_decision_until;
+use crate::bots::decide::decision_until;
 use crate::bots::BotKind;
 use crate::error::{EngineError, IllegalMove};
 use crate::head::action::{mask_ids, BAMBOO_ALONE, BIG_PANDA};
@@ -579,7 +579,7 @@ impl BoundGame for PyHeadGame {
         // A search bot can run for seconds: Ctrl-C must stop it; the others answer at once.
         let long = matches!(kind, BotKind::Ismcts { .. });
         let id = super::interrupt::interruptible_if(py, long, |stop| {
-            head_decision_until(game, kind, seed, stop)
+            decision_until(game, kind, seed, stop)
         })?
         .py_err(py)?;
         Ok(PyHeadMove::in_state(self.st(), id))

@@ -22,24 +22,6 @@ impl SearchSettings {
         }
     }
 
-    /// The Panda Head defaults (a heuristic rollout to the end of the hand).
-    pub fn head_default() -> Self {
-        Self {
-            config: IsmctsConfig::default(),
-            rollout: Rollout::Heuristic,
-            horizon: Horizon::Hand,
-        }
-    }
-
-    /// The climbing-game defaults (a random rollout to the end of the round).
-    pub fn climb_default() -> Self {
-        Self {
-            config: IsmctsConfig::default(),
-            rollout: Rollout::Random,
-            horizon: Horizon::Hand,
-        }
-    }
-
     /// These settings with another iteration count.
     pub fn with_iterations(mut self, iterations: u32) -> Self {
         self.config.iterations = iterations;
