@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import panda_core
-from hidden_cards import CARD_KEYS, card_ids_in, secret_cards
+from hidden_cards import hidden_cards_shown, private_events_leak, secret_cards
 from panda_core import IllegalMoveError, PandaCoreError
 from panda_core.table import NotYourTurnError, Replay, Table, TableError, load_bot, parse_seat
 
@@ -26,7 +26,8 @@ STATE_KEYS = {
 
 
 def play_out(table: Table, pick: Any = 0, check: Any = None) -> int:
-    """Play ``table`` to the end, every person answering legal move ``pick``; returns moves."""
+    """Play ``table`` to the end, every person answering legal move ``pick``; returns the
+    number of moves people made."""
     moves = 0
     while not table.is_over:
         table.advance()
@@ -35,7 +36,7 @@ def play_out(table: Table, pick: Any = 0, check: Any = None) -> int:
             if check is not None:
                 check(table, seat)
             table.play(seat, pick)
-        moves += 1
+            moves += 1
     return moves
 
 
@@ -207,9 +208,17 @@ def test_a_seat_is_never_shown_a_hidden_card(game: str) -> None:
         hidden_game = t._game  # the test's own access to the full game
         for viewer in range(t.players):
             state = json.loads(json.dumps(t.state(viewer)))
-            assert set(state) == STATE_KEYS  # a new field must be added to the card scan
-            leaked = card_ids_in(state) & secret_cards(hidden_game, viewer)
+            assert set(state) == STATE_KEYS  # a new field must be added to the checks
+            leaked = hidden_cards_shown(state, hidden_game, viewer)
             assert not leaked, f"seat {viewer} was shown hidden cards {sorted(leaked)}"
+            assert not private_events_leak(state["events"], viewer)
+            engine_log = json.loads(json.dumps(hidden_game.events(viewer)))
+            shown_log = [
+                {k: v for k, v in e.items() if k not in ("seq", "text")}
+                for e in state["events"]
+                if e["type"] != "bot_fallback"
+            ]
+            assert shown_log == engine_log  # the table adds nothing to the engine's filter
         checked += 1
 
     play_out(table, pick=0, check=check)
@@ -217,13 +226,17 @@ def test_a_seat_is_never_shown_a_hidden_card(game: str) -> None:
 
 
 def test_the_card_scan_finds_a_planted_card() -> None:
-    """The hidden-card check can fail: another seat's card planted in a state is found."""
+    """The hidden-card checks can fail: another seat's card planted in a state is found, and so
+    is another seat's deal shown in full."""
     table = Table("head", seats=["human", "human"], seed=1)
     state = table.state(0)
     secret = secret_cards(table._game, 0)
+    assert secret and not hidden_cards_shown(state, table._game, 0)
     planted = {**state, "table": {**state["table"], "plays": [{"cards": [{"id": min(secret)}]}]}}
-    assert card_ids_in(planted) & secret == {min(secret)}
-    assert "cards" in CARD_KEYS
+    assert hidden_cards_shown(planted, table._game, 0) == {min(secret)}
+    full_deal = table._game.history[0]
+    assert private_events_leak([full_deal], 0) == [full_deal]
+    assert not private_events_leak(state["events"], 0)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -248,8 +261,10 @@ def test_events_since_the_last_turn(game: str) -> None:
     table.advance()
     seat = table.waiting_for
     assert seat == 0
-    table.play(0, 0)
-    table.advance()
+    bots_moved: list[Any] = []
+    while not bots_moved and table.waiting_for == 0:  # a discard keeps the turn (S-6.5)
+        table.play(0, 0)
+        bots_moved = table.advance()
     if table.is_over:
         return
     state = table.state(0)
@@ -288,7 +303,8 @@ def test_a_replay_shows_each_seat_what_it_knew(game: str) -> None:
             game_k = replay.position(k)
             assert frame["frame"] == k and frame["frames"] == len(replay)
             assert [c["id"] for c in frame["hand"]] == game_k.view(seat)["hand"]
-            assert not card_ids_in(frame) & secret_cards(game_k, seat)
+            assert not hidden_cards_shown(frame, game_k, seat)
+            assert not private_events_leak(frame["events"], seat)
             assert frame["legal"] == [] and frame["hands"] is None
     everything = full.frame(len(full) // 2)
     assert everything["seat"] is None and len(everything["hands"]) == 3
