@@ -166,12 +166,6 @@ function route() {
   else current = new Lobby();
 }
 
-window.addEventListener("hashchange", route);
-if (document.readyState === "loading") {
-  window.addEventListener("DOMContentLoaded", route, { once: true });
-} else {
-  route();
-}
 
 // ---- the lobby ----------------------------------------------------------------------------
 
@@ -623,7 +617,10 @@ class Board {
   moves(state) {
     const section = h("section", testid("moves", { class: "moves", "aria-label": "your moves" }));
     const legal = state.legal || [];
-    if (!this.onMove) return section; // a replay: nothing to play
+    if (!this.onMove) {
+      section.hidden = true; // a replay: nothing to play
+      return section;
+    }
     if (!legal.length) {
       section.append(
         h("p", { class: "muted" }, state.is_over ? "The game is over." : "Not your turn."),
@@ -715,7 +712,8 @@ class Board {
         if (el) el.classList.toggle("card--in-move", on);
       }
     };
-    const label = move.text && move.text !== move.notation ? `${move.text}` : move.notation;
+    const label = move.text || move.notation;
+    const showNotation = !String(label).includes(move.notation);
     return h(
       "button",
       testid("move", {
@@ -730,7 +728,7 @@ class Board {
         onclick: () => this.onMove(move.index),
       }),
       label,
-      label !== move.notation ? h("span", { class: "move__notation" }, move.notation) : null,
+      showNotation ? h("span", { class: "move__notation" }, move.notation) : null,
     );
   }
 
@@ -1083,11 +1081,11 @@ class ReplayView {
     this.controls.replaceChildren(
       h("label", { for: "replay-seat" }, "Seen by "),
       seat,
-      button("replay-first", "⏮", "first frame", () => 0),
+      button("replay-first", "|◀", "first frame", () => 0),
       button("replay-prev", "◀ Back", "previous frame", () => this.frame - 1),
       this.counter,
       button("replay-next", "Forward ▶", "next frame", () => this.frame + 1),
-      button("replay-last", "⏭", "last frame", () => this.frames - 1),
+      button("replay-last", "▶|", "last frame", () => this.frames - 1),
       h("label", { for: "replay-round" }, " Jump to "),
       this.roundSelect,
       h("span", { class: "replay__keys muted" }, " (← → keys step)"),
@@ -1146,4 +1144,13 @@ class ReplayView {
   jumpToRound(r) {
     if (this.roundStarts && this.roundStarts[r] !== undefined) this.go(this.roundStarts[r]);
   }
+}
+
+// ---- start (after every class above is defined) ------------------------------------------
+
+window.addEventListener("hashchange", route);
+if (document.readyState === "loading") {
+  window.addEventListener("DOMContentLoaded", route, { once: true });
+} else {
+  route();
 }

@@ -128,7 +128,7 @@ export function cardElement(card, options = {}) {
   el.title = cardAriaLabel(card);
 
   if (family === "panda") {
-    el.append(span("card__corner", card.token), pandaPicture(false), span("card__name", card.token));
+    el.append(span("card__corner", card.token), pandaPicture(false), span("card__name", "Panda"));
   } else if (family === "big_panda") {
     el.append(span("card__corner", "BP"), pandaPicture(true), span("card__name", "Big Panda"));
   } else if (family === "bamboo") {
@@ -141,10 +141,12 @@ export function cardElement(card, options = {}) {
     );
   } else {
     // An animal card: the current face's value big, the suit in words, the face named.
-    const shown = card.face_label || card.token;
+    const shown = String(card.face_label || card.token);
+    const value = span("card__value", shown);
+    if (shown.length > 5) value.classList.add("card__value--long");
     el.append(
       span("card__suit", suit || ""),
-      span("card__value", shown),
+      value,
       span("card__facename", card.face === "blue" ? "blue" : "white"),
     );
   }
