@@ -90,7 +90,13 @@ def serve(args: argparse.Namespace, given: set[str] | None = None) -> int:
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     print(f"panda-core serve: open http://{shown}:{port}/  (Ctrl-C stops)", flush=True)
-    uvicorn.Server(config).run(sockets=[sock])
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn shuts down cleanly, then passes Ctrl-C on
+        pass
+    finally:
+        sock.close()
+    print("panda-core serve: stopped", flush=True)
     return 0
 
 
