@@ -136,6 +136,7 @@ def test_no_page_ever_receives_a_card_its_seat_may_not_know(game: str) -> None:
     for state in states:
         assert state["seat"] == seat
         moment = moves_seen(state)
+        assert {c["id"] for c in state["hand"]} == knowledge.hands[moment][seat]
         shown = card_ids(state)
         assert not shown & knowledge.secrets_for(seat, moment), (moment, state)
     # Another table's token never reaches this table's pages (nor its own, past its creation).
@@ -297,6 +298,20 @@ def test_the_websocket_refuses_strangers_and_survives_bad_messages() -> None:
             assert ws.receive_json()["type"] == "error"
             ws.send_json({"type": "state"})  # still usable: the same state again
             assert ws.receive_json() == first
+
+
+def test_a_table_takes_a_bounded_number_of_pages() -> None:
+    with served(bot_delay=30) as (client, _):
+        created = new_table(client, "head", seed=2)
+        url = f"/ws/tables/{created['table']}?{query(created)}"
+        with contextlib.ExitStack() as pages:
+            for _ in range(16):
+                page = pages.enter_context(client.websocket_connect(url))
+                assert page.receive_json()["type"] == "state"
+            with client.websocket_connect(url) as one_more:
+                assert "at most 16" in one_more.receive_json()["message"]
+                with pytest.raises(WebSocketDisconnect):
+                    one_more.receive_json()
 
 
 # ---- replays and uploads ----------------------------------------------------------------------
@@ -538,6 +553,36 @@ def uvicorn_server(**options: Any) -> Iterator[str]:
         server.should_exit = True
         thread.join(timeout=DEADLINE)
         assert not thread.is_alive(), "uvicorn did not stop"
+
+
+def test_a_thinking_bot_does_not_block_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a bot's move is being computed (held here until released), the server answers."""
+    from panda_core.table import Table
+
+    thinking, release = threading.Event(), threading.Event()
+    step_bot = Table.step_bot
+
+    def slow_step_bot(self: Any) -> Any:
+        thinking.set()
+        assert release.wait(DEADLINE)
+        return step_bot(self)
+
+    monkeypatch.setattr(Table, "step_bot", slow_step_bot)
+    with (
+        uvicorn_server(bot_delay=0) as address,
+        httpx.Client(base_url=f"http://{address}", timeout=DEADLINE / 4) as http,
+    ):
+        # Panda Head's seat 1 leads the first hand: the bot moves first.
+        answer = http.post("/api/tables", json={"game": "head", "players": 2, "bots": ["random"]})
+        created = answer.json()
+        assert thinking.wait(DEADLINE)
+        for _ in range(3):
+            assert http.get("/api/games").status_code == 200
+        other = http.post("/api/tables", json={"game": "year", "players": 2, "bots": ["random"]})
+        assert other.status_code == 201
+        release.set()
+        state = http.get(f"/api/tables/{created['table']}?{query(created)}").json()
+        assert state["game"] == "head"
 
 
 def test_a_real_server_plays_a_game_over_http_and_a_websocket() -> None:

@@ -207,11 +207,11 @@ def create_app(
             seat = query_seat(websocket)
             assert seat is not None
             live = registry.table(table_id, seat, query_token(websocket))
+            connection = await registry.connect(live, seat)
         except WebError as err:
             await websocket.send_text(error_message(err.message))
             await websocket.close(POLICY_VIOLATION)
             return
-        connection = await registry.connect(live, seat)
         sender = asyncio.create_task(_send_queued(websocket, connection))
         try:
             await _receive_moves(websocket, registry, live, connection)

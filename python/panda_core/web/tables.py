@@ -32,6 +32,8 @@ log = logging.getLogger("panda_core.web")
 
 CLOSE = object()
 """Put in a connection's queue: close the websocket (its table was closed)."""
+MAX_SOCKETS = 16
+"""Websockets open on one table at once (a person with a few tabs open needs a handful)."""
 MAX_QUEUED = 2000
 """Messages waiting for one websocket: a page that stops reading is dropped past this."""
 
@@ -180,6 +182,11 @@ class Registry:
 
     async def connect(self, live: LiveTable, seat: int) -> Connection:
         """A new websocket of ``seat``: it is sent the state first."""
+        if len(live.connections) >= MAX_SOCKETS:
+            raise Conflict(
+                f"this table has {len(live.connections)} pages open (at most {MAX_SOCKETS}); "
+                "close one"
+            )
         connection = Connection(seat)
         async with live.lock:
             connection.put(state_message(live.table.state(seat)))
