@@ -215,9 +215,14 @@ class Page:
         return {k: v[0] for k, v in parse_qs(raw).items()}
 
     def shown_card_ids(self) -> set[int]:
-        """Every card id the page's DOM shows (each card element carries data-card-id)."""
+        """Every card id the page's DOM holds (each card element carries data-card-id, each
+        move button data-cards)."""
         ids = self.js(
-            "return [...document.querySelectorAll('[data-card-id]')].map(e => e.dataset.cardId)"
+            """const all = (css) => [...document.querySelectorAll(css)];
+            return [
+              ...all('[data-card-id]').map(e => e.dataset.cardId),
+              ...all('[data-cards]').flatMap(e => e.dataset.cards.split(' ')),
+            ].filter(i => i !== '')"""
         )
         return {int(i) for i in ids}
 
@@ -230,5 +235,3 @@ class Page:
         path = self.shots / f"{name}.png"
         self.driver.save_screenshot(str(path))
         return path
-
-

@@ -22,9 +22,9 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
+
 from browser_support import LiveServer, Page, chromium, tid
 from hidden_cards import hidden_cards_shown, private_events_leak, secret_cards
-
 from panda_core.table import Replay, Table
 
 GAMES = ("head", "year", "spin")
@@ -144,7 +144,11 @@ def check_traffic(server: LiveServer, records: dict[str, str]) -> int:
         if seat is None:  # a full-information replay frame (the whole record is public to it)
             assert "frame" in state, f"a live state for no seat on {path}"
             continue
-        k = state["frame"] if "frame" in state else sum(e["type"] == "move" for e in state["events"])
+        k = (
+            state["frame"]
+            if "frame" in state
+            else sum(e["type"] == "move" for e in state["events"])
+        )
         game = replays[key].position(k)
         leaked = hidden_cards_shown(state, game, seat)
         assert not leaked, f"{channel} {path}: seat {seat} was sent hidden cards {leaked}"
@@ -178,41 +182,51 @@ def start_from_lobby(page: Page, game: str, seed: int, rules: dict[str, str]) ->
 
 
 def try_card_filter(page: Page) -> bool:
-    """Click a hand card that some move uses: the moves left on show all use it."""
-    moves = page.js(
-        """return [...document.querySelectorAll('[data-testid=move]')].map(b => b.dataset.moveIndex)"""
+    """Click a hand card that some move uses: the moves left on show are those that use it."""
+    every = page.js(
+        "return [...document.querySelectorAll('[data-testid=move]')].map(b => b.dataset.cards)"
     )
-    hand = page.all(f"{tid('hand')} button[data-card-id]")
-    if len(moves) < 2 or not hand:
+    used = {c for cards in every for c in cards.split()}
+    hand = [
+        b
+        for b in page.all(f"{tid('hand')} button[data-card-id]")
+        if b.get_attribute("data-card-id") in used
+    ]
+    if len(every) < 2 or not hand:
         return False
     card = hand[0]
     cid = card.get_attribute("data-card-id")
-    card.click()
-    page.wait(
-        lambda d: page.find("hand").find_elements("css selector", ".card--selected"),
-        "a selected card",
-    )
-    shown = page.all(tid("move"))
-    assert page.find("move-filter-clear")
-    assert len(shown) <= len(moves)
+    card.click()  # the hand redraws: look the card up again
+    page.find("move-filter-clear")
+    again = page.all(f'{tid("hand")} [data-card-id="{cid}"]')
+    assert again and again[0].get_attribute("aria-pressed") == "true"
+    shown = [b.get_attribute("data-cards").split() for b in page.all(tid("move"))]
+    assert shown and all(cid in cards for cards in shown)
+    assert len(shown) == sum(cid in cards.split() for cards in every)
     page.find("move-filter-clear").click()
-    page.wait(lambda d: len(page.all(tid("move"))) == len(moves), "every move again")
-    return bool(cid)
+    page.wait(lambda d: len(page.all(tid("move"))) == len(every), "every move again")
+    return True
 
 
-def play_game(page: Page, seen: Seen, *, rng: random.Random, reload_after: int | None) -> int:
+def play_game(
+    page: Page, seen: Seen, *, game: str, rng: random.Random, reload_after: int | None
+) -> int:
     """Clicks legal-move buttons until the game-over summary shows; returns the clicks."""
     clicks = 0
     last_events = -1
     filtered = False
+    shot_blue = False
     while True:
-        outcome = page.wait(lambda d: my_turn_or_over(page, last_events), "the seat's turn")
+        after = last_events
+        outcome = page.wait(lambda d, after=after: my_turn_or_over(page, after), "the seat's turn")
         if outcome == "over":
             return clicks
         if clicks % 5 == 0:
             seen.look(page)
         if not filtered:
             filtered = try_card_filter(page)
+        if not shot_blue and page.all(f"{tid('hand')} [data-face=blue]"):
+            shot_blue = bool(page.screenshot(f"{game}-2b-blue-card"))
         if reload_after is not None and clicks == reload_after:
             before = (page.hash_params(), event_count(page), hand_ids(page))
             page.screenshot("reload-before")
@@ -248,7 +262,7 @@ def test_a_person_plays_a_whole_game_and_replays_it(
     page.wait(lambda d: page.all(f"{tid('hand')} [data-card-id]"), "the hand")
     page.screenshot(f"{game}-2-table")
     rng = random.Random(game)
-    clicks = play_game(page, seen, rng=rng, reload_after=3 if game == "head" else None)
+    clicks = play_game(page, seen, game=game, rng=rng, reload_after=3 if game == "head" else None)
     assert clicks > 3
     seen.look(page)
     summary = page.find("game-over")
@@ -314,13 +328,18 @@ def test_an_uploaded_record_replays_from_a_seat(
     # Full information: every hand.
     for s in range(3):
         row = page.find(f"hands-{s}")
-        ids = [int(e.get_attribute("data-card-id")) for e in row.find_elements("css selector", "[data-card-id]")]
+        ids = [
+            int(e.get_attribute("data-card-id"))
+            for e in row.find_elements("css selector", "[data-card-id]")
+        ]
         assert ids == [c["id"] for c in replay.frame(0)["hands"][s]]
 
     Select(page.find("replay-seat")).select_by_value("1")
     page.wait(lambda d: page.hash_params().get("seat") == "1", "seat 1 chosen")
     seat1 = replay.for_seat(1)
-    page.wait(lambda d: hand_ids(page) == [c["id"] for c in seat1.frame(0)["hand"]], "seat 1's hand")
+    page.wait(
+        lambda d: hand_ids(page) == [c["id"] for c in seat1.frame(0)["hand"]], "seat 1's hand"
+    )
     assert not page.all(tid("hands-0")), "a seat's replay showed every hand"
 
     body = page.driver.find_element("css selector", "body")
@@ -356,9 +375,7 @@ def test_an_uploaded_record_replays_from_a_seat(
     assert check_traffic(server, {rid: record}) >= 5
 
 
-def test_bad_records_and_closed_tables_show_the_servers_message(
-    page: Page, tmp_path: Path
-) -> None:
+def test_bad_records_and_closed_tables_show_the_servers_message(page: Page, tmp_path: Path) -> None:
     bad = tmp_path / "not-a-record.json"
     bad.write_text('{"format": "panda-core/head", "version": 1, "players": 9}', encoding="utf-8")
     page.open()

@@ -29,11 +29,13 @@
 //     hand                  the seat's hand; card elements everywhere carry data-testid="card",
 //                           data-card-id, data-face and aria-label (the card's label)
 //     hands-<S>             (replay with all seats) the hand of seat S
-//     moves                 the legal moves; move (a <button>, data-move-index, data-notation);
+//     moves                 the legal moves; move (a <button>, data-move-index, data-notation,
+//                           data-cards: the ids of the cards it plays);
 //                           move-filter-clear; move-notation (<input>), move-notation-play
 //     event-log             the log; event (one per event, data-seq, data-new="true" for the
 //                           events since the seat's last turn)
 //     round-summary         the finished rounds; round-result (one per round)
+//     round-banner          the round that ended since the seat's last turn, if one did
 //   game-over               the game-over summary (data-winner); replay-this-game (button),
 //                           download-record (link), new-game (link)
 //   replay controls: replay-seat (<select>), replay-first, replay-prev, replay-next,
@@ -72,13 +74,13 @@ function testid(id, attrs = {}) {
   return { ...attrs, dataset: { ...(attrs.dataset || {}), testid: id } };
 }
 
-export function showMessage(text, kind = "error") {
+function showMessage(text, kind = "error") {
   messageArea.hidden = false;
   messageArea.textContent = text;
   messageArea.dataset.kind = kind;
 }
 
-export function clearMessage() {
+function clearMessage() {
   messageArea.hidden = true;
   messageArea.textContent = "";
 }
@@ -270,7 +272,8 @@ class Lobby {
     this.playersSelect.replaceChildren(
       ...game.players.map((n) => h("option", { value: n, selected: n === before }, String(n))),
     );
-    this.rulesBox.replaceChildren(...Object.entries(game.rules || {}).map(([k, v]) => ruleInput(k, v)));
+    const rules = Object.entries(game.rules || {});
+    this.rulesBox.replaceChildren(...rules.map(([k, v]) => ruleInput(k, v)));
     this.seatsChanged();
   }
 
@@ -316,7 +319,8 @@ class Lobby {
       return;
     }
     const seedText = this.seedInput.value.trim();
-    const body = { game: game.name, players, seat, bots, seed: seedText === "" ? null : Number(seedText), rules };
+    const seed = seedText === "" ? null : Number(seedText);
+    const body = { game: game.name, players, seat, bots, seed, rules };
     button.disabled = true;
     try {
       const made = await api("/api/tables", { method: "POST", json: body });
@@ -396,9 +400,10 @@ async function uploadRecord(input) {
 // ---- the board: one position, drawn the same in a live table and a replay -----------------
 
 /**
- * Draws a seat state (or a replay frame) into `root`. `remember` keeps what the previous drawing
- * showed (to animate only what changed, to keep the card selection); `onMove(index)` plays a
- * move (null in a replay).
+ * Draws a seat state (or a replay frame) into `root`, again on every new state. Between two
+ * drawings it keeps only what is not game state: which hand cards the person selected, and what
+ * the last drawing showed (so that only a new move or a new round is animated). `onMove(move)`
+ * plays a move: a legal-move index, or a notation typed in (null in a replay).
  */
 class Board {
   constructor(onMove) {
@@ -407,7 +412,6 @@ class Board {
     this.selected = new Set(); // card ids the person clicked in the hand
     this.lastKey = null;
     this.roundsSeen = null;
-    this.logScroll = null;
   }
 
   render(state) {
@@ -430,6 +434,7 @@ class Board {
       { class: "board__main" },
       this.header(state),
       this.seats(state),
+      this.roundBanner(state),
       this.tableArea(state, fresh),
       state.hands ? this.allHands(state) : this.hand(state),
       this.moves(state),
@@ -452,7 +457,8 @@ class Board {
   header(state) {
     let status;
     if (state.is_over) {
-      status = `Game over: ${state.winner === null ? "no winner" : `${seatName(state, state.winner)} wins`}`;
+      const who = state.winner === null ? "no winner" : `${seatName(state, state.winner)} wins`;
+      status = `Game over: ${who}`;
     } else if (state.your_turn) {
       status = "Your turn: choose a move below";
     } else if (state.to_move === null || state.to_move === undefined) {
@@ -524,6 +530,25 @@ class Board {
     return h("section", { class: "board__seats", "aria-label": "players" }, row, pile);
   }
 
+  /** The summary of a round that ended since the seat's last turn (until it moves again). */
+  roundBanner(state) {
+    const events = state.events || [];
+    const since = Number(state.since_last_turn ?? events.length);
+    let at = -1;
+    events.forEach((e, i) => {
+      if (e.type === "round_end") at = i;
+    });
+    const results = state.round_results || [];
+    if (state.is_over || at < 0 || at < since || !results.length) return null;
+    const result = results[results.length - 1];
+    return h(
+      "section",
+      testid("round-banner", { class: "round-banner fresh", role: "status" }),
+      h("strong", {}, `${capital(roundWord(state))} ${results.length} is over. `),
+      result.text || events[at].text,
+    );
+  }
+
   tableArea(state, fresh) {
     const table = state.table || {};
     const plays = table.plays || [];
@@ -532,7 +557,9 @@ class Board {
       testid("table-area", { class: "table-area", "aria-label": "the table" }),
       h("h3", {}, capital(table.title || "table")),
     );
-    if (table.to_beat) area.append(h("p", { class: "table-area__beat" }, `To beat: ${table.to_beat}`));
+    if (table.to_beat) {
+      area.append(h("p", { class: "table-area__beat" }, `To beat: ${table.to_beat}`));
+    }
     const list = h("div", { class: "plays" });
     if (!plays.length) list.append(h("p", { class: "muted" }, "Nothing on the table yet."));
     const lastPlayer = state.last_move ? state.last_move.player : null;
@@ -545,7 +572,11 @@ class Board {
           dataset: { player: play.player, last: String(last) },
         }),
         h("div", { class: "play__text" }, play.text),
-        h("div", { class: "cards" }, (play.cards || []).map((c) => cardElement(c, { small: true }))),
+        h(
+          "div",
+          { class: "cards" },
+          (play.cards || []).map((c) => cardElement(c, { small: true })),
+        ),
       );
       list.append(el);
     });
@@ -586,6 +617,9 @@ class Board {
           if (this.selected.has(card.id)) this.selected.delete(card.id);
           else this.selected.add(card.id);
           this.render(state);
+          // The hand was drawn anew: keep the keyboard on the same card.
+          const again = this.root.querySelector(`[data-testid="hand"] [data-card-id="${card.id}"]`);
+          if (again) again.focus();
         });
       }
       row.append(el);
@@ -637,7 +671,8 @@ class Board {
         h(
           "p",
           { class: "moves__filter" },
-          `${shown.length} of ${legal.length} moves use the selected card${selected.length > 1 ? "s" : ""}. `,
+          `${shown.length} of ${legal.length} moves use the selected ` +
+            `card${selected.length > 1 ? "s" : ""}. `,
           h(
             "button",
             testid("move-filter-clear", {
@@ -652,7 +687,9 @@ class Board {
         ),
       );
     } else if (legal.length > 8) {
-      section.append(h("p", { class: "muted" }, "Click cards in your hand to see the moves that use them."));
+      section.append(
+        h("p", { class: "muted" }, "Click cards in your hand to see the moves that use them."),
+      );
     }
     // Many moves (the climbing games can have hundreds): grouped by how many cards they play,
     // each group scrolls on its own.
@@ -719,7 +756,7 @@ class Board {
       testid("move", {
         type: "button",
         class: "move",
-        dataset: { moveIndex: move.index, notation: move.notation },
+        dataset: { moveIndex: move.index, notation: move.notation, cards: ids.join(" ") },
         title: move.notation,
         onmouseenter: () => mark(true),
         onmouseleave: () => mark(false),
@@ -739,7 +776,9 @@ class Board {
     events.forEach((event, i) => {
       const isNew = i >= since;
       if (i === since && since > 0) {
-        list.append(h("li", { class: "log__since", "aria-hidden": "true" }, "since your last turn"));
+        list.append(
+          h("li", { class: "log__since", "aria-hidden": "true" }, "since your last turn"),
+        );
       }
       list.append(
         h(
@@ -755,7 +794,12 @@ class Board {
     return h(
       "section",
       testid("event-log", { class: "log", "aria-label": "what happened" }),
-      h("h3", {}, "What happened", h("span", { class: "log__key" }, " (new since your last turn highlighted)")),
+      h(
+        "h3",
+        {},
+        "What happened",
+        h("span", { class: "log__key" }, " (new since your last turn highlighted)"),
+      ),
       list,
     );
   }
@@ -821,7 +865,8 @@ class TableView {
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const url = `${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.id)}?${this.query}`;
+    const path = `/ws/tables/${encodeURIComponent(this.id)}?${this.query}`;
+    const url = `${scheme}://${location.host}${path}`;
     const ws = new WebSocket(url);
     this.ws = ws;
     let opened = false;
@@ -897,6 +942,7 @@ class TableView {
 
   show(state) {
     this.state = state;
+    this.pending = false;
     this.root.dataset.over = String(Boolean(state.is_over));
     this.board.render(state);
     this.summary.replaceChildren(state.is_over ? this.gameOver(state) : "");
@@ -905,11 +951,13 @@ class TableView {
   gameOver(state) {
     const base = `/api/tables/${encodeURIComponent(this.id)}`;
     const winner = state.winner;
-    const headline =
-      winner === null ? "The game is over." : winner === this.seat ? "You win!" : `${seatName(state, winner)} wins.`;
+    let headline = `${seatName(state, winner)} wins.`;
+    if (winner === null) headline = "The game is over.";
+    else if (winner === this.seat) headline = "You win!";
     const scores = h("ol", { class: "final-scores", start: 0 });
     state.scores.forEach((score, s) => {
-      scores.append(h("li", { class: s === winner ? "winner" : "" }, `${seatName(state, s)}: ${score}`));
+      const line = `${seatName(state, s)}: ${score}`;
+      scores.append(h("li", { class: s === winner ? "winner" : "" }, line));
     });
     const replayButton = h(
       "button",
@@ -984,7 +1032,10 @@ class ReplayView {
     this.controls = h("div", { class: "replay__controls" });
     this.root = h(
       "section",
-      testid("replay-view", { class: "replay-view", dataset: { replay: this.id, seat: this.seat } }),
+      testid("replay-view", {
+        class: "replay-view",
+        dataset: { replay: this.id, seat: this.seat },
+      }),
       this.controls,
       this.board.root,
     );
@@ -1041,7 +1092,8 @@ class ReplayView {
       } catch (err) {
         showMessage(err.message);
         if (err.status === 404 && this.frames === null) {
-          this.controls.replaceChildren(h("a", { href: "#", class: "button" }, "Back to the lobby"));
+          const back = h("a", { href: "#", class: "button" }, "Back to the lobby");
+          this.controls.replaceChildren(back);
         }
       } finally {
         this.loading = null;
@@ -1062,7 +1114,8 @@ class ReplayView {
 
   buildControls(frame) {
     const seat = h("select", testid("replay-seat", { id: "replay-seat" }));
-    seat.append(h("option", { value: "all", selected: this.seat === "all" }, "every hand (full information)"));
+    const everyone = this.seat === "all";
+    seat.append(h("option", { value: "all", selected: everyone }, "every hand (full information)"));
     for (let s = 0; s < frame.players; s += 1) {
       seat.append(h("option", { value: s, selected: this.seat === s }, `as seat ${s} saw it`));
     }
@@ -1072,11 +1125,27 @@ class ReplayView {
       this.go(this.frame);
     });
     const button = (id, text, label, to) =>
-      h("button", testid(id, { type: "button", "aria-label": label, onclick: () => this.go(to()) }), text);
-    this.counter = h("span", testid("replay-frame", { class: "replay__frame", "aria-live": "polite" }));
+      h(
+        "button",
+        testid(id, { type: "button", "aria-label": label, onclick: () => this.go(to()) }),
+        text,
+      );
+    this.counter = h(
+      "span",
+      testid("replay-frame", { class: "replay__frame", "aria-live": "polite" }),
+    );
     this.roundSelect = h("select", testid("replay-round", { id: "replay-round" }));
-    this.roundSelect.addEventListener("change", () => this.jumpToRound(Number(this.roundSelect.value)));
-    const file = h("input", testid("replay-upload-again", { type: "file", accept: ".json,application/json", id: "replay-again" }));
+    this.roundSelect.addEventListener("change", () => {
+      this.jumpToRound(Number(this.roundSelect.value));
+    });
+    const file = h(
+      "input",
+      testid("replay-upload-again", {
+        type: "file",
+        accept: ".json,application/json",
+        id: "replay-again",
+      }),
+    );
     file.addEventListener("change", () => uploadRecord(file));
     this.controls.replaceChildren(
       h("label", { for: "replay-seat" }, "Seen by "),
@@ -1103,7 +1172,8 @@ class ReplayView {
       this.controls.querySelector(`[data-testid="${id}"]`).disabled = frame.frame <= 0;
     }
     for (const id of ["replay-next", "replay-last"]) {
-      this.controls.querySelector(`[data-testid="${id}"]`).disabled = frame.frame >= frame.frames - 1;
+      const atEnd = frame.frame >= frame.frames - 1;
+      this.controls.querySelector(`[data-testid="${id}"]`).disabled = atEnd;
     }
     if (this.roundStarts) {
       let r = 0;
@@ -1133,7 +1203,9 @@ class ReplayView {
         this.roundStarts.push(lo);
       }
       this.roundSelect.replaceChildren(
-        ...this.roundStarts.map((start, r) => h("option", { value: r }, `${word} ${r + 1} (frame ${start})`)),
+        ...this.roundStarts.map((start, r) =>
+          h("option", { value: r }, `${word} ${r + 1} (frame ${start})`),
+        ),
       );
       this.updateControls({ frame: this.frame, frames: this.frames });
     } catch (err) {

@@ -8,6 +8,7 @@
 // shows what the dict says, and picks colours by kind, suit and face.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
+const INK = "#222";
 
 const SUITS = ["fire", "earth", "wood", "water", "metal"];
 
@@ -63,8 +64,8 @@ function pandaPicture(big) {
       svg("circle", { cx: 9, cy: 10, r: 6, fill: "#222" }),
       svg("circle", { cx: 31, cy: 10, r: 6, fill: "#222" }),
       svg("circle", { cx: 20, cy: 22, r: 15, fill: "#fff", stroke: "#222", "stroke-width": 1.5 }),
-      svg("ellipse", { cx: 14, cy: 20, rx: 4, ry: 5, fill: "#222", transform: "rotate(-25 14 20)" }),
-      svg("ellipse", { cx: 26, cy: 20, rx: 4, ry: 5, fill: "#222", transform: "rotate(25 26 20)" }),
+      svg("ellipse", { cx: 14, cy: 20, rx: 4, ry: 5, fill: INK, transform: "rotate(-25 14 20)" }),
+      svg("ellipse", { cx: 26, cy: 20, rx: 4, ry: 5, fill: INK, transform: "rotate(25 26 20)" }),
       svg("circle", { cx: 14.5, cy: 19.5, r: 1.3, fill: "#fff" }),
       svg("circle", { cx: 25.5, cy: 19.5, r: 1.3, fill: "#fff" }),
       svg("ellipse", { cx: 20, cy: 28, rx: 3, ry: 2, fill: "#222" }),
