@@ -224,6 +224,15 @@ class Page:
               ...all('[data-cards]').flatMap(e => e.dataset.cards.split(' ')),
             ].filter(i => i !== '')"""
         )
+        # A card face drawn without its id would escape the check: every card element is
+        # either an identified card or a face-down back that names nothing.
+        anonymous = self.js(
+            """return [...document.querySelectorAll('.card')]
+              .filter(e => !e.dataset.cardId && !(e.classList.contains('card--back')
+                && ['hidden card', null].includes(e.getAttribute('aria-label'))))
+              .map(e => e.outerHTML.slice(0, 120))"""
+        )
+        assert not anonymous, f"card elements without a card id: {anonymous}"
         return {int(i) for i in ids}
 
     def screenshot(self, name: str) -> Path:

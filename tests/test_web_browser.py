@@ -222,8 +222,7 @@ def play_game(
         outcome = page.wait(lambda d, after=after: my_turn_or_over(page, after), "the seat's turn")
         if outcome == "over":
             return clicks
-        if clicks % 5 == 0:
-            seen.look(page)
+        seen.look(page)
         if not filtered:
             filtered = try_card_filter(page)
         if not shot_blue and page.all(f"{tid('hand')} [data-face=blue]"):
