@@ -209,6 +209,26 @@ def try_card_filter(page: Page) -> bool:
     return True
 
 
+def refuse_then_type_a_move(page: Page) -> None:
+    """A typed move the server refuses shows its message and changes nothing; a typed legal
+    notation is played."""
+    before = event_count(page)
+    box = page.find("move-notation")
+    box.send_keys("no such move")
+    page.find("move-notation-play").click()
+    message = page.find("message")
+    page.wait(lambda d: message.is_displayed() and message.text.strip(), "the refusal")
+    page.screenshot("refused-move")
+    assert event_count(page) == before and my_turn_or_over(page, before - 1) == "turn"
+    notation = page.all(tid("move"))[0].get_attribute("data-notation")
+    box = page.find("move-notation")
+    box.clear()
+    box.send_keys(notation)
+    page.find("move-notation-play").click()
+    page.wait(lambda d: event_count(page) > before or page.all(tid("game-over")), "a typed move")
+    assert not page.find("message").is_displayed()
+
+
 def play_game(
     page: Page, seen: Seen, *, game: str, rng: random.Random, reload_after: int | None
 ) -> int:
@@ -227,6 +247,11 @@ def play_game(
             filtered = try_card_filter(page)
         if not shot_blue and page.all(f"{tid('hand')} [data-face=blue]"):
             shot_blue = bool(page.screenshot(f"{game}-2b-blue-card"))
+        if clicks == 0:
+            refuse_then_type_a_move(page)
+            last_events = event_count(page) - 1  # the typed move was played: wait past it
+            clicks += 1
+            continue
         if reload_after is not None and clicks == reload_after:
             before = (page.hash_params(), event_count(page), hand_ids(page))
             page.screenshot("reload-before")
@@ -392,6 +417,8 @@ def test_bad_records_and_closed_tables_show_the_servers_message(page: Page, tmp_
     page.wait(lambda d: message.is_displayed() and "422" in message.text, "the upload refused")
     assert page.find("lobby")  # still in the lobby
     page.screenshot("upload-refused")
+    page.find("message-close").click()
+    page.wait(lambda d: not message.is_displayed(), "the message dismissed")
 
     page.open("#table=no-such-table&seat=0&token=x")
     page.wait(lambda d: re.search(r"40[34]", page.find("message").text), "the table refused")

@@ -9,7 +9,8 @@
 // every text, card and legal move comes from the server's seat state.
 //
 // Stable data-testid attributes (the browser tests use them; keep them):
-//   message                 the message area (server errors, connection trouble)
+//   message                 the message area (server errors, connection trouble);
+//                           message-text, message-close (dismisses it)
 //   home                    the link back to the lobby
 //   lobby                   the lobby section
 //     lobby-game            <select> game name            lobby-players   <select> players
@@ -76,13 +77,25 @@ function testid(id, attrs = {}) {
 
 function showMessage(text, kind = "error") {
   messageArea.hidden = false;
-  messageArea.textContent = text;
   messageArea.dataset.kind = kind;
+  messageArea.replaceChildren(
+    h("span", testid("message-text", { class: "message__text" }), text),
+    h(
+      "button",
+      testid("message-close", {
+        type: "button",
+        class: "message__close",
+        "aria-label": "dismiss the message",
+        onclick: clearMessage,
+      }),
+      "×",
+    ),
+  );
 }
 
 function clearMessage() {
   messageArea.hidden = true;
-  messageArea.textContent = "";
+  messageArea.replaceChildren();
 }
 
 class ApiError extends Error {
