@@ -94,6 +94,21 @@ def hand_ids(page: Page) -> list[int]:
     return [int(i) for i in ids]
 
 
+def assert_hand_shows(page: Page, cards: list[dict[str, Any]]) -> None:
+    """The hand on the page is ``cards`` (the server's card dicts), each with its current face
+    and its label as the accessible name."""
+    shown = page.js(
+        """return [...document.querySelectorAll('[data-testid=hand] [data-card-id]')].map(e =>
+          [Number(e.dataset.cardId), e.dataset.face || null, e.getAttribute('aria-label')])"""
+    )
+    assert [s[0] for s in shown] == [c["id"] for c in cards]
+    for (_, face, label), card in zip(shown, cards, strict=True):
+        assert face == card["face"]
+        assert label.startswith(card["label"])
+        if card["face"] == "blue":
+            assert card["face_label"] in label
+
+
 def frame_counter(page: Page) -> tuple[int, int]:
     el = page.find("replay-frame")
     return int(el.get_attribute("data-frame")), int(el.get_attribute("data-frames"))
@@ -326,8 +341,14 @@ def test_a_person_plays_a_whole_game_and_replays_it(
     wait_frame(page, 1)
     page.find("replay-last").click()
     wait_frame(page, len(replay) - 1)
-    assert hand_ids(page) == [c["id"] for c in mine.frame(len(replay) - 1)["hand"]]
+    assert_hand_shows(page, mine.frame(len(replay) - 1)["hand"])
     seen.dom.append((len(replay) - 1, page.shown_card_ids()))
+    # Somewhere in the middle, with cards in the hand (a climbing hand may show blue faces).
+    middle = len(replay) // 2
+    page.js("location.hash = arguments[0]", f"#replay={rid}&seat=0&frame={middle}")
+    wait_frame(page, middle)
+    assert_hand_shows(page, mine.frame(middle)["hand"])
+    seen.dom.append((middle, page.shown_card_ids()))
     page.screenshot(f"{game}-4-replay")
 
     assert check_dom(seen, record) >= 3
@@ -381,7 +402,7 @@ def test_an_uploaded_record_replays_from_a_seat(
     wait_frame(page, 1)
     page.find("replay-next").click()
     wait_frame(page, 2)
-    assert hand_ids(page) == [c["id"] for c in seat1.frame(2)["hand"]]
+    assert_hand_shows(page, seat1.frame(2)["hand"])
     assert page.hash_params()["frame"] == "2"
 
     # Jump to the last round, then reload: the replay resumes at the same frame and seat.
@@ -406,6 +427,30 @@ def test_an_uploaded_record_replays_from_a_seat(
         check_dom(Seen(seat=1, dom=[(starts[-1], page.shown_card_ids() | {planted})]), record)
     rid = page.hash_params()["replay"]
     assert check_traffic(server, {rid: record}) >= 5
+
+
+def test_the_lobby_offers_a_bot_for_every_other_seat_and_the_rules(
+    page: Page, server: LiveServer
+) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    catalogue = server.get("/api/games")
+    page.open()
+    for game in catalogue["games"]:
+        Select(page.find("lobby-game")).select_by_value(game["name"])
+        for name, value in game["rules"].items():
+            box = page.find(f"lobby-rule-{name}")
+            if isinstance(value, bool):
+                assert box.is_selected() == value
+            else:
+                assert box.get_attribute("value") == ("" if value is None else str(value))
+    Select(page.find("lobby-players")).select_by_value("4")
+    Select(page.find("lobby-seat")).select_by_value("2")
+    page.wait(lambda d: not page.all(tid("lobby-bot-2")), "no bot for your seat")
+    for s in (0, 1, 3):
+        options = [o.get_attribute("value") for o in page.all(f"{tid(f'lobby-bot-{s}')} option")]
+        assert options == catalogue["bots"]
+    page.screenshot("lobby-4-players")
 
 
 def test_bad_records_and_closed_tables_show_the_servers_message(page: Page, tmp_path: Path) -> None:
