@@ -318,7 +318,7 @@ def test_a_table_takes_a_bounded_number_of_pages() -> None:
 
 
 def finished_record(client: Any, game: str = "spin") -> tuple[dict[str, Any], str]:
-    created = new_table(client, game, seed=8)
+    created = new_table(client, game, seed=8)  # 2 players
     play_socket(client, created)
     return created, client.get(f"/api/tables/{created['table']}/record?{query(created)}").text
 
@@ -338,11 +338,19 @@ def test_replay_frames_for_a_seat_and_for_all() -> None:
         assert replay["game"] == "spin" and replay["players"] == 2
         url = f"/api/replays/{replay['replay']}/frames"
         last = replay["frames"] - 1
-        for seat in ("0", "1", "all"):
-            for k in (0, last // 2, last):
+        knowledge = Knowledge("spin", 2, 8, record)
+        for k in range(replay["frames"]):  # a seat's frames show only what it knew then
+            for seat in (0, 1):
                 frame = client.get(f"{url}/{k}?seat={seat}").json()
                 assert frame["frame"] == k and frame["frames"] == replay["frames"]
-                assert ("hands" in frame) == (seat == "all")
+                assert frame["seat"] == seat and not frame.get("hands")
+                assert {c["id"] for c in frame["hand"]} == knowledge.hands[k][seat]
+                assert not card_ids(frame) & knowledge.secrets_for(seat, k), (k, seat)
+        for k in (0, last // 2, last):  # full information: every hand
+            frame = client.get(f"{url}/{k}?seat=all").json()
+            assert frame["frame"] == k and frame["seat"] is None
+            hands = [{c["id"] for c in hand} for hand in frame["hands"]]
+            assert hands == knowledge.hands[k]
         assert client.get(f"{url}/0").json()["frame"] == 0  # no seat: full information
         assert_error(client.get(f"{url}/{last + 1}?seat=0"), 404, "frame")
         assert_error(client.get(f"{url}/-1?seat=0"), 400, "frame")
