@@ -624,3 +624,29 @@ def test_a_real_server_plays_a_game_over_http_and_a_websocket() -> None:
         assert uploaded.status_code == 201
         frame = http.get(f"/api/replays/{uploaded.json()['replay']}/frames/0?seat=1")
         assert frame.status_code == 200 and frame.json()["frame"] == 0
+
+
+def test_panda_core_serve_prints_its_address_and_stops_on_ctrl_c() -> None:
+    import signal
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "panda_core.cli", "serve", "--port", "0", "--bot-delay", "0"]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines: list[str] = []
+        reader = threading.Thread(target=lambda: lines.append(child.stdout.readline()))  # type: ignore[union-attr]
+        reader.start()
+        reader.join(DEADLINE)
+        assert lines and "http://127.0.0.1:" in lines[0], lines
+        address = lines[0].split("http://")[1].split("/")[0]
+        with httpx.Client(base_url=f"http://{address}", timeout=DEADLINE) as http:
+            assert http.get("/api/games").json()["games"][0]["name"] == "head"
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=DEADLINE)
+        assert child.returncode == 0, err
+        assert "stopped" in out
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate(timeout=DEADLINE)
