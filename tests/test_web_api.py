@@ -318,7 +318,7 @@ def test_a_table_takes_a_bounded_number_of_pages() -> None:
 
 
 def finished_record(client: Any, game: str = "spin") -> tuple[dict[str, Any], str]:
-    created = new_table(client, game, seed=8)
+    created = new_table(client, game, seed=8)  # 2 players
     play_socket(client, created)
     return created, client.get(f"/api/tables/{created['table']}/record?{query(created)}").text
 
@@ -338,11 +338,19 @@ def test_replay_frames_for_a_seat_and_for_all() -> None:
         assert replay["game"] == "spin" and replay["players"] == 2
         url = f"/api/replays/{replay['replay']}/frames"
         last = replay["frames"] - 1
-        for seat in ("0", "1", "all"):
-            for k in (0, last // 2, last):
+        knowledge = Knowledge("spin", 2, 8, record)
+        for k in range(replay["frames"]):  # a seat's frames show only what it knew then
+            for seat in (0, 1):
                 frame = client.get(f"{url}/{k}?seat={seat}").json()
                 assert frame["frame"] == k and frame["frames"] == replay["frames"]
-                assert ("hands" in frame) == (seat == "all")
+                assert frame["seat"] == seat and not frame.get("hands")
+                assert {c["id"] for c in frame["hand"]} == knowledge.hands[k][seat]
+                assert not card_ids(frame) & knowledge.secrets_for(seat, k), (k, seat)
+        for k in (0, last // 2, last):  # full information: every hand
+            frame = client.get(f"{url}/{k}?seat=all").json()
+            assert frame["frame"] == k and frame["seat"] is None
+            hands = [{c["id"] for c in hand} for hand in frame["hands"]]
+            assert hands == knowledge.hands[k]
         assert client.get(f"{url}/0").json()["frame"] == 0  # no seat: full information
         assert_error(client.get(f"{url}/{last + 1}?seat=0"), 404, "frame")
         assert_error(client.get(f"{url}/-1?seat=0"), 400, "frame")
@@ -616,3 +624,29 @@ def test_a_real_server_plays_a_game_over_http_and_a_websocket() -> None:
         assert uploaded.status_code == 201
         frame = http.get(f"/api/replays/{uploaded.json()['replay']}/frames/0?seat=1")
         assert frame.status_code == 200 and frame.json()["frame"] == 0
+
+
+def test_panda_core_serve_prints_its_address_and_stops_on_ctrl_c() -> None:
+    import signal
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "panda_core.cli", "serve", "--port", "0", "--bot-delay", "0"]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines: list[str] = []
+        reader = threading.Thread(target=lambda: lines.append(child.stdout.readline()))  # type: ignore[union-attr]
+        reader.start()
+        reader.join(DEADLINE)
+        assert lines and "http://127.0.0.1:" in lines[0], lines
+        address = lines[0].split("http://")[1].split("/")[0]
+        with httpx.Client(base_url=f"http://{address}", timeout=DEADLINE) as http:
+            assert http.get("/api/games").json()["games"][0]["name"] == "head"
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=DEADLINE)
+        assert child.returncode == 0, err
+        assert "stopped" in out
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate(timeout=DEADLINE)

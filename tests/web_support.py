@@ -115,20 +115,26 @@ def play_http(client: TestClient, created: dict[str, Any], choose: Chooser = fir
 
 
 def card_ids(value: Any, under_card_key: bool = False) -> set[int]:
-    """Every card id in ``value``: ints under :data:`CARD_KEYS`, and the ``id`` of card dicts."""
+    """Every card id in ``value``: the ints in lists under :data:`CARD_KEYS` and under ``card``,
+    and the ``id`` of card dicts (a bare int under another key, such as a round result's
+    ``hand`` number, is no card)."""
     found: set[int] = set()
     if isinstance(value, dict):
-        if under_card_key and isinstance(value.get("id"), int):
-            found.add(value["id"])
-        if "id" in value and ("token" in value or "label" in value):
-            found.add(value["id"])
+        if "id" in value and (under_card_key or "token" in value or "label" in value):
+            if isinstance(value["id"], int):
+                found.add(value["id"])
         for key, item in value.items():
-            found |= card_ids(item, under_card_key or key in CARD_KEYS)
+            if key == "card" and isinstance(item, int):
+                found.add(item)
+            elif isinstance(item, dict | list):
+                found |= card_ids(item, key in CARD_KEYS or (under_card_key and key != "id"))
     elif isinstance(value, list):
         for item in value:
-            found |= card_ids(item, under_card_key)
-    elif under_card_key and isinstance(value, int) and not isinstance(value, bool):
-        found.add(value)
+            if isinstance(item, int) and not isinstance(item, bool):
+                if under_card_key:
+                    found.add(item)
+            else:
+                found |= card_ids(item, under_card_key)
     return found
 
 

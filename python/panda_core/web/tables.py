@@ -85,14 +85,12 @@ class LiveTable:
 @dataclass(eq=False)
 class LiveReplay:
     id: str
-    record: str
+    full: Replay
+    """The replay with full information; a seat's view shares its positions."""
     game: str
     players: int
     frames: int
     last_used: float
-    views: dict[int | None, Replay] = field(default_factory=dict)
-    """The replay per seat asked for (``None``: full information), built once."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -253,17 +251,15 @@ class Registry:
                 f"the server has {len(self.replays)} replays open (at most {self.max_tables}); "
                 "try again later"
             )
-        full = await _build_replay(record, None)
-        first = await asyncio.to_thread(full.frame, 0)
+        full = await _build_replay(record)
         live = LiveReplay(
             id=_new_id(self.replays),
-            record=record,
-            game=str(first["game"]),
-            players=int(first["players"]),
+            full=full,
+            game=full.game_name,
+            players=full.players,
             frames=len(full),
             last_used=self.clock(),
         )
-        live.views[None] = full
         self.replays[live.id] = live
         return live
 
@@ -300,11 +296,7 @@ class Registry:
             raise Unprocessable(f"seat must be in 0..={live.players - 1} or all, got {seat}")
         if not 0 <= k < live.frames:
             raise NotFound(f"no frame {k}: this replay has frames 0..={live.frames - 1}")
-        async with live.lock:
-            view = live.views.get(seat)
-            if view is None:
-                view = live.views[seat] = await _build_replay(live.record, seat)
-            return await asyncio.to_thread(view.frame, k)
+        return await asyncio.to_thread(live.full.for_seat(seat).frame, k)
 
     # ---- closing -------------------------------------------------------------------------------
 
@@ -358,9 +350,10 @@ class Registry:
                 await task
 
 
-async def _build_replay(record: str, seat: int | None) -> Replay:
+async def _build_replay(record: str) -> Replay:
+    """The full-information replay of ``record`` (the engine replays every move: in a thread)."""
     try:
-        return await asyncio.to_thread(Replay, record, seat)
+        return await asyncio.to_thread(Replay, record)
     except RecursionError:
         raise Unprocessable("the record is nested too deeply to be a game record") from None
     except (PandaCoreError, TypeError, ValueError) as err:
