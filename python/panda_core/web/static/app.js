@@ -785,13 +785,14 @@ class Board {
   log(state) {
     const events = state.events || [];
     const since = Number(state.since_last_turn ?? events.length);
+    // A replay frame's new events are those of the move that led to it.
+    const replaying = state.frame !== undefined;
+    const sinceWord = replaying ? "the last move" : "since your last turn";
     const list = h("ol", { class: "log__list" });
     events.forEach((event, i) => {
       const isNew = i >= since;
       if (i === since && since > 0) {
-        list.append(
-          h("li", { class: "log__since", "aria-hidden": "true" }, "since your last turn"),
-        );
+        list.append(h("li", { class: "log__since", "aria-hidden": "true" }, sinceWord));
       }
       list.append(
         h(
@@ -811,7 +812,7 @@ class Board {
         "h3",
         {},
         "What happened",
-        h("span", { class: "log__key" }, " (new since your last turn highlighted)"),
+        h("span", { class: "log__key" }, ` (${sinceWord}: highlighted)`),
       ),
       list,
     );
