@@ -31,6 +31,7 @@ from panda_core._registry import (
     spec,
 )
 from panda_core.simulate import MAX_GAMES, SimulationResult, pooled_win_rates, simulate_chunks
+from panda_core.tui.cli import register as register_tui
 
 INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
@@ -387,6 +388,7 @@ def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
         help="seat that leads the first round",
     )
     sim.set_defaults(func=_cmd_simulate)
+    register_tui(sub)  # play, replay: panda_core/tui
     return parser
 
 
