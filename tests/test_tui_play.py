@@ -14,7 +14,6 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pexpect
 import pytest
@@ -23,14 +22,15 @@ from panda_core import ClimbGame, HeadGame
 from panda_core.table import Replay
 from tui_support import (
     ENTER,
+    PLAY_EVENTS,
     READY,
     TURN_PROMPT,
     Pty,
     card_tokens,
+    check_hides,
     moves_on_screen,
     plain,
     screens,
-    tokens_of,
 )
 
 GAMES = ("head", "year", "spin")
@@ -103,13 +103,6 @@ def drive(pty: Pty, name: str, rng: random.Random, seat: int = 0) -> list[list[s
             return turns
 
 
-def outside_events(display: list[str]) -> list[str]:
-    """The screen without its event lines (the model's texts, checked token by token)."""
-    start = next(k for k, line in enumerate(display) if line.startswith("Since your last turn"))
-    end = next(k for k, line in enumerate(display) if line.startswith("Your hand"))
-    return display[:start] + display[end:]
-
-
 def final_summary(display: list[str]) -> tuple[int, list[int]]:
     text = "\n".join(display)
     won = re.search(r"Game over: Seat (\d) \(.*?\) wins", text)
@@ -124,39 +117,13 @@ def final_summary(display: list[str]) -> tuple[int, list[int]]:
 
 
 def check_no_hidden_cards(name: str, record: str, seat: int, turns: list[list[str]]) -> None:
-    """At each of ``seat``'s turns, the screen shows no card another seat holds unseen.
-
-    The moments come from the record: the frames where ``seat`` is to move, in order. A card of
-    another hand is hidden when it does not show its blue face and the seat's own view (hand,
-    table, events) never named it; cards are drawn in brackets, and the climbing games' tokens
-    (``Ea8``) are unique, so there they must not appear anywhere on the screen.
-    """
+    """At each of ``seat``'s turns (the frames of the record where it is to move, in order) the
+    screen shows no card another seat holds unseen."""
     full, mine = Replay(record), Replay(record, seat=seat)
     moments = [k for k in range(len(full)) if full.frame(k)["to_move"] == seat]
     assert len(moments) == len(turns)
-    unique_tokens = name != "head"
     for k, display in zip(moments, turns, strict=True):
-        text = "\n".join(display)
-        frame, known = full.frame(k), mine.frame(k)
-        visible = tokens_of(known["hand"])
-        for play in known["table"].get("plays") or []:
-            visible |= tokens_of(play.get("cards") or [])
-        shown = card_tokens("\n".join(outside_events(display)))
-        assert shown <= visible, (shown - visible, text)
-        if not unique_tokens:
-            continue
-        said = " ".join(str(e.get("text", "")) for e in known["events"])
-        for other, hand in enumerate(frame["hands"]):
-            if other == seat:
-                continue
-            for card in hand:
-                token = str(card["token"])
-                if card.get("face") == "blue" or token in said or token in visible:
-                    continue
-                assert not re.search(rf"(?<![A-Za-z0-9]){re.escape(token)}(?![0-9])", text), (
-                    token,
-                    text,
-                )
+        check_hides(name, full.frame(k), mine.frame(k), display, PLAY_EVENTS)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -379,7 +346,3 @@ def test_bad_command_lines_exit_2(args: list[str], message: str, tmp_path: Path)
     assert message in run.stderr
     assert "Traceback" not in run.stderr
     assert not list(tmp_path.iterdir())
-
-
-def frames_of(record: str) -> Any:
-    return Replay(record)

@@ -125,9 +125,45 @@ def tokens_of(cards: Iterable[dict[str, Any]]) -> set[str]:
     return {str(c["token"]) for c in cards}
 
 
-def seen_tokens(frame: dict[str, Any]) -> set[str]:
-    """Every card token a seat's frame mentions anywhere (its hand, the table, its events)."""
-    seen = tokens_of(frame.get("hand") or [])
-    for play in (frame.get("table") or {}).get("plays") or []:
-        seen |= tokens_of(play.get("cards") or [])
-    return seen
+PLAY_EVENTS = ("Since your last turn", "Your hand")
+REPLAY_EVENTS = ("Latest events", "Replay: Enter/n next")
+
+
+def check_hides(
+    name: str,
+    full: dict[str, Any],
+    known: dict[str, Any],
+    display: list[str],
+    events: tuple[str, str],
+) -> None:
+    """The screen ``display`` of one moment shows no card another seat holds unseen.
+
+    ``full`` is the full-information frame of that moment, ``known`` the seat's own. A card of
+    another hand is hidden when it does not show its blue face and the seat's own view (hand,
+    table, event texts) never names it. Cards are drawn in brackets: outside the event lines
+    (the model's texts) every bracketed card must be in the seat's hand or on the table. The
+    climbing games' tokens (``Ea8``) are unique, so there a hidden card's token must not appear
+    anywhere on the screen, event lines included. (Panda Head's tokens are values, shared by
+    five cards and by every number on the screen: the bracket check is the one that applies.)
+    """
+    seat = known["seat"]
+    text = "\n".join(display)
+    visible = tokens_of(known["hand"])
+    for play in (known.get("table") or {}).get("plays") or []:
+        visible |= tokens_of(play.get("cards") or [])
+    start = next(k for k, line in enumerate(display) if line.startswith(events[0]))
+    end = next(k for k, line in enumerate(display) if line.startswith(events[1]))
+    shown = card_tokens("\n".join(display[:start] + display[end:]))
+    assert shown <= visible, (shown - visible, text)
+    if name == "head":
+        return
+    said = " ".join(str(e.get("text", "")) for e in known["events"])
+    for other, hand in enumerate(full["hands"]):
+        if other == seat:
+            continue
+        for card in hand:
+            token = str(card["token"])
+            if card.get("face") == "blue" or token in said or token in visible:
+                continue
+            pattern = rf"(?<![A-Za-z0-9]){re.escape(token)}(?![0-9])"
+            assert not re.search(pattern, text), (token, text)

@@ -7,6 +7,7 @@ are loaded when a command runs), so ``panda-core simulate`` does not pay for the
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -182,11 +183,21 @@ def cmd_replay(args: argparse.Namespace, given: set[str] | None = None) -> int:
         return _error("replay", f"cannot read {args.file}: {err}")
     try:
         if args.log:
-            for line in Replay(text, seat=args.seat).log():
-                print(line)
-            return 0
+            return _print_log(Replay(text, seat=args.seat).log())
         term = Terminal(make_console(args.plain), sys.stdin)
         viewer = ReplayViewer(text, term, args.seat, Replay)
     except (PandaCoreError, TypeError, ValueError, KeyError) as err:
         return _error("replay", f"{args.file} is not a valid record: {err}")
     return viewer.run()
+
+
+def _print_log(lines: list[str]) -> int:
+    """``--log``: one line per event; a reader that stops early (``| head``) is no error."""
+    try:
+        for line in lines:
+            sys.stdout.write(f"{line}\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python would complain again when it flushes stdout at exit: point it at nothing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0

@@ -86,7 +86,7 @@ def game_title(state: State) -> str:
     return spec(state["game"]).title
 
 
-def header(state: State, title: str, extra: str = "") -> Text:
+def header(state: State, title: str, extra: str = "", you: bool = True) -> Text:
     line = Text(title, style="bold")
     line.append(f"  {round_word(state)} {int(state.get('round', 0)) + 1}")
     line.append(f"  draw pile {state.get('draw_pile_size', 0)}")
@@ -94,7 +94,8 @@ def header(state: State, title: str, extra: str = "") -> Text:
         line.append("  game over", style="bold red")
     elif state.get("to_move") is not None:
         mover = int(state["to_move"])
-        whose = "your turn" if mover == state.get("seat") else f"{seat_name(state, mover)} to move"
+        mine = you and mover == state.get("seat")
+        whose = "your turn" if mine else f"{seat_name(state, mover)} to move"
         line.append(f"  {whose}", style="bold yellow")
     if extra:
         line.append(f"  {extra}", style="dim")
@@ -250,7 +251,7 @@ def frame_screen(frame: State, view: str, message: str = "", height: int = 24) -
     """A replay frame: like a play screen, with every hand (full information) or the seat's own,
     and the latest events instead of the move list."""
     k, n = int(frame.get("frame", 0)), int(frame.get("frames", 1))
-    title = f"Replay {game_title(frame)}  move {k}/{n - 1}"
+    title = f"{game_title(frame)}  view: {view}  move {k}/{n - 1}"
     hands = frame.get("hands")
     if hands is not None:
         hand: list[Text] = []
@@ -258,11 +259,14 @@ def frame_screen(frame: State, view: str, message: str = "", height: int = 24) -
             hand += cards_lines(cards, WIDTH, 1, lead=f"{seat}: ", faces=False)
     else:
         hand = cards_lines(frame.get("hand") or [], WIDTH, MAX_HAND_LINES, lead="Hand: ")
-    keys = Text("Enter/n next  p back  g K move  r N round  s S|all seat  q quit", style="dim")
+    keys = Text(
+        "Replay: Enter/n next  p back  g K move  r N round  s S|all seat  ? help  q quit",
+        style="dim",
+    )
     rows = height - 1 - 3 - 3 - len(hand) - 1 - 1 - 1 - 1
     legend = "* = blue face" if hands is not None else ""
     parts: list[RenderableType] = [
-        header(frame, title, f"view: {view}  {legend}".rstrip()),
+        header(frame, title, legend, you=False),
         seats_table(frame),
         *table_lines(frame),
         *hand,

@@ -39,7 +39,7 @@ class ReplayViewer:
 
     @property
     def view(self) -> str:
-        return "all seats" if self.seat is None else f"seat {self.seat}"
+        return "all" if self.seat is None else f"seat {self.seat}"
 
     def run(self) -> int:
         message = ""
