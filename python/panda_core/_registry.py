@@ -8,6 +8,8 @@ the verbs every game object shares (``panda_core.Game``), so adding a game is on
 from __future__ import annotations
 
 import argparse
+import importlib
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
@@ -28,6 +30,7 @@ from panda_core._core import (
     HeadGame,
     HeadRules,
     HeadVectorEnv,
+    InvalidStateError,
     RulesError,
     climb_batch_records,
     head_batch_records,
@@ -45,6 +48,7 @@ __all__ = [
     "one_rules",
     "spec",
     "spec_of",
+    "spec_of_record",
 ]
 
 GameName: TypeAlias = Literal["head", "year", "spin"]
@@ -83,6 +87,12 @@ class GameSpec:
     _records: Callable[[int, int, list[str], int, Any, int | None, int], list[str]]
     _cli_rules: Callable[[argparse.Namespace], AnyRules]
     _render: Callable[[Any], str]
+    presenter_module: str
+    """The module whose ``PRESENTER`` shows this game at a table (``panda_core.table``)."""
+    record_format: str
+    """The ``format`` field of this game's JSON records."""
+    record_moves: str
+    """The field of a record that lists the moves, in order."""
 
     def rules(self, rules: object = None, **options: Any) -> AnyRules:
         """This game's rules: ``rules`` (an object of :attr:`rules_class`), or one built from
@@ -140,6 +150,25 @@ class GameSpec:
     def render(self, game: AnyGame) -> str:
         """A few lines of text picturing ``game`` for the seat to move (the RL ``render()``)."""
         return self._render(game)
+
+    def presenter(self) -> Any:
+        """The table presenter of this game (imported on first use: the table is optional)."""
+        return importlib.import_module(self.presenter_module).PRESENTER
+
+    def replay_start(self, record: Mapping[str, Any]) -> tuple[AnyGame, list[Any]]:
+        """The game at the start of ``record`` (a parsed record of this game) and its moves.
+
+        The start is the record with no moves, loaded by the engine's ``from_json`` (which checks
+        everything); each move is then applied by the caller, so a replay walks exactly the
+        positions the engine's own loader walks."""
+        moves = record.get(self.record_moves)
+        if not isinstance(moves, list):
+            raise InvalidStateError(
+                f"a {self.title} record lists its moves in {self.record_moves!r}, got "
+                f"{shown(moves)}"
+            )
+        start = self.game_class.from_json(json.dumps({**record, self.record_moves: []}))
+        return start, list(moves)
 
     def __repr__(self) -> str:
         return f"GameSpec({self.name!r})"
@@ -262,6 +291,9 @@ def _climb_spec(name: Literal["year", "spin"], title: str) -> GameSpec:
         _records=climb_batch_records,
         _cli_rules=_climb_cli_rules(name),
         _render=climb.render_text,
+        presenter_module="panda_core.table.climb_text",
+        record_format="panda-core/climb",
+        record_moves="moves",
     )
 
 
@@ -284,6 +316,9 @@ SPECS: dict[str, GameSpec] = {
         _records=head_batch_records,
         _cli_rules=_head_cli_rules,
         _render=head.render_text,
+        presenter_module="panda_core.table.head_text",
+        record_format="panda-core/head",
+        record_moves="actions",
     ),
     "year": _climb_spec("year", "Year of the Panda"),
     "spin": _climb_spec("spin", "Panda Spin"),
@@ -307,6 +342,28 @@ def spec(name: object) -> GameSpec:
     if found is None:
         raise RulesError(f"unknown game {shown(name)}; the games are {list(GAMES)}")
     return found
+
+
+def spec_of_record(record: object) -> GameSpec:
+    """The game a parsed JSON record belongs to (its ``format``, and a climbing record's
+    preset); ``InvalidStateError`` saying what a record looks like otherwise."""
+    if not isinstance(record, Mapping):
+        raise InvalidStateError(f"a game record is a JSON object, got {shown(record)}")
+    fmt = record.get("format")
+    for game in SPECS.values():
+        if game.record_format != fmt:
+            continue
+        if game.rules_class is HeadRules:
+            return game
+        settings = record.get("settings")
+        preset = settings.get("preset") if isinstance(settings, Mapping) else None
+        if preset == game.name:
+            return game
+    formats = sorted({g.record_format for g in SPECS.values()})
+    raise InvalidStateError(
+        f"not a panda-core game record: format {shown(fmt)} (with its preset) is none of "
+        f"{formats} (year/spin)"
+    )
 
 
 def spec_of(game: AnyGame) -> GameSpec:

@@ -1,0 +1,162 @@
+"""Replaying a recorded game move by move, with full information or as one seat saw it.
+
+A record (``game.to_json()``, ``Table.record()``, ``panda-core simulate --records``) holds the
+deal and the moves. :class:`Replay` loads it through the engine (every move is checked again),
+keeps the position after each move, and shows frame ``k`` — the position after ``k`` moves — the
+way :meth:`Table.state` shows a live game: for ``seat=S`` exactly what seat ``S`` knew at that
+moment (its hand, the events it had seen), for ``seat=None`` every hand and every event.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from panda_core._args import cut, int_arg
+from panda_core._core import PandaCoreError
+from panda_core._registry import AnyGame, spec_of_record
+from panda_core.table.cards import CardBook
+from panda_core.table.errors import TableError
+from panda_core.table.names import SeatNames
+from panda_core.table.seat_state import SeatStateBuilder
+
+__all__ = ["MAX_RECORD_BYTES", "Replay"]
+
+MAX_RECORD_BYTES = 16 * 1024 * 1024
+"""The largest record a replay reads (a long climbing game's record is a few tens of KB)."""
+
+
+class Replay:
+    """The positions of a recorded game, seen by ``seat`` (``None``: full information).
+
+    ``len(replay)`` is the number of frames (moves + 1); :meth:`frame` is a seat state with
+    ``"frame"``, ``"frames"`` and, in a full-information frame, ``"hands"``. A record that is not
+    a game record, or whose moves are not legal, raises the engine's error (an
+    ``InvalidStateError`` / ``IllegalMoveError``, both ``PandaCoreError``) and nothing is kept.
+    """
+
+    def __init__(self, record: str, seat: int | None = None, *, names: list[str] | None = None):
+        if not isinstance(record, str):
+            raise TypeError(f"a record is JSON text, got {type(record).__name__}")
+        if len(record) > MAX_RECORD_BYTES:
+            raise TableError(f"a record is at most {MAX_RECORD_BYTES} bytes, got {len(record)}")
+        try:
+            parsed = json.loads(record)
+        except (ValueError, RecursionError) as err:
+            raise TableError(
+                f"a record is a JSON object; this is not JSON: {cut(str(err))}"
+            ) from err
+        self.spec = spec_of_record(parsed)
+        start, moves = self.spec.replay_start(parsed)
+        positions: list[AnyGame] = [start]
+        game = start.clone()
+        for i, move in enumerate(moves):
+            try:
+                game.apply(move)
+            except PandaCoreError as err:
+                raise type(err)(f"move {i} of the record: {err}") from err
+            positions.append(game.clone())
+        self._positions = positions
+        self._moves = moves
+        self.players = start.players
+        n = self.players
+        self.names = names or [f"seat {p}" for p in range(n)]
+        self.seat = None if seat is None else self._seat(seat)
+        self._book = CardBook(start)
+        self._builder = SeatStateBuilder(self.spec, self._book, self.names)
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str], seat: int | None = None) -> Replay:
+        """The replay of the record in file ``path``."""
+        target = Path(path)
+        try:
+            size = target.stat().st_size
+            if size > MAX_RECORD_BYTES:
+                raise TableError(
+                    f"{target} is {size} bytes; a record is at most {MAX_RECORD_BYTES}"
+                )
+            text = target.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise TableError(f"cannot read the record {target}: {err}") from err
+        return cls(text, seat)
+
+    def _seat(self, seat: object) -> int:
+        s = int_arg(seat, "seat")
+        if not 0 <= s < self.players:
+            raise TableError(f"seats are 0..{self.players - 1}, got {s}")
+        return s
+
+    @property
+    def game_name(self) -> str:
+        return self.spec.name
+
+    def __len__(self) -> int:
+        return len(self._positions)
+
+    def for_seat(self, seat: int | None) -> Replay:
+        """The same replay seen by another seat (``None``: full information); shares the
+        positions."""
+        other = object.__new__(Replay)
+        other.__dict__.update(self.__dict__)
+        other.seat = None if seat is None else self._seat(seat)
+        return other
+
+    def position(self, k: object) -> AnyGame:
+        """A copy of the game after ``k`` moves (every hand in it: for analysis, not a screen)."""
+        return self._positions[self._frame_index(k)].clone()
+
+    def _frame_index(self, k: object) -> int:
+        i = int_arg(k, "frame")
+        if not 0 <= i < len(self._positions):
+            raise TableError(f"frames are 0..{len(self._positions) - 1}, got {i}")
+        return i
+
+    def frame(self, k: object) -> dict[str, Any]:
+        """Frame ``k``: the position after ``k`` moves as :attr:`seat` saw it."""
+        i = self._frame_index(k)
+        game = self._positions[i]
+        state = self._builder.build(
+            game,
+            self.seat,
+            seat_kinds=[{"kind": "replay", "name": n} for n in self.names],
+            seed=None,
+            notes=(),
+            since=self._since(i),
+        )
+        # In a replay nobody moves: the legal moves of the seat to move are for reading only.
+        state["your_turn"] = False
+        state["legal"] = []
+        state["frame"] = i
+        state["frames"] = len(self._positions)
+        state["move_index"] = i - 1 if i > 0 else None
+        return state
+
+    def _since(self, i: int) -> int:
+        """History length before the last move of frame ``i`` (its events are the new ones)."""
+        if i == 0:
+            return 0
+        return len(self._positions[i - 1].history)
+
+    def round_starts(self) -> list[int]:
+        """The first frame of each round (hand), in order."""
+        starts = [0]
+        for i in range(1, len(self._positions)):
+            if len(self._positions[i - 1].round_results) != len(
+                self._positions[i - 2].round_results if i > 1 else ()
+            ):
+                starts.append(i)
+        return starts
+
+    def log(self) -> list[str]:
+        """The whole game as text, one line per event, as :attr:`seat` saw it."""
+        game = self._positions[-1]
+        names = SeatNames(self.names, self.seat)
+        events = game.events(self.seat)
+        presenter = self.spec.presenter()
+        return [presenter.describe(e, self._book, names) for e in events]
+
+    def record(self) -> str:
+        """The record, as the engine writes it."""
+        return self._positions[-1].to_json()

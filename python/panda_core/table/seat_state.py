@@ -1,0 +1,136 @@
+"""The state one seat is shown: built only from what the engine says that seat may see.
+
+(A replay's full-information frame, ``seat=None``, is the one exception: it shows every hand and
+the whole log, and is only ever built from a finished record by :class:`Replay`.)
+
+Every field comes from ``game.view(seat)`` (the engine's per-seat view), ``game.events(seat)``
+(the event log filtered for the seat) and, when the seat is to move, ``game.legal_moves()``; the
+presenter adds words. Nothing here reads another seat's hand, the draw pile or a snapshot, which
+is what keeps hidden cards off every screen (``tests/test_table.py`` checks it card by card).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from panda_core._registry import AnyGame, GameSpec
+from panda_core.table.cards import CardBook
+from panda_core.table.names import SeatNames
+
+__all__ = ["SeatStateBuilder"]
+
+Note = tuple[int, dict[str, Any]]
+
+
+def merge_notes(events: list[dict[str, Any]], notes: Sequence[Note]) -> list[dict[str, Any]]:
+    """The game's events with the table's own notes (bot fallbacks) at the point they were
+    made."""
+    if not notes:
+        return events
+    out: list[dict[str, Any]] = []
+    pending = sorted(notes, key=lambda n: n[0])
+    i = 0
+    for at, event in enumerate(events):
+        while i < len(pending) and pending[i][0] <= at:
+            out.append(dict(pending[i][1]))
+            i += 1
+        out.append(event)
+    out.extend(dict(n[1]) for n in pending[i:])
+    return out
+
+
+class SeatStateBuilder:
+    """Builds :meth:`Table.state` (and replay frames) for one game's table."""
+
+    def __init__(self, game_spec: GameSpec, book: CardBook, seat_names: Sequence[str]) -> None:
+        self.spec = game_spec
+        self.book = book
+        self.seat_names = list(seat_names)
+        self.presenter = game_spec.presenter()
+
+    def events(
+        self, game: AnyGame, seat: int | None, notes: Sequence[Note]
+    ) -> list[dict[str, Any]]:
+        """The events ``seat`` saw (``None``: every event, full information), with text."""
+        names = SeatNames(self.seat_names, seat)
+        raw = [dict(e) for e in game.events(seat)]
+        listed = merge_notes(raw, [n for n in notes if seat is None or n[1].get("player") == seat])
+        for i, event in enumerate(listed):
+            event["seq"] = i
+            event["text"] = self.presenter.describe(event, self.book, names)
+        return listed
+
+    def build(
+        self,
+        game: AnyGame,
+        seat: int | None,
+        *,
+        seat_kinds: Sequence[Mapping[str, str]],
+        seed: int | None,
+        notes: Sequence[Note],
+        since: int,
+    ) -> dict[str, Any]:
+        names = SeatNames(self.seat_names, seat)
+        viewer = 0 if seat is None else seat
+        view = dict(game.view(viewer))
+        hands = None
+        if seat is None:  # full information (a replay's "all" seat): every hand, nobody's view
+            hands = [self.presenter.hand(game.view(p), self.book) for p in range(game.players)]
+            view = _without_hand(view)
+        to_move = game.current_player
+        your_turn = seat is not None and to_move == seat
+        legal = []
+        if your_turn:
+            moves: list[Any] = list(game.legal_moves())
+            for i, move in enumerate(moves):
+                shown = self.presenter.move(move, self.book, view)
+                legal.append({"index": i, "notation": move.notation, **shown})
+        events = self.events(game, seat, notes)
+        results = [
+            {**dict(r), "text": self.presenter.round_text(r, names)} for r in game.round_results
+        ]
+        # The round being played, 0-based, the same way for every game: rounds finished so far
+        # (the last one, once the game is over).
+        round_now = len(results) - 1 if game.is_over and results else len(results)
+        last = next((e for e in reversed(events) if e["type"] == "move"), None)
+        return {
+            "game": self.spec.name,
+            "title": self.spec.title,
+            "players": game.players,
+            "seat": seat,
+            "seed": seed,
+            "seats": [dict(k) for k in seat_kinds],
+            "to_move": to_move,
+            "your_turn": your_turn,
+            "is_over": game.is_over,
+            "winner": game.winner,
+            "round": round_now,
+            "round_word": self.presenter.round_word,
+            "scores": list(game.scores),
+            "hand_sizes": list(view["hand_sizes"]),
+            "draw_pile_size": view["draw_pile_size"],
+            "hand": [] if seat is None else self.presenter.hand(view, self.book),
+            "hands": hands,
+            "table": self.presenter.table_area(view, self.book, names),
+            "view": view,
+            "legal": legal,
+            "events": events,
+            "since_last_turn": min(since, len(events)),
+            "round_results": results,
+            "last_move": None
+            if last is None
+            else {"player": last.get("player"), "text": last["text"]},
+        }
+
+
+_HAND_FIELDS = ("hand", "hand_faces", "legal_moves", "legal_action_ids")
+
+
+def _without_hand(view: dict[str, Any]) -> dict[str, Any]:
+    out = dict(view)
+    for key in _HAND_FIELDS:
+        if key in out:
+            out[key] = []
+    out["player"] = None
+    return out

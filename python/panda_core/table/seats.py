@@ -1,0 +1,101 @@
+"""Who sits at a table: people and bots, from the text a user types or a bot object.
+
+A seat is given as
+
+* ``"human"`` or ``"human:NAME"`` — a person, answered through :meth:`Table.play`;
+* a built-in bot name (``"random"``, ``"heuristic"``, ``"ismcts"``, ``"ismcts:N"``), checked by the
+  engine's own parser, so every entry point accepts exactly the same names;
+* ``"package.module:attr"`` — a Python bot imported by path: a class (instantiated with no
+  arguments) or a callable ``bot(game, player)``;
+* a bot object (anything callable as ``bot(game, player)``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from panda_core._args import cut, shown
+from panda_core.bots import Bot, bot_name, is_builtin_bot
+from panda_core.table.errors import TableError
+
+__all__ = ["SeatSpec", "load_bot", "parse_seat"]
+
+SeatKind = Literal["human", "bot"]
+
+_HUMAN = "human"
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """One seat: a person or a bot, and the name shown to the other players."""
+
+    kind: SeatKind
+    name: str
+    builtin: str | None = None
+    """The built-in bot's name (``"ismcts:200"``), or ``None`` for a person or a Python bot."""
+    bot: Bot[Any] | None = field(default=None, compare=False, repr=False)
+    """A Python bot's object; ``None`` for a person or a built-in bot."""
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind == "human"
+
+    def public(self) -> dict[str, str]:
+        """What every seat may know about this one."""
+        return {"kind": self.kind, "name": self.name}
+
+
+def load_bot(path: str) -> Bot[Any]:
+    """The Python bot at ``"package.module:attr"``: the attribute itself if it is a callable bot,
+    an instance if it is a class. ``TableError`` if the module or attribute is missing or the
+    object is not callable."""
+    module_name, sep, attr = path.partition(":")
+    if not sep or not module_name or not attr:
+        raise TableError(f"a Python bot is 'package.module:attr', got {cut(path)!r}")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as err:  # an import runs user code: any failure is the bot's
+        raise TableError(f"cannot import the bot module {cut(module_name)!r}: {err}") from err
+    target: Any = module
+    for part in attr.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError as err:
+            raise TableError(f"{cut(module_name)!r} has no attribute {cut(attr)!r}") from err
+    if isinstance(target, type):
+        try:
+            target = target()
+        except Exception as err:
+            raise TableError(f"cannot create the bot {cut(path)!r}: {err}") from err
+    if not callable(target):
+        raise TableError(f"{cut(path)!r} is not a bot: a bot is callable as bot(game, player)")
+    return target  # type: ignore[no-any-return]
+
+
+def parse_seat(seat: object) -> SeatSpec:
+    """A :class:`SeatSpec` from what a user gives for a seat (see the module docs)."""
+    if isinstance(seat, SeatSpec):
+        return seat
+    if isinstance(seat, str):
+        if seat == _HUMAN:
+            return SeatSpec("human", "you")
+        if seat.startswith(_HUMAN + ":"):
+            name = seat[len(_HUMAN) + 1 :].strip()
+            if not name or len(name) > 40 or not name.isprintable():
+                raise TableError(
+                    f"a person's name is 1 to 40 printable characters, got {cut(seat)!r}"
+                )
+            return SeatSpec("human", name)
+        if is_builtin_bot(seat):
+            return SeatSpec("bot", seat, builtin=seat)
+        if ":" in seat and not seat.startswith("ismcts"):
+            return SeatSpec("bot", seat, bot=load_bot(seat))
+        raise TableError(
+            f"unknown seat {cut(seat)!r}: a seat is 'human', 'human:NAME', a built-in bot "
+            "('random', 'heuristic', 'ismcts', 'ismcts:N') or a Python bot 'package.module:attr'"
+        )
+    if callable(seat):
+        return SeatSpec("bot", bot_name(seat), bot=seat)
+    raise TypeError(f"a seat is a string or a bot callable as bot(game, player), got {shown(seat)}")

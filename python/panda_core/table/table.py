@@ -1,0 +1,243 @@
+"""A table: one game, its seats (people and bots), and what each seat is shown.
+
+The table holds the game; a front-end (the terminal, the browser) holds a seat and asks the table
+for that seat's :meth:`Table.state` — the engine's view of that seat, the events that seat may see,
+its legal moves when it is to move, all as JSON-ready dicts with display text — and answers with
+:meth:`Table.play`. Bots move through :meth:`Table.advance` / :meth:`Table.step_bot`. A front-end
+never touches the game object, so it cannot show what its seat may not know, and it contains no
+game logic: the legal moves, their texts, the cards and their faces all come from here.
+
+>>> from panda_core.table import Table
+>>> table = Table("head", players=3, seats=["human", "heuristic", "random"], seed=7)
+>>> _ = table.advance()                  # bots move until the person must
+>>> state = table.state(0)
+>>> state["your_turn"], len(state["legal"]) > 0
+(True, True)
+>>> _ = table.play(0, 0)                  # the first legal move (or its notation)
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from panda_core._args import cut, int_arg, players_arg, seed_arg, shown
+from panda_core._core import GameOverError
+from panda_core._registry import AnyGame, GameSpec, spec
+from panda_core.table.bot_runner import Fallback, ask_bot, decision_seed
+from panda_core.table.cards import CardBook
+from panda_core.table.errors import NotYourTurnError, TableError
+from panda_core.table.seat_state import SeatStateBuilder
+from panda_core.table.seats import SeatSpec, parse_seat
+
+__all__ = ["Table"]
+
+MAX_BOT_TIME = 60.0
+"""The longest a table lets one bot think (seconds)."""
+
+
+class Table:
+    """One game of ``game`` (``"head"``, ``"year"``, ``"spin"``) with one seat spec per player
+    (``"human"``, ``"human:NAME"``, a built-in bot, ``"package.module:attr"``, or a bot object).
+
+    ``seed`` deals the game (``None``: a fresh random seed, reported in :attr:`seed`); ``rules``
+    or ``options`` are the game's rules as :func:`panda_core.make` takes them; ``bot_time`` bounds
+    each bot decision in seconds (built-in searches stop at it; a Python bot that overruns, raises
+    or answers an illegal move is replaced by the heuristic bot for that decision, and the table
+    says so in the bot's seat's events).
+    """
+
+    def __init__(
+        self,
+        game: str,
+        players: int | None = None,
+        *,
+        seats: Sequence[object],
+        seed: int | None = None,
+        rules: object = None,
+        bot_time: float = 2.0,
+        **options: Any,
+    ) -> None:
+        self._spec: GameSpec = spec(game)
+        if isinstance(seats, str) or not isinstance(seats, Sequence):
+            raise TypeError(f"seats must be a list with one seat per player, got {shown(seats)}")
+        n = players_arg(len(seats) if players is None else players)
+        if len(seats) != n:
+            raise TableError(f"need one seat per player: {n} players, {len(seats)} seats")
+        self.seats: list[SeatSpec] = [parse_seat(s) for s in seats]
+        self.seed: int = seed_arg(secrets.randbits(64) if seed is None else seed)
+        if isinstance(bot_time, bool) or not isinstance(bot_time, int | float):
+            raise TypeError(f"bot_time must be a number of seconds, got {shown(bot_time)}")
+        if not 0 < bot_time <= MAX_BOT_TIME:
+            raise TableError(
+                f"bot_time is more than 0 and at most {MAX_BOT_TIME:g} s, got {bot_time}"
+            )
+        self.bot_time = float(bot_time)
+        self._game: AnyGame = self._spec.new_game(n, self.seed, rules, **options)
+        self._book = CardBook(self._game)
+        self._decisions = [0] * n
+        self._notes: list[tuple[int, dict[str, Any]]] = []  # (history length, table event)
+        self._last_move_at = [0] * n  # history length after each seat's last move
+        self._builder = SeatStateBuilder(self._spec, self._book, [s.name for s in self.seats])
+
+    # ---- who is where ----------------------------------------------------------------------
+
+    @property
+    def game_name(self) -> str:
+        return self._spec.name
+
+    @property
+    def title(self) -> str:
+        return self._spec.title
+
+    @property
+    def players(self) -> int:
+        return self._game.players
+
+    @property
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.is_human]
+
+    @property
+    def to_move(self) -> int | None:
+        return self._game.current_player
+
+    @property
+    def is_over(self) -> bool:
+        return self._game.is_over
+
+    @property
+    def winner(self) -> int | None:
+        return self._game.winner
+
+    @property
+    def waiting_for(self) -> int | None:
+        """The person whose move the table waits for (``None``: a bot is to move, or over)."""
+        seat = self._game.current_player
+        return seat if seat is not None and self.seats[seat].is_human else None
+
+    @property
+    def moves_played(self) -> int:
+        return sum(self._decisions)
+
+    def seat_arg(self, seat: object) -> int:
+        """``seat`` as a seat of this table (``TypeError`` / ``TableError`` otherwise)."""
+        s = int_arg(seat, "seat")
+        if not 0 <= s < self.players:
+            raise TableError(f"seats are 0..{self.players - 1}, got {s}")
+        return s
+
+    # ---- moving ----------------------------------------------------------------------------
+
+    def play(self, seat: object, move: object) -> list[dict[str, Any]]:
+        """The person at ``seat`` plays ``move``: an index into ``state(seat)["legal"]`` or a
+        move's notation. Returns the events of the move. ``NotYourTurnError`` if another seat is
+        to move, ``IllegalMoveError`` for a move that is not legal; the game is then unchanged."""
+        s = self.seat_arg(seat)
+        if self._game.is_over:
+            raise GameOverError("the game is over: no more moves")
+        if self._game.current_player != s:
+            raise NotYourTurnError(
+                f"seat {s} tried to move, but seat {self._game.current_player} is to move"
+            )
+        if not self.seats[s].is_human:
+            raise NotYourTurnError(f"seat {s} is a bot: only people move through play()")
+        chosen: object
+        if isinstance(move, str):
+            chosen = move.strip()
+        else:
+            index = int_arg(move, "move")
+            legal = self._game.legal_moves()
+            if not 0 <= index < len(legal):
+                raise TableError(
+                    f"move {index} is not one of the {len(legal)} legal moves "
+                    f"(0..{len(legal) - 1}), nor a notation"
+                )
+            chosen = legal[index]
+        return self._apply(s, chosen)
+
+    def step_bot(self) -> list[dict[str, Any]]:
+        """One bot move (the bot at the seat to move); ``[]`` when a person is to move or the
+        game is over."""
+        seat = self._game.current_player
+        if seat is None or self.seats[seat].is_human:
+            return []
+        seed = decision_seed(self.seed, seat, self._decisions[seat])
+        answer = ask_bot(self.seats[seat], self._game, seat, seed, self.bot_time)
+        if answer.fallback is not None:
+            self._note(answer.fallback)
+        return self._apply(seat, answer.move)
+
+    def advance(self, max_moves: int | None = None) -> list[dict[str, Any]]:
+        """Let the bots move until a person must move or the game ends (at most ``max_moves``
+        moves); the events of those moves."""
+        events: list[dict[str, Any]] = []
+        moved = 0
+        while max_moves is None or moved < max_moves:
+            step = self.step_bot()
+            if not step:
+                break
+            events.extend(step)
+            moved += 1
+        return events
+
+    def _apply(self, seat: int, move: object) -> list[dict[str, Any]]:
+        events = [dict(e) for e in self._game.apply(move)]  # type: ignore[arg-type]
+        self._decisions[seat] += 1
+        self._last_move_at[seat] = len(self._game.history)
+        return events
+
+    def _note(self, fallback: Fallback) -> None:
+        self._notes.append((len(self._game.history), fallback.as_event()))
+
+    # ---- what a seat is shown ----------------------------------------------------------------
+
+    def state(self, seat: object) -> dict[str, Any]:
+        """Everything ``seat`` may know now, JSON-ready (see ``docs/table.md``)."""
+        s = self.seat_arg(seat)
+        return self._builder.build(
+            self._game,
+            s,
+            seat_kinds=[x.public() for x in self.seats],
+            seed=self.seed if self._game.is_over else None,
+            notes=self._notes,
+            since=self._last_move_at[s],
+        )
+
+    def help(self, seat: object) -> str:
+        """Help for ``seat``: the rules in brief with their IDs, and the rule behind each kind of
+        move it may make now."""
+        s = self.seat_arg(seat)
+        presenter = self._spec.presenter()
+        lines = [presenter.summary()]
+        if self._game.current_player == s:
+            rules = sorted({presenter.rule_of(m) for m in self._game.legal_moves()})
+            lines.append("")
+            lines.append("Your moves now:")
+            lines.extend(f"  {r}" for r in rules)
+        return "\n".join(lines)
+
+    # ---- the record ----------------------------------------------------------------------------
+
+    def record(self) -> str:
+        """The game record: the engine's ``to_json()`` (``from_json`` and ``Replay`` load it)."""
+        return self._game.to_json()
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write :meth:`record` to ``path`` (atomically: a crash never leaves half a record)."""
+        target = Path(path)
+        partial = target.with_name(target.name + ".partial")
+        partial.write_text(self.record(), encoding="utf-8")
+        os.replace(partial, target)
+        return target
+
+    def default_record_name(self) -> str:
+        """``panda-head-SEED.json``: a file name for this game's record."""
+        return f"panda-{self._spec.name}-{self.seed}.json"
+
+    def __repr__(self) -> str:
+        seats = ", ".join(cut(s.name) for s in self.seats)
+        return f"Table({self._spec.name!r}, seed={self.seed}, seats=[{seats}])"
