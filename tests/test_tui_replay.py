@@ -156,10 +156,11 @@ def test_full_view_shows_every_hand(tmp_path: Path) -> None:
     ("content", "message"),
     [
         (None, "cannot read"),
-        (b"{", "not a valid record"),
+        (b"{", "not JSON"),
         (b"\xff\xfe\x00garbage", "cannot read"),
-        (b"[1, 2, 3]", "not a valid record"),
-        (b'{"format": "panda-core/head"}', "not a valid record"),
+        (b"[1, 2, 3]", "bad.json: "),
+        (b'{"format": "panda-core/head"}', "bad.json: "),
+        (b'{"format": "panda-core/climb", "moves": "x"}', "bad.json: "),
     ],
 )
 def test_bad_files_exit_2(content: bytes | None, message: str, tmp_path: Path) -> None:
@@ -180,5 +181,5 @@ def test_tampered_record_exit_2(tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     run = run_cli("replay", str(path))
     assert run.returncode == 2
-    assert "not a valid record" in run.stderr and "Traceback" not in run.stderr
+    assert "move 3 of the record" in run.stderr and "Traceback" not in run.stderr
     assert plain(run.stdout) == ""

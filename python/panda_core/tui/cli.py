@@ -178,16 +178,14 @@ def cmd_replay(args: argparse.Namespace, given: set[str] | None = None) -> int:
     from panda_core.tui.terminal import Terminal, make_console
 
     try:
-        text = Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        return _error("replay", f"cannot read {args.file}: {err}")
-    try:
+        replay = Replay.from_file(args.file)  # reads, size-checks and replays every move
         if args.log:
-            return _print_log(Replay(text, seat=args.seat).log())
+            return _print_log(replay.for_seat(args.seat).log())
         term = Terminal(make_console(args.plain), sys.stdin)
-        viewer = ReplayViewer(text, term, args.seat, Replay)
-    except (PandaCoreError, TypeError, ValueError, KeyError) as err:
-        return _error("replay", f"{args.file} is not a valid record: {err}")
+        viewer = ReplayViewer(replay, term, args.seat)
+    except (PandaCoreError, TypeError, ValueError, KeyError, RecursionError) as err:
+        said = str(err)
+        return _error("replay", said if args.file in said else f"{args.file}: {said}")
     return viewer.run()
 
 

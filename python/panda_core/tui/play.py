@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
 from rich.text import Text
@@ -19,6 +19,9 @@ from panda_core._core import PandaCoreError
 from panda_core.tui import render
 from panda_core.tui.moves import MovePicker, parse_line
 from panda_core.tui.terminal import InputRefused, Terminal
+
+if TYPE_CHECKING:
+    from panda_core.table import Table
 
 INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT)."""
@@ -35,19 +38,19 @@ def one_line(message: str, width: int = render.WIDTH - 2) -> str:
     return first if len(first) <= width else first[: width - 3] + "..."
 
 
-def auto_save_path(game: str, seed: int, folder: Path | None = None) -> Path:
-    """``panda-GAME-SEED.json`` in the current directory, never overwriting an older record."""
-    base = (folder or Path.cwd()) / f"panda-{game}-{seed}"
-    path, k = base.with_suffix(".json"), 2
-    while path.exists():
-        path, k = base.with_name(f"{base.name}-{k}").with_suffix(".json"), k + 1
-    return path
+def free_path(path: Path) -> Path:
+    """``path`` (the table's ``panda-GAME-SEED.json``), or ``…-2.json``, ``…-3.json`` if taken:
+    an older record is never overwritten."""
+    found, k = path, 2
+    while found.exists():
+        found, k = path.with_name(f"{path.stem}-{k}{path.suffix}"), k + 1
+    return found
 
 
 class PlaySession:
     """One game at one terminal: ``table`` with its human seats, drawn on ``term``."""
 
-    def __init__(self, table: Any, term: Terminal, save_to: Path | None = None) -> None:
+    def __init__(self, table: Table, term: Terminal, save_to: Path | None = None) -> None:
         self.table = table
         self.term = term
         self.save_to = save_to
@@ -66,7 +69,7 @@ class PlaySession:
 
     def save(self) -> Path:
         if self._saved is None:
-            self._saved = self.save_to or auto_save_path(self.table.game_name, self.table.seed)
+            self._saved = self.save_to or free_path(Path(self.table.default_record_name()))
         self.table.save(self._saved)
         return self._saved
 
@@ -85,7 +88,7 @@ class PlaySession:
         last_person: int | None = None
         while True:
             self.table.advance()
-            public = self.table.public_state()
+            public = self._public()
             results = public.get("round_results") or []
             for result in results[rounds_seen:]:
                 self.term.show(render.round_summary(public, result))
@@ -94,7 +97,7 @@ class PlaySession:
             rounds_seen = len(results)
             if self.table.is_over:
                 path = self.save()
-                self.term.show(render.game_summary(self.table.public_state(), str(path)))
+                self.term.show(render.game_summary(self._public(), str(path)))
                 return 0
             seat = self.table.waiting_for
             if seat is None:  # the model always stops at a person or at the end; never spin
@@ -106,6 +109,11 @@ class PlaySession:
             last_person = seat
             if self._turn(seat) is Turn.QUIT:
                 return self._quit()
+
+    def _public(self) -> dict[str, Any]:
+        """A state for what everyone may see (names, scores, round results): the summaries and
+        the hot-seat screen use only those keys, never a hand."""
+        return dict(self.table.state(self.table.humans[0]))
 
     def _turn(self, seat: int) -> Turn:
         state = self.table.state(seat)

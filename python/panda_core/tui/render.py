@@ -35,7 +35,7 @@ def card_text(card: Card, faces: bool = True) -> Text:
     """``[token]``, or ``[token:face]`` when the card shows a face (the climbing games)."""
     token = str(card.get("token", "?"))
     label = card.get("face_label")
-    body = f"{token}:{label}" if faces and label else token
+    body = f"{token}:{label}" if faces and label and card.get("face") else token
     if not faces and card.get("face") == "blue":
         body += "*"  # the compact form marks a blue face (legend in the replay header)
     return Text(f"[{body}]", style=FACE_STYLES.get(str(card.get("face")), ""))
@@ -129,6 +129,8 @@ def table_lines(state: State) -> list[Text]:
     title = Text(str(table.get("title") or "Table"), style="bold")
     if table.get("to_beat"):
         title.append(f"  to beat: {table['to_beat']}")
+    for note in table.get("notes") or []:
+        title.append(f"  {note}", style="dim")
     plays = [_play_text(state, p) for p in table.get("plays") or []]
     body: list[Text] = []
     line = Text("  ")
@@ -154,8 +156,7 @@ def table_lines(state: State) -> list[Text]:
 
 
 def _play_text(state: State, play: dict[str, Any]) -> Text:
-    text = Text(f"{play.get('player')}: ", style="dim")
-    text.append(str(play.get("text", "")))
+    text = Text(str(play.get("text", "")))
     for card in play.get("cards") or []:
         text.append(" ")
         text.append_text(card_text(card, faces=False))
@@ -217,19 +218,21 @@ def play_screen(
 ) -> RenderableType:
     """The screen of one turn for ``state['seat']`` (``picker`` is ``None`` when not its turn).
 
-    Line budget: header 1, seats 3, table 3, hand ≤3, events 1+≤4, moves 1+rest, message 1,
-    and the prompt line the caller prints: 24 in all on an 80×24 terminal.
+    Line budget: header 1, seats 3, table 3, event heading 1, hand ≤3, moves heading 1,
+    message 1 and the prompt line the caller prints; the lines left go first to up to
+    ``MAX_EVENT_LINES`` events, then to the moves, then to more events.
     """
     hand = cards_lines(state.get("hand") or [], WIDTH, MAX_HAND_LINES, lead="Your hand: ")
     since = int(state.get("since_last_turn") or 0)
     events = [e for e in (state.get("events") or [])[since:] if e.get("text")]
-    left = height - 1 - 3 - 3 - len(hand) - 1 - 1 - 1  # rows for events and moves
+    rows = height - 1 - (1 + 3 + 3 + 1 + len(hand) + 1) - (1 if picker is not None else 0)
+    events_wanted = max(1, len(events))
+    event_rows = min(events_wanted, MAX_EVENT_LINES)
     move_rows = 0
     if picker is not None:
-        want = -(-len(picker.legal) // MOVE_COLUMNS)
-        move_rows = max(1, min(want, left - 1 - 1 - min(len(events), MAX_EVENT_LINES)))
-        left -= 1 + move_rows
-    event_rows = max(1, min(left - 1, MAX_EVENT_LINES if picker else left - 1))
+        moves_wanted = -(-len(picker.matching()) // MOVE_COLUMNS)
+        move_rows = max(1, min(moves_wanted, rows - event_rows))
+    event_rows = max(1, min(events_wanted, rows - move_rows))
     parts: list[RenderableType] = [
         header(state, _title(state)),
         seats_table(state),

@@ -7,11 +7,14 @@ viewer works the same on a terminal and through a pipe.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from panda_core._core import PandaCoreError
 from panda_core.tui import render
 from panda_core.tui.terminal import InputRefused, Terminal
+
+if TYPE_CHECKING:
+    from panda_core.table import Replay
 
 KEYS = """Replay commands (type one and press Enter):
   Enter or n   next move            p or b   previous move
@@ -23,18 +26,17 @@ KEYS = """Replay commands (type one and press Enter):
 class ReplayViewer:
     """Frames of one record, seen with full information (``seat=None``) or as one seat."""
 
-    def __init__(self, record: str, term: Terminal, seat: int | None, replay_class: Any) -> None:
-        self.record = record
+    def __init__(self, replay: Replay, term: Terminal, seat: int | None) -> None:
+        self._full = replay  # a panda_core.table.Replay: its for_seat() shares the positions
         self.term = term
         self.seat = seat
-        self._make = replay_class
-        self._replays: dict[int | None, Any] = {}
+        self._replays: dict[int | None, Replay] = {}
         self.frame = 0
-        self.replay()  # a bad record fails here, before anything is drawn
+        self.replay()  # a seat that does not exist fails here, before anything is drawn
 
-    def replay(self) -> Any:
+    def replay(self) -> Replay:
         if self.seat not in self._replays:
-            self._replays[self.seat] = self._make(self.record, seat=self.seat)
+            self._replays[self.seat] = self._full.for_seat(self.seat)
         return self._replays[self.seat]
 
     @property
@@ -106,7 +108,7 @@ class ReplayViewer:
             self.seat = None
         else:
             number = _number(arg)
-            players = int(self.replay().frame(0)["players"])
+            players = int(self._full.players)
             if number is None or not 0 <= number < players:
                 return f"s S: S is a seat 0-{players - 1}, or s all"
             self.seat = number
