@@ -13,6 +13,7 @@ import random
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pexpect
@@ -346,3 +347,37 @@ def test_bad_command_lines_exit_2(args: list[str], message: str, tmp_path: Path)
     assert message in run.stderr
     assert "Traceback" not in run.stderr
     assert not list(tmp_path.iterdir())
+
+
+def test_ctrl_c_stops_a_thinking_bot(tmp_path: Path) -> None:
+    """Ctrl-C while a search bot thinks (it may take 30 s) quits long before the bot is done."""
+    args = [
+        "play",
+        "--game",
+        "head",
+        "--players",
+        "2",
+        "--bots",
+        "ismcts:1000000",
+        "--bot-time",
+        "30",
+        "--rule",
+        "first_dealer=1",
+        "--seed",
+        "2",
+        "--save",
+        "game.json",
+    ]
+    pty = Pty(args, tmp_path, timeout=10)
+    try:
+        pty.expect(TURN_PROMPT)  # seat 0 leads: the person moves first
+        pty.send("1")
+        pty.child.expect("\n")  # the move is read; the bot starts thinking
+        time.sleep(0.5)
+        pty.child.sendintr()
+        pty.expect("Interrupted: record saved to game.json")
+        pty.expect(pexpect.EOF)
+    finally:
+        status = pty.close()
+    assert status == 130
+    assert load("head", (tmp_path / "game.json").read_text()).current_player == 1

@@ -74,7 +74,14 @@ def _fit(text: Text, width: int = WIDTH) -> Text:
 
 
 def seat_name(state: State, seat: int) -> str:
-    return f"Seat {seat} ({state['seats'][seat]['name']})"
+    """``Seat 2 (heuristic)``; just ``Seat 2`` when the name says no more (a replay's)."""
+    name = str(state["seats"][seat]["name"])
+    return f"Seat {seat}" if name == f"seat {seat}" else f"Seat {seat} ({name})"
+
+
+def _column_name(state: State, seat: int) -> str:
+    name = str(state["seats"][seat]["name"])
+    return f"seat {seat}" if name == f"seat {seat}" else f"{seat} {name}"
 
 
 def round_word(state: State) -> str:
@@ -107,11 +114,11 @@ def seats_table(state: State) -> Table:
     grid = Table(box=None, show_edge=False, pad_edge=False, padding=(0, 1), expand=False)
     width = max(8, (WIDTH - 8) // max(1, int(state["players"])) - 1)
     grid.add_column("", no_wrap=True, style="dim")
-    for seat, who in enumerate(state["seats"]):
+    for seat in range(len(state["seats"])):
         mark = ">" if seat == state.get("to_move") else " "
         style = "bold green" if seat == state.get("seat") else ""
         grid.add_column(
-            f"{mark}{seat} {who['name']}",
+            f"{mark}{_column_name(state, seat)}",
             no_wrap=True,
             overflow="ellipsis",
             max_width=width,
