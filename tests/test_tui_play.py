@@ -88,6 +88,7 @@ def drive(pty: Pty, name: str, rng: random.Random, seat: int = 0) -> list[list[s
     """Play until the game ends; the screen at the start of each of ``seat``'s turns."""
     turns: list[list[str]] = []
     fresh = True
+    summaries = 0
     while True:
         which = pty.expect(PROMPTS)
         if which == 0:
@@ -99,6 +100,9 @@ def drive(pty: Pty, name: str, rng: random.Random, seat: int = 0) -> list[list[s
             fresh = True
         elif which in (1, 2):
             assert not card_tokens(pty.text()), pty.text()  # summaries show no hand
+            if which == 1:
+                summaries += 1
+                assert re.search(rf"(Hand|Round) {summaries} is over", pty.text()), pty.text()
             pty.send("")
         else:
             return turns
@@ -141,6 +145,8 @@ def test_full_game_against_bots(name: str, tmp_path: Path) -> None:
     game = load(name, record)
     assert game.is_over
     assert (winner, scores) == (game.winner, game.scores)
+    rounds = len(game.round_results)
+    assert re.search(rf"wins after {rounds} (hand|round)s?\.", pty.text()), pty.text()
     assert "Record saved to game.json" in plain(pty.transcript)
     check_fits(pty.transcript)
     check_no_hidden_cards(name, record, 0, turns)

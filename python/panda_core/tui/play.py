@@ -27,6 +27,16 @@ INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT)."""
 
 
+KEYS = """Keys (type one and press Enter):
+  12                 play move number 12
+  7+B  single Ea8    play the move with that notation (as listed)
+  =7                 play the notation 7 (a plain number is a move number)
+  n  p               next / previous page of moves
+  /text  /           only the moves containing text / all of them again
+  ?                  this help
+  q                  save the record and quit (Ctrl-D too; Ctrl-C at once)"""
+
+
 class Turn(Enum):
     PLAYED = "played"
     QUIT = "quit"
@@ -90,8 +100,8 @@ class PlaySession:
             self.table.advance()
             public = self._public()
             results = public.get("round_results") or []
-            for result in results[rounds_seen:]:
-                self.term.show(render.round_summary(public, result))
+            for number, result in enumerate(results[rounds_seen:], start=rounds_seen):
+                self.term.show(render.round_summary(public, result, number))
                 if not self.term.wait_enter():
                     return self._quit()
             rounds_seen = len(results)
@@ -166,7 +176,7 @@ class PlaySession:
             return Turn.PLAYED
 
     def _help(self, seat: int) -> None:
-        text = self.table.help(seat)
+        text = f"{KEYS}\n\n{self.table.help(seat)}"
         page, pages = 0, 1
         while page < pages:
             screen, pages = render.help_screen(text, page, self.term.height)

@@ -287,12 +287,12 @@ def frame_screen(frame: State, view: str, message: str = "", height: int = 24) -
     return Group(*parts)
 
 
-def round_summary(state: State, result: dict[str, Any]) -> RenderableType:
-    """The end of one hand/round: the model's text and the scores."""
+def round_summary(state: State, result: dict[str, Any], number: int) -> RenderableType:
+    """The end of hand/round ``number`` (0-based): the model's text and the scores."""
     word = round_word(state).capitalize()
     body = Text(str(result.get("text") or ""))
     return Group(
-        Panel(body, title=f"{word} {int(result.get('round', 0)) + 1} is over", width=WIDTH),
+        Panel(body, title=f"{word} {number + 1} is over", width=WIDTH),
         scores_table(state, result.get("scores") or state["scores"]),
     )
 
@@ -312,9 +312,10 @@ def game_summary(state: State, saved: str) -> RenderableType:
     winner = state.get("winner")
     line = f"{seat_name(state, int(winner))} wins" if winner is not None else "No winner"
     rounds = len(state.get("round_results") or [])
+    plural = "" if rounds == 1 else "s"
     return Group(
         Panel(
-            Text(f"Game over: {line} after {rounds} {round_word(state)}s.", style="bold"),
+            Text(f"Game over: {line} after {rounds} {round_word(state)}{plural}.", style="bold"),
             width=WIDTH,
         ),
         Text("Final scores", style="bold"),
