@@ -387,3 +387,46 @@ def test_ctrl_c_stops_a_thinking_bot(tmp_path: Path) -> None:
         status = pty.close()
     assert status == 130
     assert load("head", (tmp_path / "game.json").read_text()).current_player == 1
+
+
+def test_many_moves_are_paged_and_filtered(tmp_path: Path) -> None:
+    """A climbing lead with dozens of legal moves: pages of numbered moves, a filter, and every
+    number still meaning the same move."""
+    pty = Pty(
+        ["play", "--game", "year", "--players", "2", "--seed", "3", "--save", "g.json"], tmp_path
+    )
+    try:
+        pty.expect(TURN_PROMPT)
+        header = next(line for line in pty.display() if line.startswith("Your moves"))
+        total = int(re.search(r"of (\d+)", header).group(1))  # type: ignore[union-attr]
+        first = moves_on_screen(pty.display())
+        assert total > len(first) >= 6
+        assert re.search(r"page 1/\d+", header)
+        pty.send("n")
+        pty.expect(TURN_PROMPT)
+        second = moves_on_screen(pty.display())
+        assert min(second) == max(first) + 1
+        assert "page 2/" in pty.text()
+        pty.send("/run")
+        pty.expect(TURN_PROMPT)
+        runs = moves_on_screen(pty.display())
+        assert runs and all(n.startswith("run") for n in runs.values())
+        assert all(first.get(k, runs[k]) == runs[k] for k in runs)  # same numbers, same moves
+        pty.send("/zzz")
+        pty.expect(TURN_PROMPT)
+        assert "no legal move contains 'zzz'" in pty.text()
+        assert moves_on_screen(pty.display()) == first
+        pty.send("p")
+        pty.expect(TURN_PROMPT)
+        assert "no more moves that way" in pty.text()
+        number, notation = max(second.items())
+        pty.send("n")
+        pty.expect(TURN_PROMPT)
+        pty.send(str(number))  # a move from page 2, picked by its number
+        pty.expect(TURN_PROMPT)
+        pty.send("q")
+        pty.expect(pexpect.EOF)
+    finally:
+        pty.close()
+    game = load("year", (tmp_path / "g.json").read_text())
+    assert game.history[3]["move"] == notation  # round_start, two deals, then our move
