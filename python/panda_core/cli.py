@@ -31,6 +31,7 @@ from panda_core._registry import (
     spec,
 )
 from panda_core.simulate import MAX_GAMES, SimulationResult, pooled_win_rates, simulate_chunks
+from panda_core.tui.cli import register as register_tui
 from panda_core.web import cli as web_cli
 
 INTERRUPTED = 130
@@ -388,6 +389,7 @@ def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
         help="seat that leads the first round",
     )
     sim.set_defaults(func=_cmd_simulate)
+    register_tui(sub)  # play, replay: panda_core/tui
     web_cli.register(sub)
     return parser
 

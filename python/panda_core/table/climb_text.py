@@ -111,7 +111,7 @@ class ClimbPresenter:
         plays = [
             {
                 "player": seat,
-                "text": f"{names(seat)}: {book.tokens(cards)}",
+                "text": f"{names(seat)}:",
                 "cards": book.cards(cards, blue),
             }
             for seat, cards in enumerate(trick["played"])

@@ -101,7 +101,7 @@ class HeadPresenter:
         plays = [
             {
                 "player": seat,
-                "text": f"{names(seat)}: {book.tokens(cards)} = {value}",
+                "text": f"{names(seat)} → {value}:",
                 "value": value,
                 "cards": book.cards(cards),
             }
