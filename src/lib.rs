@@ -20,6 +20,7 @@
 //! (`search` → `bots` → `sim`; `vecenv`) → the binding (`py`).
 
 pub mod bots;
+pub mod card;
 pub mod climb;
 pub mod error;
 pub mod event;

@@ -5,7 +5,7 @@
 //!
 //! | layer | modules                                                    |
 //! |-------|------------------------------------------------------------|
-//! | 0 base      | `rng`, `error`, `event`, `interrupt`, `pool`, `record`, `game` |
+//! | 0 base      | `rng`, `card`, `error`, `event`, `interrupt`, `pool`, `record`, `game` |
 //! | 1 games     | `head`, `climb` (never each other)                   |
 //! | 2 consumers | `search`, `bots`, `sim`, `vecenv` (one-way, see [`CONSUMER_ORDER`]) |
 //! | 3 binding   | `py`                                                 |
@@ -32,6 +32,7 @@ use std::path::Path;
 /// The layer of each top-level module (the first component of its path under `src/`).
 const LAYERS: &[(&str, u8, &str)] = &[
     ("rng", 0, "base"),
+    ("card", 0, "base"),
     ("error", 0, "base"),
     ("event", 0, "base"),
     ("interrupt", 0, "base"),

@@ -165,6 +165,36 @@ ClimbFinalResult = GameOutcome
 """The climbing games' ``result()``: the shared keys only."""
 
 
+# ---- cards (docs/game_api.md, "Cards") ---------------------------------------------------------
+
+CardKind = Literal["panda", "big_panda", "bamboo", "animal", "element"]
+"""Panda Head: ``panda`` (a regular value), ``big_panda``, ``bamboo``; the climbing games:
+``animal`` (two faces) or ``element`` (a wind card)."""
+
+
+class CardInfo(TypedDict):
+    """One card of a game's deck, as ``game.cards()`` describes it (computed by the engine from
+    its card rules and, in the climbing games, from the deck file in play)."""
+
+    id: int
+    token: str
+    """Short display text, the notation token: ``"7"``, ``"BP"``, ``"B"``; ``"Fi7"``, ``"Wo!"``."""
+    label: str
+    """Long display text: ``"Panda 7"``, ``"Big Panda"``; ``"fire 7"``, ``"wood element"``."""
+    kind: CardKind
+    suit: str | None
+    """The suit name (``"fire"`` … ``"metal"``) in the climbing games, ``None`` in Panda Head."""
+    value: int | str | None
+    """A regular Panda's value (1–11); an animal card's white rank name (``"7"``, ``"J"``); an
+    element card's printed number; ``None`` for Big Panda and Bamboo."""
+    faces: dict[str, str] | None
+    """Climbing animal card: ``{"white": "7", "blue": "A + bamboo"}``; element card:
+    ``{"element": "1 south"}`` (number and wind); ``None`` in Panda Head."""
+    in_play: bool
+    """Whether the card is dealt in this game (a climbing game leaves suits out; always true in
+    Panda Head, whose ``cards()`` lists only the ids in play)."""
+
+
 # ---- events (docs/game_api.md) ----------------------------------------------------------------
 
 

@@ -31,7 +31,8 @@ from panda_core._registry import (
     spec,
 )
 from panda_core.simulate import MAX_GAMES, SimulationResult, pooled_win_rates, simulate_chunks
-from panda_core.web import cli as web_cli
+from panda_core.tui.cli import register as register_tui
+from panda_core.web.cli import register as register_web
 
 INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
@@ -388,7 +389,8 @@ def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
         help="seat that leads the first round",
     )
     sim.set_defaults(func=_cmd_simulate)
-    web_cli.register(sub)
+    register_tui(sub)  # play, replay: panda_core/tui
+    register_web(sub)  # serve: panda_core/web
     return parser
 
 

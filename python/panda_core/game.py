@@ -22,9 +22,9 @@ import numpy as np
 import numpy.typing as npt
 
 from panda_core._registry import AnyGame, AnyRules, GameName, spec
-from panda_core._types import Event, GameOutcome, RoundResult
+from panda_core._types import CardInfo, Event, GameOutcome, RoundResult
 
-__all__ = ["Game", "make"]
+__all__ = ["CardInfo", "Game", "make"]
 
 M = TypeVar("M")
 
@@ -67,7 +67,13 @@ class Game(Protocol[M]):
     def observation(self, player: SupportsIndex) -> npt.NDArray[np.float32]: ...
     def snapshot(self) -> Mapping[str, Any]: ...
     def to_json(self) -> str: ...
-    def bot_move(self, bot: str = "heuristic", seed: SupportsIndex | None = None) -> M: ...
+    def bot_move(
+        self,
+        bot: str = "heuristic",
+        seed: SupportsIndex | None = None,
+        time_limit: float | None = None,
+    ) -> M: ...
+    def cards(self) -> list[CardInfo]: ...
     def determinize(self, player: SupportsIndex, seed: SupportsIndex | None = None) -> Self: ...
 
 

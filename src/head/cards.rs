@@ -3,6 +3,8 @@
 //! Card ids are normative (H-1.3): `0..=54` regular Pandas with value `id / 5 + 1`, `55..=58` Big
 //! Pandas, `59..=62` Bamboo. A hand is a `u64` with bit `id` set for each card it holds.
 
+use crate::card::{CardInfo, CardValue};
+
 /// A set of Panda Head cards, bit `id` set per card.
 pub type CardSet = u64;
 
@@ -100,6 +102,38 @@ pub fn card_name(id: u8) -> String {
     }
 }
 
+/// How a person sees card `id` (which must be `< 63`): the move notation's token (`7`, `BP`,
+/// `B`, H-1.3 kinds), a label, the value of a regular Panda. Every Panda Head card is one-faced
+/// and suitless; the rules of a game decide which ids are dealt ([`deck_info`]).
+pub fn card_info(id: u8) -> CardInfo {
+    let (token, label, kind, value) = match kind(id) {
+        CardKind::Regular(v) => (
+            v.to_string(),
+            format!("Panda {v}"),
+            "panda",
+            Some(CardValue::Number(v.into())),
+        ),
+        CardKind::BigPanda => ("BP".into(), "Big Panda".into(), "big_panda", None),
+        CardKind::Bamboo => ("B".into(), "Bamboo".into(), "bamboo", None),
+    };
+    CardInfo {
+        id,
+        token,
+        label,
+        kind,
+        suit: None,
+        value,
+        faces: None,
+        in_play: true,
+    }
+}
+
+/// The cards of a deck of `deck_size` cards (ids `0..deck_size`: 63, or 55 without the special
+/// cards, H-2.3), in id order.
+pub fn deck_info(deck_size: u8) -> Vec<CardInfo> {
+    (0..deck_size.min(DECK_SIZE)).map(card_info).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,6 +153,46 @@ mod tests {
             (REGULAR_MASK | BIG_PANDA_MASK | BAMBOO_MASK),
             FULL_DECK_MASK
         );
+    }
+
+    #[test]
+    fn h1_3_card_info_follows_the_ids() {
+        let seven = card_info(30);
+        assert_eq!(kind(30), CardKind::Regular(7));
+        assert_eq!(
+            (seven.token.as_str(), seven.label.as_str(), seven.kind),
+            ("7", "Panda 7", "panda")
+        );
+        assert_eq!(seven.value, Some(CardValue::Number(7)));
+        assert_eq!(card_info(0).value, Some(CardValue::Number(1)));
+        assert_eq!(card_info(54).value, Some(CardValue::Number(11)));
+        let big = card_info(BIG_PANDA_FIRST);
+        assert_eq!(
+            (big.token.as_str(), big.label.as_str()),
+            ("BP", "Big Panda")
+        );
+        assert_eq!((big.kind, big.value.clone()), ("big_panda", None));
+        let bamboo = card_info(62);
+        assert_eq!((bamboo.token.as_str(), bamboo.kind), ("B", "bamboo"));
+        for card in deck_info(DECK_SIZE) {
+            assert_eq!(
+                (card.suit, card.faces.clone(), card.in_play),
+                (None, None, true)
+            );
+            // The token is what the move notation writes for a play of that card alone.
+            let action = crate::head::action::Action::parse(&card.token).expect("a notation");
+            assert_eq!(action.notation(), card.token);
+        }
+    }
+
+    #[test]
+    fn h2_3_a_deck_without_special_cards_stops_at_54() {
+        let full = deck_info(DECK_SIZE);
+        assert_eq!(full.len(), 63);
+        assert!(full.iter().enumerate().all(|(i, c)| usize::from(c.id) == i));
+        let plain = deck_info(REGULAR_COUNT);
+        assert_eq!(plain.len(), 55);
+        assert!(plain.iter().all(|c| c.kind == "panda"));
     }
 
     #[test]

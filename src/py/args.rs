@@ -9,7 +9,7 @@
 
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyString};
+use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
 
 // The message cutters live with the error mapping that uses them; re-exported for the bindings.
 pub use super::errors::{cut_message, cut_to};
@@ -277,4 +277,41 @@ pub fn state_int<T: TryFrom<i128>>(v: Int, what: &str, max: i128) -> PyResult<T>
         .ok_or_else(|| {
             InvalidStateError::new_err(format!("{what} must be in 0..={max}, got {}", v.written()))
         })
+}
+
+/// Longest `time_limit` a bot decision may be given, in seconds (an hour: beyond that a caller
+/// meant no limit, which is `None`).
+pub const MAX_TIME_LIMIT: f64 = 3600.0;
+
+/// A `time_limit` argument: a number of seconds (an `int`, a `float`, anything with `__index__`
+/// or `__float__` such as numpy numbers, never a `bool`; `TypeError` otherwise) in
+/// `(0, MAX_TIME_LIMIT]` (`ArgumentError` otherwise, NaN and infinities included).
+pub fn time_limit_arg(obj: &Bound<'_, PyAny>) -> PyResult<std::time::Duration> {
+    let integer = !obj.is_instance_of::<PyFloat>()
+        && (obj.is_instance_of::<PyInt>() || obj.hasattr("__index__")?);
+    let seconds = if obj.is_instance_of::<PyBool>() {
+        None
+    } else if integer {
+        // Saturated far outside the range, so a huge int is refused by the range check.
+        Some(int_value(obj)?.0 as f64)
+    } else if obj.is_instance_of::<PyFloat>() || obj.hasattr("__float__")? {
+        Some(obj.extract::<f64>()?)
+    } else {
+        None
+    };
+    let Some(seconds) = seconds else {
+        return Err(PyTypeError::new_err(format!(
+            "time_limit is a number of seconds (int or float) or None, got {} {}",
+            type_name(obj),
+            shown(obj)
+        )));
+    };
+    if seconds > 0.0 && seconds <= MAX_TIME_LIMIT {
+        Ok(std::time::Duration::from_secs_f64(seconds))
+    } else {
+        Err(ArgumentError::new_err(format!(
+            "time_limit must be more than 0 and at most {MAX_TIME_LIMIT} seconds, got {}",
+            shown(obj)
+        )))
+    }
 }

@@ -18,6 +18,7 @@ use super::errors::EngineInvariantError;
 use super::game::{self, deprecated, BoundGame};
 use crate::bots::decide::decision_until;
 use crate::bots::BotKind;
+use crate::card::CardInfo;
 use crate::climb::determinize::{wind_holders, ClimbDeterminizer};
 use crate::climb::encoding::{self, move_features, MOVE_FEATURES, NUM_ACTIONS};
 use crate::climb::notation::{move_from_json, move_json, parse_move};
@@ -27,6 +28,7 @@ use crate::climb::snapshot::{parse_snapshot, round_snap, to_beat_snap};
 use crate::climb::{record, view, Deck, Mood, Move, Preset};
 use crate::climb::{ClimbEvent, ClimbGame, ClimbSettings};
 use crate::error::{EngineError, IllegalMove};
+use crate::interrupt::Interrupt;
 use crate::rng::SplitMix64;
 
 /// Game settings (contract §2): preset `year` or `spin`, panda mood, first player, deck file.
@@ -445,6 +447,7 @@ impl BoundGame for PyClimbGame {
     type Rules = PyClimbSettings;
     type Request = ClimbRequest;
     type Event = ClimbEvent;
+    type Decision = Move;
     const CLASS: &'static str = "ClimbGame";
     const NUM_ACTIONS: usize = NUM_ACTIONS;
 
@@ -568,15 +571,16 @@ impl BoundGame for PyClimbGame {
     fn from_json(py: Python<'_>, text: &str) -> PyResult<Self> {
         Ok(Self::from_core(record::from_json(text).py_err(py)?))
     }
-    fn bot_move(&self, py: Python<'_>, kind: BotKind, seed: u64) -> PyResult<PyClimbMove> {
-        let game = &self.game;
-        // A search bot can run for seconds: Ctrl-C must stop it; the others answer at once.
-        let long = matches!(kind, BotKind::Ismcts { .. });
-        let inner = super::interrupt::interruptible_if(py, long, |stop| {
-            decision_until(game, kind, seed, stop)
-        })?
-        .py_err(py)?;
-        Ok(PyClimbMove { inner })
+    fn decide(&self, kind: BotKind, seed: u64, stop: &Interrupt) -> Result<Move, EngineError> {
+        decision_until(&self.game, kind, seed, stop)
+    }
+    fn decided_move(&self, inner: Move) -> PyClimbMove {
+        PyClimbMove { inner }
+    }
+    /// All 70 ids of the game's deck, `in_play` for the suits dealt (S-1.3, S-2, S-3.1).
+    fn cards(&self) -> Vec<CardInfo> {
+        let st = self.game.state();
+        st.deck().cards_info(st.suits_in_play())
     }
     /// The white cards of other hands, the draw pile and (in `spin`) the unseen winds are dealt
     /// anew into the same places. The sample starts from its snapshot, so it has a record.

@@ -18,12 +18,15 @@ use pyo3::types::{PyDict, PyList};
 use pyo3::PyClass;
 use serde::Serialize;
 
-use super::args::{cut_message, seed_arg, Int};
+use super::args::{cut_message, seed_arg, time_limit_arg, Int};
 use super::errors::{concurrent_use, to_py as to_py_err, RulesError};
 use super::events::PyMoveEvents;
-use super::json::events_to_py;
+use super::interrupt::interruptible_for;
+use super::json::{events_to_py, serde_to_py};
 use crate::bots::BotKind;
+use crate::card::CardInfo;
 use crate::error::EngineError;
+use crate::interrupt::{Interrupt, NEVER};
 
 /// What a game's Python class provides to the shared methods. Every method reads the core game;
 /// none holds a rule.
@@ -36,6 +39,8 @@ pub trait BoundGame: PyClass<Frozen = False> + Clone {
     type Request;
     /// A recorded event (serialised as `{"type": ..., "player": ..., ...}`).
     type Event: Serialize;
+    /// A bot's move as the core returns it (sent back from the worker thread of a search).
+    type Decision: Send;
 
     /// The class name, for messages.
     const CLASS: &'static str;
@@ -88,8 +93,18 @@ pub trait BoundGame: PyClass<Frozen = False> + Clone {
     fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>>;
     fn to_json(&self) -> PyResult<String>;
     fn from_json(py: Python<'_>, text: &str) -> PyResult<Self>;
-    /// A built-in bot's move for the seat to move (the GIL released; Ctrl-C stops a search).
-    fn bot_move(&self, py: Python<'_>, kind: BotKind, seed: u64) -> PyResult<Self::Move>;
+    /// A built-in bot's decision for the seat to move, from the core (no Python: it runs with
+    /// the GIL released, maybe on a worker thread); a search ends early once `stop` is set.
+    fn decide(
+        &self,
+        kind: BotKind,
+        seed: u64,
+        stop: &Interrupt,
+    ) -> Result<Self::Decision, EngineError>;
+    /// The Python move of a decision [`BoundGame::decide`] made in this position.
+    fn decided_move(&self, decision: Self::Decision) -> Self::Move;
+    /// The game's deck as it plays it, one card per id (the core's card rules).
+    fn cards(&self) -> Vec<CardInfo>;
     /// A full game sampled from what `seat` knows.
     fn determinize(&self, py: Python<'_>, seat: u8, seed: u64) -> PyResult<Self>;
 }
@@ -188,16 +203,31 @@ pub fn seed_or_zero(seed: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
     Ok(seed.map(seed_arg).transpose()?.unwrap_or(0))
 }
 
-/// `bot_move(bot, seed)`.
-pub fn bot_move<G: BoundGame>(
+/// `bot_move(bot, seed, time_limit)`: every argument is checked before the bot runs. A search
+/// can run for seconds, so it runs where Ctrl-C stops it and `time_limit` ends it with its best
+/// move so far; the other bots answer at once (no thread; a time limit cannot matter to them).
+pub fn bot_move<G: BoundGame + Sync>(
     game: &G,
     py: Python<'_>,
     bot: &str,
     seed: Option<&Bound<'_, PyAny>>,
+    time_limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<G::Move> {
     let kind = bot_kind(bot)?;
     let seed = seed_or_zero(seed)?;
-    game.bot_move(py, kind, seed)
+    let limit = time_limit.map(time_limit_arg).transpose()?;
+    let decision = match kind {
+        BotKind::Ismcts { .. } => {
+            interruptible_for(py, limit, |stop| game.decide(kind, seed, stop))?
+        }
+        BotKind::Random | BotKind::Heuristic => py.detach(|| game.decide(kind, seed, &NEVER)),
+    };
+    Ok(game.decided_move(engine(py, decision)?))
+}
+
+/// `cards()`: one dict per card id of the game's deck (docs/game_api.md, "Cards").
+pub fn cards<'py, G: BoundGame>(game: &G, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    serde_to_py(py, &game.cards())
 }
 
 /// `determinize(player, seed)`.
@@ -409,16 +439,28 @@ macro_rules! bind_game {
             }
             /// The move a built-in bot (`BOT_NAMES`, or `"ismcts:N"`) picks for the seat to
             /// move; `seed` drives its randomness; it uses only what that seat may know.
+            /// `time_limit` (seconds, more than 0 and at most 3600) bounds a search: ISMCTS
+            /// returns its best move so far at the deadline; the other bots answer at once.
             /// `GameOverError` once the game is over.
-            #[pyo3(signature = (bot = $crate::py::args::Text::new("heuristic"), seed = None),
-                                        text_signature = "(self, /, bot='heuristic', seed=None)")]
+            #[pyo3(signature = (bot = $crate::py::args::Text::new("heuristic"), seed = None,
+                                time_limit = None),
+                   text_signature = "(self, /, bot='heuristic', seed=None, time_limit=None)")]
             fn bot_move(
                 &self,
                 py: pyo3::Python<'_>,
                 bot: $crate::py::args::Text,
                 seed: Option<&pyo3::Bound<'_, pyo3::PyAny>>,
+                time_limit: Option<&pyo3::Bound<'_, pyo3::PyAny>>,
             ) -> pyo3::PyResult<<$class as $crate::py::game::BoundGame>::Move> {
-                $crate::py::game::bot_move(self, py, &bot, seed)
+                $crate::py::game::bot_move(self, py, &bot, seed, time_limit)
+            }
+            /// The game's deck as it plays it: one dict per card id (`id`, `token`, `label`,
+            /// `kind`, `suit`, `value`, `faces`, `in_play`), in id order.
+            fn cards<'py>(
+                &self,
+                py: pyo3::Python<'py>,
+            ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::PyAny>> {
+                $crate::py::game::cards(self, py)
             }
             /// A full game sampled from what `player` knows (docs/agents.md,
             /// "Determinization"): hidden cards dealt anew, consistently with what `player` has

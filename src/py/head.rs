@@ -11,6 +11,7 @@ use super::game::{self, deprecated, BoundGame};
 use super::json::{from_py, serde_to_py};
 use crate::bots::decide::decision_until;
 use crate::bots::BotKind;
+use crate::card::CardInfo;
 use crate::error::{EngineError, IllegalMove};
 use crate::head::action::{mask_ids, BAMBOO_ALONE, BIG_PANDA};
 use crate::head::cards::{self, CardSet};
@@ -22,6 +23,7 @@ use crate::head::{
     record, Action, ActionId, Deal, HandResult, HeadEvent, HeadGame, HeadRules, HeadState,
     LastPileScoring, NUM_ACTIONS,
 };
+use crate::interrupt::Interrupt;
 use crate::rng::SplitMix64;
 
 /// How errors name Panda Head.
@@ -418,7 +420,7 @@ impl PyHeadGame {
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<ActionId> {
         deprecated(py, "HeadGame", "bot_action()", "bot_move().action_id")?;
-        Ok(game::bot_move(self, py, &bot, seed)?.action)
+        Ok(game::bot_move(self, py, &bot, seed, None)?.action)
     }
     /// Deprecated name of `round_results` (a hand is a round).
     #[getter]
@@ -454,6 +456,7 @@ impl BoundGame for PyHeadGame {
     type Rules = PyHeadRules;
     type Request = HeadRequest;
     type Event = HeadEvent;
+    type Decision = ActionId;
     const CLASS: &'static str = "HeadGame";
     const NUM_ACTIONS: usize = NUM_ACTIONS;
 
@@ -574,15 +577,15 @@ impl BoundGame for PyHeadGame {
             game: record::from_json(text).py_err(py)?,
         })
     }
-    fn bot_move(&self, py: Python<'_>, kind: BotKind, seed: u64) -> PyResult<PyHeadMove> {
-        let game = &self.game;
-        // A search bot can run for seconds: Ctrl-C must stop it; the others answer at once.
-        let long = matches!(kind, BotKind::Ismcts { .. });
-        let id = super::interrupt::interruptible_if(py, long, |stop| {
-            decision_until(game, kind, seed, stop)
-        })?
-        .py_err(py)?;
-        Ok(PyHeadMove::in_state(self.st(), id))
+    fn decide(&self, kind: BotKind, seed: u64, stop: &Interrupt) -> Result<ActionId, EngineError> {
+        decision_until(&self.game, kind, seed, stop)
+    }
+    fn decided_move(&self, id: ActionId) -> PyHeadMove {
+        PyHeadMove::in_state(self.st(), id)
+    }
+    /// Ids 0–62, or 0–54 without the special cards (H-1.3, H-2.3).
+    fn cards(&self) -> Vec<CardInfo> {
+        cards::deck_info(self.st().rules().deck_size())
     }
     /// Other hands and the draw pile are dealt anew, consistently with every play `seat` has
     /// seen. The sample plays on like any game but has no JSON record.

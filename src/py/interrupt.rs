@@ -9,9 +9,11 @@
 //! calling thread waiting in short slices with the GIL released, checking signals between slices.
 //! On a signal it sets the work's [`Interrupt`] (the core polls it between games, envs and search
 //! iterations), waits for the work to wind down and returns the `KeyboardInterrupt`.
+//! [`interruptible_for`] adds a deadline on the same loop: at the deadline the caller sets the
+//! token and returns the work's own result (a time-limited search's best move so far).
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use numpy::PyArray1;
 use pyo3::exceptions::PyRuntimeError;
@@ -37,6 +39,23 @@ where
     R: Send,
     F: FnOnce(&Interrupt) -> R + Send,
 {
+    interruptible_for(py, None, work)
+}
+
+/// [`interruptible`] that also sets the work's [`Interrupt`] once `limit` has passed (counted
+/// from this call), and then returns what the work returns (a search's best move so far), not an
+/// error.
+///
+/// Why here and not in the work: the calling thread waits anyway, so it is the timer. The work
+/// polls the same flag it polls for Ctrl-C, and no hot loop reads the clock. The deadline is
+/// met within a few milliseconds (the wait is cut to the time left) plus one unit of the work
+/// (one search iteration).
+pub fn interruptible_for<R, F>(py: Python<'_>, limit: Option<Duration>, work: F) -> PyResult<R>
+where
+    R: Send,
+    F: FnOnce(&Interrupt) -> R + Send,
+{
+    let deadline = limit.and_then(|l| Instant::now().checked_add(l));
     let stop = Interrupt::new();
     let done = AtomicBool::new(false);
     std::thread::scope(|scope| {
@@ -53,8 +72,14 @@ where
             })
             .map_err(|e| PyRuntimeError::new_err(format!("cannot start a worker thread: {e}")))?;
         loop {
+            // Until the deadline, wake no later than it; after it (the work told to stop), the
+            // loop only waits for the work to end and keeps watching for Ctrl-C.
+            let wait = match deadline {
+                Some(d) if !stop.is_set() => SLICE.min(d.saturating_duration_since(Instant::now())),
+                _ => SLICE,
+            };
             // Spurious wake-ups are harmless: the loop re-checks.
-            py.detach(|| std::thread::park_timeout(SLICE));
+            py.detach(|| std::thread::park_timeout(wait));
             if done.load(Ordering::Acquire) {
                 break;
             }
@@ -63,6 +88,9 @@ where
                 // The work stops within one game/env/iteration; its partial result is dropped.
                 let _ = py.detach(|| worker.join());
                 return Err(signal);
+            }
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                stop.stop();
             }
         }
         match py.detach(|| worker.join()) {

@@ -7,9 +7,11 @@
 //! wild count, symbol counts and the drop flag, which is all move generation and scoring ever
 //! look at.
 //!
+//! - `describe`: how each card reads to a person (face text, [`crate::card::CardInfo`])
 //! - `document`: the format-neutral tree a TOML or JSON deck document is read into
 //! - `loader`: the [`Deck`] constructors, validation of that tree and compilation of the faces
 
+mod describe;
 mod document;
 mod loader;
 

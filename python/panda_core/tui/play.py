@@ -1,0 +1,187 @@
+"""The play loop of ``panda-core play``: bots move, people are asked, summaries are shown.
+
+The table model (:class:`panda_core.table.Table`) decides everything about the game; this loop
+only asks it whose turn it is, draws that seat's state and passes the typed move on. The record
+is saved whenever the session ends: at the end of the game, on ``q``, at end of input and on
+Ctrl-C.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Group
+from rich.text import Text
+
+from panda_core._core import PandaCoreError
+from panda_core.tui import render
+from panda_core.tui.moves import MovePicker, parse_line
+from panda_core.tui.terminal import InputRefused, Terminal
+
+if TYPE_CHECKING:
+    from panda_core.table import Table
+
+INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT)."""
+
+
+KEYS = """Keys (type one and press Enter):
+  12                 play move number 12
+  7+B  single Ea8    play the move with that notation (as listed)
+  =7                 play the notation 7 (a plain number is a move number)
+  n  p               next / previous page of moves
+  /text  /           only the moves containing text / all of them again
+  ?                  this help
+  q                  save the record and quit (Ctrl-D too; Ctrl-C at once)"""
+
+
+class Turn(Enum):
+    PLAYED = "played"
+    QUIT = "quit"
+
+
+def one_line(message: str, width: int = render.WIDTH - 2) -> str:
+    """An error message on one line of the screen (the engine's first line, shortened)."""
+    first = (message.strip().splitlines() or [""])[0]
+    return first if len(first) <= width else first[: width - 3] + "..."
+
+
+def free_path(path: Path) -> Path:
+    """``path`` (the table's ``panda-GAME-SEED.json``), or ``…-2.json``, ``…-3.json`` if taken:
+    an older record is never overwritten."""
+    found, k = path, 2
+    while found.exists():
+        found, k = path.with_name(f"{path.stem}-{k}{path.suffix}"), k + 1
+    return found
+
+
+class PlaySession:
+    """One game at one terminal: ``table`` with its human seats, drawn on ``term``."""
+
+    def __init__(self, table: Table, term: Terminal, save_to: Path | None = None) -> None:
+        self.table = table
+        self.term = term
+        self.save_to = save_to
+        self.hot_seat = len(table.humans) > 1
+        self._saved: Path | None = None
+
+    def run(self) -> int:
+        """Play to the end (or until the person quits); the exit status."""
+        try:
+            return self._loop()
+        except KeyboardInterrupt:
+            path = self.save()
+            self.term.console.print()
+            self.term.say(f"Interrupted: record saved to {path}")
+            return INTERRUPTED
+
+    def save(self) -> Path:
+        if self._saved is None:
+            self._saved = self.save_to or free_path(Path(self.table.default_record_name()))
+        self.table.save(self._saved)
+        return self._saved
+
+    def _quit(self) -> int:
+        path = self.save()
+        self.term.show(
+            Group(
+                Text(f"Record saved to {path}"),
+                Text(f"Replay it with: panda-core replay {path}", style="dim"),
+            )
+        )
+        return 0
+
+    def _loop(self) -> int:
+        rounds_seen = 0
+        last_person: int | None = None
+        while True:
+            self.table.advance()
+            public = self._public()
+            results = public.get("round_results") or []
+            for number, result in enumerate(results[rounds_seen:], start=rounds_seen):
+                self.term.show(render.round_summary(public, result, number))
+                if not self.term.wait_enter():
+                    return self._quit()
+            rounds_seen = len(results)
+            if self.table.is_over:
+                path = self.save()
+                self.term.show(render.game_summary(self._public(), str(path)))
+                return 0
+            seat = self.table.waiting_for
+            if seat is None:  # the model always stops at a person or at the end; never spin
+                raise PandaCoreError("the table stopped with no seat to ask")
+            if self.hot_seat and seat != last_person:
+                self.term.show(render.pass_screen(public, seat))
+                if not self.term.wait_enter(f"Seat {seat}: press Enter when ready"):
+                    return self._quit()
+            last_person = seat
+            if self._turn(seat) is Turn.QUIT:
+                return self._quit()
+
+    def _public(self) -> dict[str, Any]:
+        """A state for what everyone may see (names, scores, round results): the summaries and
+        the hot-seat screen use only those keys, never a hand."""
+        return dict(self.table.state(self.table.humans[0]))
+
+    def _turn(self, seat: int) -> Turn:
+        state = self.table.state(seat)
+        picker = MovePicker(list(state.get("legal") or []))
+        message, redraw = "", True
+        while True:
+            if redraw or self.term.interactive:
+                self.term.show(render.play_screen(state, picker, message, self.term.height))
+            elif message:
+                self.term.say(message, style="bold red")
+            redraw = False
+            try:
+                line = self.term.read()
+            except InputRefused as err:
+                message = str(err)
+                continue
+            if line is None:
+                return Turn.QUIT
+            command = parse_line(line)
+            move: int | str | None = None
+            message = ""
+            if command.kind == "empty":
+                message = f"type a move number (1-{len(picker.legal)}), a notation, ? or q"
+            elif command.kind == "help":
+                self._help(seat)
+                redraw = True
+            elif command.kind == "quit":
+                return Turn.QUIT
+            elif command.kind in ("next", "prev"):
+                message = picker.turn_page(1 if command.kind == "next" else -1)
+                redraw = not message
+            elif command.kind == "filter":
+                message = picker.set_filter(command.text)
+                redraw = True
+            elif command.kind == "pick":
+                move = picker.index_of(command.number)
+                if move is None:
+                    message = f"no move {command.number}: choose 1-{len(picker.legal)}"
+            elif not command.text:
+                message = "type the notation after '='"
+            else:
+                move = command.text
+            if move is None:
+                continue
+            try:
+                self.table.play(seat, move)
+            except PandaCoreError as err:  # an illegal move or notation: state unchanged
+                message = one_line(f"not a legal move: {err}")
+                continue
+            return Turn.PLAYED
+
+    def _help(self, seat: int) -> None:
+        text = f"{KEYS}\n\n{self.table.help(seat)}"
+        page, pages = 0, 1
+        while page < pages:
+            screen, pages = render.help_screen(text, page, self.term.height)
+            self.term.show(screen)
+            more = "Enter: more" if page + 1 < pages else "Enter: back to the game"
+            if not self.term.wait_enter(more):
+                return
+            page += 1
