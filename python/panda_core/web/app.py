@@ -60,6 +60,8 @@ MULTIPART_SLACK = 64 * 1024
 """Room for the multipart framing around an uploaded record of ``max_upload`` bytes."""
 POLICY_VIOLATION = 1008
 """Websocket close code for a connection refused (unknown table, bad token)."""
+GOING_AWAY = 1001
+"""Websocket close code when the table is closed (idle, or the server stops)."""
 
 
 def _error(err: WebError) -> JSONResponse:
@@ -229,7 +231,7 @@ async def _send_queued(websocket: WebSocket, connection: Connection) -> None:
     while True:
         message = await connection.queue.get()
         if message is CLOSE:
-            await websocket.close(1001)
+            await websocket.close(GOING_AWAY)
             return
         assert isinstance(message, str)
         await websocket.send_text(message)
@@ -253,8 +255,6 @@ async def _receive_moves(
             if text is None:
                 raise Malformed('send text messages: {"type": "move", "move": index or notation}')
             move = client_move(text)
-            if live.closed:
-                return
             if move is None:
                 connection.put(await _state_text(registry, live, connection.seat))
             else:

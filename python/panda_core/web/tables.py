@@ -163,6 +163,8 @@ class Registry:
 
     async def state(self, live: LiveTable, seat: int) -> Any:
         async with live.lock:
+            if live.closed:
+                raise NotFound(f"table {live.id!r} was closed")
             return live.table.state(seat)
 
     async def play(self, live: LiveTable, seat: int, move: Move) -> Any:
