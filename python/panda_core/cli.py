@@ -32,6 +32,7 @@ from panda_core._registry import (
 )
 from panda_core.simulate import MAX_GAMES, SimulationResult, pooled_win_rates, simulate_chunks
 from panda_core.tui.cli import register as register_tui
+from panda_core.web.cli import register as register_web
 
 INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
@@ -389,6 +390,7 @@ def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
     )
     sim.set_defaults(func=_cmd_simulate)
     register_tui(sub)  # play, replay: panda_core/tui
+    register_web(sub)  # serve: panda_core/web
     return parser
 
 

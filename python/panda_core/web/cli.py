@@ -1,0 +1,107 @@
+"""``panda-core serve``: the web application on a local port (uvicorn)."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+from typing import Any
+
+__all__ = ["register", "serve"]
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of seconds, got {text[:40]!r}"
+        ) from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text[:40]}")
+    return value
+
+
+def _delay(text: str) -> float:
+    value = 0.0 if text.strip() in ("0", "0.0") else _positive(text)
+    if value > 60:
+        raise argparse.ArgumentTypeError(f"must be at most 60 seconds, got {text[:40]}")
+    return value
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number 0..=65535, got {text[:40]!r}")
+    return int(text)
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``serve`` to the ``panda-core`` sub-commands (``subparsers`` of ``add_subparsers``)."""
+    serve_parser: argparse.ArgumentParser = subparsers.add_parser(
+        "serve",
+        help="play and replay in the browser (a local web server)",
+        description="Start the web application: play any game against the bots and replay "
+        "records from any seat, in the browser. Needs the web extra: pip install "
+        "'panda-core[web]'. The server listens on 127.0.0.1 only unless --host says otherwise.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    serve_parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (another address than 127.0.0.1 lets other machines in)",
+    )
+    serve_parser.add_argument("--port", type=_port, default=8000, help="port (0: any free port)")
+    serve_parser.add_argument(
+        "--idle-timeout",
+        type=_positive,
+        default=1800.0,
+        help="seconds without a request after which a table is closed",
+    )
+    serve_parser.add_argument(
+        "--bot-delay",
+        type=_delay,
+        default=0.35,
+        help="seconds between two bot moves (so each can be seen)",
+    )
+    serve_parser.set_defaults(func=serve)
+    return serve_parser
+
+
+def serve(args: argparse.Namespace, given: set[str] | None = None) -> int:
+    """Run the server until Ctrl-C; print the address to open."""
+    try:
+        import uvicorn
+
+        from panda_core.web.app import create_app
+    except ImportError as err:
+        print(
+            f"panda-core serve needs the web extra ({err.name} is missing): "
+            "pip install 'panda-core[web]'",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        sock = _listen(args.host, args.port)
+    except OSError as err:
+        print(f"panda-core serve: cannot listen on {args.host}:{args.port}: {err}", file=sys.stderr)
+        return 2
+    app = create_app(idle_timeout=args.idle_timeout, bot_delay=args.bot_delay)
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024, lifespan="on")
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"panda-core serve: open http://{shown}:{port}/  (Ctrl-C stops)", flush=True)
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn shuts down cleanly, then passes Ctrl-C on
+        pass
+    finally:
+        sock.close()
+    print("panda-core serve: stopped", flush=True)
+    return 0
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port`` (bound here so that the address printed is the one
+    served, the port of ``--port 0`` included)."""
+    family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    return socket.create_server((host, port), family=family)
