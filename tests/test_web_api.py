@@ -232,6 +232,13 @@ def test_state_requests_need_the_right_seat_and_token() -> None:
         assert_error(client.get(f"{url}?seat=0&token=a%20b"), 400, "token")
         assert_error(client.get(f"{url}?seat=1&token={created['token']}"), 403)
         assert_error(client.get(f"/api/tables/nosuch?{query(created)}"), 404, "no table")
+        who = {"seat": 0, "token": created["token"]}
+        assert_error(client.post("/api/tables/nosuch/moves", json={**who, "move": 0}), 404)
+        assert_error(client.post("/api/tables/nosuch/replay", json=who), 404)
+        assert_error(client.post(f"{url}/replay", json={**who, "token": "bad"}), 403)
+        assert_error(client.post(f"{url}/replay", json={**who, "move": 0}), 400, "move")
+        assert_error(client.get(f"/api/tables/nosuch/record?{query(created)}"), 404)
+        assert_error(client.get(f"{url}/record?seat=0&token=bad"), 403)
 
 
 def test_refused_moves_leave_the_game_as_it_was() -> None:
