@@ -296,6 +296,8 @@ def test_a_replay_shows_each_seat_what_it_knew(game: str) -> None:
     assert len(full) == len(json.loads(record)["actions" if game == "head" else "moves"]) + 1
     starts = full.round_starts()
     assert starts[0] == 0 and starts == sorted(starts) and len(starts) == len(source.round_results)
+    assert [full.frame(k)["round"] for k in starts[1:]] == list(range(1, len(starts)))
+    assert all(full.frame(k - 1)["round"] == r for r, k in enumerate(starts[1:]))
     for seat in range(3):
         replay = full.for_seat(seat)
         for k in range(0, len(replay), max(1, len(replay) // 25)):

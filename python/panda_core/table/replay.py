@@ -140,12 +140,12 @@ class Replay:
         return len(self._positions[i - 1].history)
 
     def round_starts(self) -> list[int]:
-        """The first frame of each round (hand), in order."""
+        """The first frame of each round (hand), in order: frame 0, then each frame whose last
+        move ended a round (it shows the next round's deal; its ``round`` is that round)."""
         starts = [0]
         for i in range(1, len(self._positions)):
-            if len(self._positions[i - 1].round_results) != len(
-                self._positions[i - 2].round_results if i > 1 else ()
-            ):
+            now, before = self._positions[i], self._positions[i - 1]
+            if len(now.round_results) != len(before.round_results) and not now.is_over:
                 starts.append(i)
         return starts
 
