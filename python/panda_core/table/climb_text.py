@@ -21,7 +21,7 @@ _RULES = {
     "bomb": "S-4.5 four or more units of one rank (following only); S-5.2 beats any non-bomb",
 }
 _PASS_REASON = {
-    "chosen": ("pass", "passes"),
+    "chosen": ("are out of this trick", "is out of this trick"),  # the move said "pass"
     "empty_hand": ("pass (empty hand)", "passes (empty hand)"),
     "forced": ("must pass", "must pass"),
 }
