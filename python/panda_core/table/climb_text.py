@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from panda_core.table.cards import CardBook, CardDict
+from panda_core.table.event_text import EventLine, Writer, write_event
 from panda_core.table.names import SeatNames
 
 __all__ = ["PRESENTER", "ClimbPresenter"]
@@ -26,6 +27,43 @@ _PASS_REASON = {
     "forced": ("must pass", "must pass"),
 }
 
+
+def _move(e: EventLine) -> str:
+    if e["kind"] == "pass":
+        return e.act("pass", "passes")
+    return f"{e.act('play', 'plays')} {e['move']}"
+
+
+def _drawn(e: EventLine) -> str:
+    drawn = f": {e.cards()}" if e["cards"] else ""
+    return f"{e.act('draw', 'draws')} {e['count']} card(s){drawn}"
+
+
+def _dealt(e: EventLine) -> str:
+    dealt = f": {e.cards()}" if e["cards"] else ""
+    return f"{e.act('get', 'gets')} {e['count']} cards{dealt}"
+
+
+EVENTS: dict[str, Writer] = {
+    "move": _move,
+    "pass": lambda e: e.act(*_PASS_REASON.get(e["reason"] or "", ("pass", "passes"))),
+    "bamboo": lambda e: f"{e.who}: bamboo +{e['points']} (score {e['score']})",
+    "steal": lambda e: f"{e.act('take', 'takes')} {e['points']} from {e.seat('victim')}",
+    "flip": lambda e: f"{e.act('turn', 'turns')} {e.cards()} blue",
+    "draw": _drawn,
+    "trick_held": lambda e: f"{e.act('hold', 'holds')} the trick",
+    "return": lambda e: f"{e.cards()} go back to {e.who}, {e['face']}",
+    "discard": lambda e: f"discarded from {e.who}: {e.cards()}",
+    "trick_end": lambda e: f"trick to {e.seat('winner')}",
+    "show_out": lambda e: f"{e.act('show', 'shows')} out: +{e['points']} (score {e['score']})",
+    "round_end": lambda e: f"round {e.round()} over; scores {e['scores']}",
+    "round_start": lambda e: (
+        f"round {e.round()}: {e.act('start', 'starts', 'starter')}; draw pile {e['draw_pile_size']}"
+    ),
+    "deal": _dealt,
+}
+"""The line of each climbing-game event (docs/game_api.md, "Events")."""
+
 SUMMARY = """\
 Climbing game (year: docs/rules/year.md, spin: docs/rules/spin.md). Get rid of your cards.
 S-1/S-2 Cards have a white face and a stronger blue face; element cards are played on plays.
@@ -41,64 +79,7 @@ class ClimbPresenter:
     round_word = "round"
 
     def describe(self, event: Mapping[str, Any], book: CardBook, names: SeatNames) -> str:
-        kind = event["type"]
-        who = names(event.get("player"))
-        cards = event.get("cards")
-        if kind == "move":
-            if event.get("kind") == "pass":
-                return names.act(event.get("player"), "pass", "passes")
-            return names.act(event.get("player"), "play", "plays") + f" {event['move']}"
-        if kind == "pass":
-            return names.act(
-                event.get("player"), *_PASS_REASON.get(event.get("reason", ""), ("pass", "passes"))
-            )
-        if kind == "bamboo":
-            return f"{who}: bamboo +{event.get('points')} (score {event.get('score')})"
-        if kind == "steal":
-            return (
-                names.act(event.get("player"), "take", "takes")
-                + f" {event.get('points')} from {names(event.get('victim'))}"
-            )
-        if kind == "flip":
-            return (
-                names.act(event.get("player"), "turn", "turns")
-                + f" {book.tokens(cards or [])} blue"
-            )
-        if kind == "draw":
-            drawn = f": {book.tokens(cards)}" if cards else ""
-            return (
-                names.act(event.get("player"), "draw", "draws")
-                + f" {event.get('count')} card(s){drawn}"
-            )
-        if kind == "trick_held":
-            return names.act(event.get("player"), "hold", "holds") + " the trick"
-        if kind == "return":
-            return f"{book.tokens(cards or [])} go back to {who}, {event.get('face')}"
-        if kind == "discard":
-            return f"discarded from {who}: {book.tokens(cards or [])}"
-        if kind == "trick_end":
-            return f"trick to {names(event.get('winner'))}"
-        if kind == "show_out":
-            return (
-                names.act(event.get("player"), "show", "shows")
-                + f" out: +{event.get('points')} (score {event.get('score')})"
-            )
-        if kind == "round_end":
-            return f"round {event['round'] + 1} over; scores {event.get('scores')}"
-        if kind == "round_start":
-            starter = names.act(event.get("starter"), "start", "starts")
-            return f"round {event['round'] + 1}: {starter}; draw pile {event.get('draw_pile_size')}"
-        if kind == "deal":
-            dealt = f": {book.tokens(cards)}" if cards else ""
-            return (
-                names.act(event.get("player"), "get", "gets")
-                + f" {event.get('count')} cards{dealt}"
-            )
-        if kind == "game_end":
-            return f"game over: {names(event.get('winner'))} wins; scores {event.get('scores')}"
-        if kind == "bot_fallback":
-            return f"{who}'s bot failed ({event.get('reason')}); the heuristic moved instead"
-        return str(kind)
+        return write_event(EVENTS, event, book, names)
 
     def hand(self, view: Mapping[str, Any], book: CardBook) -> list[CardDict]:
         return [book.card(c, f) for c, f in zip(view["hand"], view["hand_faces"], strict=True)]

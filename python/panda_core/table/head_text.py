@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from panda_core.table.cards import CardBook, CardDict
+from panda_core.table.event_text import EventLine, Writer, write_event
 from panda_core.table.names import SeatNames
 
 __all__ = ["PRESENTER", "HeadPresenter"]
@@ -23,6 +24,47 @@ _RULES = {
     "bamboo": "H-4.4 a hand of only Bamboo plays one alone: a card is turned up as the play",
 }
 
+
+def _move(e: EventLine) -> str:
+    you, they = _OPTION.get(e["option"] or "", ("play", "plays"))
+    return f"{e.act(you, they)} {e['move']} (value {e['value']})"
+
+
+def _turn_up(e: EventLine) -> str:
+    skipped = e.cards("discarded")
+    extra = f" (set aside: {skipped})" if skipped else ""
+    return f"turned up {e.cards('card') or '?'} for {e.who}, value {e['value']}{extra}"
+
+
+def _deal(e: EventLine) -> str:
+    hands = e["hands"] or []
+    viewer = e.names.viewer
+    own = hands[viewer] if viewer is not None and viewer < len(hands) else None
+    mine = f"; your cards: {e.book.tokens(own)}" if own else ""
+    dealer = e.act("deal", "deals", "dealer")
+    leader = e.act("lead", "leads", "leader")
+    return f"hand {e.round()}: {dealer}, {leader}{mine}"
+
+
+EVENTS: dict[str, Writer] = {
+    "move": _move,
+    "big_panda": lambda e: f"{e.who}: Big Panda, worth {e['value']}",
+    "bamboo": lambda e: f"{e.who}: Bamboo alone" if e["alone"] else f"{e.who}: Bamboo, +2",
+    "turn_up": _turn_up,
+    "draw": lambda e: f"{e.act('draw', 'draws')} {e.cards('card') or 'a card'}",
+    "pile_won": lambda e: (
+        f"pile {e['pile'] + 1} to {e.seat('winner')} (value {e['value']}, {e['points']} points)"
+    ),
+    "poor_panda": lambda e: f"Poor Panda: {e.who} loses {e['points']}",
+    "drowsy": lambda e: f"{e.act('are', 'is')} Drowsy: {e['score_before']} → {e['score']}",
+    "pooped": lambda e: (
+        f"{e.act('are Pooped and leave', 'is Pooped and leaves')} the game ({e['score']})"
+    ),
+    "round_end": lambda e: f"hand {e.round()} over; scores {e['scores']}",
+    "deal": _deal,
+}
+"""The line of each Panda Head event (docs/game_api.md, "Events")."""
+
 SUMMARY = """\
 Panda Head — points are bad (docs/rules/head.md).
 H-2  Each hand, everyone gets 7 cards; 7 piles are played, one card each per pile.
@@ -38,59 +80,7 @@ class HeadPresenter:
     round_word = "hand"
 
     def describe(self, event: Mapping[str, Any], book: CardBook, names: SeatNames) -> str:
-        kind = event["type"]
-        who = names(event.get("player"))
-        if kind == "move":
-            you, they = _OPTION.get(event.get("option", ""), ("play", "plays"))
-            return names.act(event.get("player"), you, they) + (
-                f" {event['move']} (value {event.get('value')})"
-            )
-        if kind == "big_panda":
-            return f"{who}: Big Panda, worth {event.get('value')}"
-        if kind == "bamboo":
-            return f"{who}: Bamboo alone" if event.get("alone") else f"{who}: Bamboo, +2"
-        if kind == "turn_up":
-            skipped = book.tokens(event.get("discarded", []))
-            turned = book.token(event["card"]) if "card" in event else "?"
-            extra = f" (set aside: {skipped})" if skipped else ""
-            return f"turned up {turned} for {who}, value {event.get('value')}{extra}"
-        if kind == "draw":
-            card = f" {book.token(event['card'])}" if "card" in event else " a card"
-            return names.act(event.get("player"), "draw", "draws") + card
-        if kind == "pile_won":
-            return (
-                f"pile {event['pile'] + 1} to {names(event.get('winner'))} "
-                f"(value {event.get('value')}, {event.get('points')} points)"
-            )
-        if kind == "poor_panda":
-            return f"Poor Panda: {who} loses {event.get('points')}"
-        if kind == "drowsy":
-            return (
-                names.act(event.get("player"), "are", "is")
-                + f" Drowsy: {event.get('score_before')} → {event.get('score')}"
-            )
-        if kind == "pooped":
-            return names.act(
-                event.get("player"), "are Pooped and leave", "is Pooped and leaves"
-            ) + (f" the game ({event.get('score')})")
-        if kind == "round_end":
-            return f"hand {event['round'] + 1} over; scores {event.get('scores')}"
-        if kind == "deal":
-            hands = event.get("hands") or []
-            own = (
-                hands[names.viewer]
-                if names.viewer is not None and names.viewer < len(hands)
-                else None
-            )
-            mine = f"; your cards: {book.tokens(own)}" if own else ""
-            dealer = names.act(event.get("dealer"), "deal", "deals")
-            leader = names.act(event.get("leader"), "lead", "leads")
-            return f"hand {event['round'] + 1}: {dealer}, {leader}{mine}"
-        if kind == "game_end":
-            return f"game over: {names(event.get('winner'))} wins; scores {event.get('scores')}"
-        if kind == "bot_fallback":
-            return f"{who}'s bot failed ({event.get('reason')}); the heuristic moved instead"
-        return str(kind)
+        return write_event(EVENTS, event, book, names)
 
     def hand(self, view: Mapping[str, Any], book: CardBook) -> list[CardDict]:
         return book.cards(view["hand"])

@@ -1,0 +1,79 @@
+"""Event lines: one line of text per event, written per event type.
+
+Each game's presenter has a table ``event type → writer``; a writer gets the event wrapped in an
+:class:`EventLine`, which knows how to name seats for the viewer ("you play" / "seat 2
+(heuristic) plays") and how to write cards. The events every game shares (``game_end``) and the
+table's own (``bot_fallback``) are written here once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from panda_core.table.cards import CardBook
+from panda_core.table.names import SeatNames
+
+__all__ = ["COMMON", "EventLine", "Writer", "write_event"]
+
+
+class EventLine:
+    """An event with the words to write it for one viewer."""
+
+    def __init__(self, event: Mapping[str, Any], book: CardBook, names: SeatNames) -> None:
+        self.event = event
+        self.book = book
+        self.names = names
+
+    def __getitem__(self, key: str) -> Any:
+        return self.event.get(key)
+
+    @property
+    def who(self) -> str:
+        """The event's player, named for the viewer."""
+        return self.names(self.event.get("player"))
+
+    @property
+    def whose(self) -> str:
+        """``"your"`` / ``"seat 2 (heuristic)'s"``."""
+        seat = self.event.get("player")
+        return "your" if seat == self.names.viewer else f"{self.names(seat)}'s"
+
+    def act(self, you: str, they: str, seat_key: str = "player") -> str:
+        """``"you pass"`` / ``"seat 2 (heuristic) passes"`` for the seat under ``seat_key``."""
+        return self.names.act(self.event.get(seat_key), you, they)
+
+    def seat(self, key: str) -> str:
+        return self.names(self.event.get(key))
+
+    def cards(self, key: str = "cards") -> str:
+        """The cards under ``key`` as tokens (``""`` when the viewer is not shown them)."""
+        value = self.event.get(key)
+        if value is None:
+            return ""
+        if isinstance(value, int):
+            return self.book.token(value)
+        return self.book.tokens(value)
+
+    def round(self) -> int:
+        """The event's round, counted from 1 as people count."""
+        return int(self.event.get("round", 0)) + 1
+
+
+Writer = Callable[[EventLine], str]
+
+COMMON: dict[str, Writer] = {
+    "game_end": lambda e: f"game over: {e.seat('winner')} wins; scores {e['scores']}",
+    "bot_fallback": lambda e: (
+        f"{e.whose} bot failed ({e['reason']}); the {e['played_by']} bot moved instead"
+    ),
+}
+
+
+def write_event(
+    writers: Mapping[str, Writer], event: Mapping[str, Any], book: CardBook, names: SeatNames
+) -> str:
+    """The line of ``event`` (its type's name if no writer knows it)."""
+    kind = str(event["type"])
+    writer = writers.get(kind) or COMMON.get(kind)
+    return kind if writer is None else writer(EventLine(event, book, names))
