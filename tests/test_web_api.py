@@ -537,6 +537,21 @@ def test_serve_listens_on_localhost_by_default() -> None:
             build_parser().parse_args(["serve", *bad])
 
 
+def test_serve_bounds_each_bot_move() -> None:
+    """``--bot-time`` reaches every table: the table model refuses a bound out of its range, so
+    a server made with one refuses to create tables and says why."""
+    args = build_parser().parse_args(["serve", "--bot-time", "0.5"])
+    assert args.bot_time == 0.5
+    assert build_parser().parse_args(["serve"]).bot_time == 2.0
+    for bad in ("0", "61", "soon"):
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["serve", "--bot-time", bad])
+    with served(bot_time=120.0) as (client, _):
+        body = {"game": "head", "players": 2, "bots": ["random"], "seed": 1}
+        answer = client.post("/api/tables", json=body)
+        assert answer.status_code == 422 and "bot_time" in answer.json()["error"]
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

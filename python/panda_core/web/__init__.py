@@ -22,6 +22,7 @@ def create_app(
     max_tables: int = 64,
     max_upload: int = 1_000_000,
     bot_delay: float = 0.35,
+    bot_time: float = 2.0,
     traffic: Traffic | None = None,
 ) -> FastAPI:
     """The web application (see :func:`panda_core.web.app.create_app`)."""
@@ -32,5 +33,6 @@ def create_app(
         max_tables=max_tables,
         max_upload=max_upload,
         bot_delay=bot_delay,
+        bot_time=bot_time,
         traffic=traffic,
     )

@@ -74,6 +74,7 @@ def create_app(
     max_tables: int = 64,
     max_upload: int = 1_000_000,
     bot_delay: float = 0.35,
+    bot_time: float = 2.0,
     traffic: Traffic | None = None,
 ) -> FastAPI:
     """The app: tables with a person and bots, replays of records, the page.
@@ -81,7 +82,8 @@ def create_app(
     ``idle_timeout``: seconds without a request or message after which a table or replay is
     closed; ``max_tables``: tables (and, separately, replays) open at once; ``max_upload``: bytes
     of an uploaded record; ``bot_delay``: seconds between two bot moves (so a page can show
-    each); ``traffic``: a list that receives everything the server sends to clients
+    each); ``bot_time``: the longest one bot decision may take (``Table``'s ``bot_time``);
+    ``traffic``: a list that receives everything the server sends to clients
     (``("http", path, body)``, ``("ws", path, text)``), for tests.
     """
     registry = Registry(idle_timeout=idle_timeout, max_tables=max_tables, bot_delay=bot_delay)
@@ -147,6 +149,7 @@ def create_app(
                 players=wanted.players,
                 seats=wanted.seats(),
                 seed=wanted.seed,
+                bot_time=bot_time,
                 **wanted.rules,
             )
         except (PandaCoreError, TypeError) as err:

@@ -29,6 +29,13 @@ def _delay(text: str) -> float:
     return value
 
 
+def _bot_time(text: str) -> float:
+    value = _positive(text)
+    if value > 60:
+        raise argparse.ArgumentTypeError(f"must be at most 60 seconds, got {text[:40]}")
+    return value
+
+
 def _port(text: str) -> int:
     if not text.isdigit() or not 0 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"must be a port number 0..=65535, got {text[:40]!r}")
@@ -63,6 +70,12 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         default=0.35,
         help="seconds between two bot moves (so each can be seen)",
     )
+    serve_parser.add_argument(
+        "--bot-time",
+        type=_bot_time,
+        default=2.0,
+        help="the longest a bot may think per move, in seconds (default 2, at most 60)",
+    )
     serve_parser.set_defaults(func=serve)
     return serve_parser
 
@@ -85,7 +98,9 @@ def serve(args: argparse.Namespace, given: set[str] | None = None) -> int:
     except OSError as err:
         print(f"panda-core serve: cannot listen on {args.host}:{args.port}: {err}", file=sys.stderr)
         return 2
-    app = create_app(idle_timeout=args.idle_timeout, bot_delay=args.bot_delay)
+    app = create_app(
+        idle_timeout=args.idle_timeout, bot_delay=args.bot_delay, bot_time=args.bot_time
+    )
     config = uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024, lifespan="on")
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
