@@ -105,8 +105,16 @@ class HeadPresenter:
             "notes": [
                 f"leader: {names(view['leader'])}",
                 f"dealer: {names(view['dealer'])}",
-                *(f"{names(s)} is Drowsy" for s, d in enumerate(view["drowsy"]) if d),
-                *(f"{names(s)} is Pooped" for s, p in enumerate(view["pooped"]) if p),
+                *(
+                    names.act(s, "are Drowsy", "is Drowsy")
+                    for s, d in enumerate(view["drowsy"])
+                    if d
+                ),
+                *(
+                    names.act(s, "are Pooped", "is Pooped")
+                    for s, p in enumerate(view["pooped"])
+                    if p
+                ),
             ],
         }
 
