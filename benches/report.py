@@ -153,6 +153,20 @@ def main(path: str) -> None:
         if name in benches:
             print(f"  {name:<56} {1 / per_unit(benches[name], 'decisions'):>12,.0f} decisions/s")
 
+    for game in ("head", "year", "spin"):
+        ratio(
+            f"{game} Table.state(seat) / its engine calls (view, events, moves)",
+            f"test_table_state[{game}]",
+            f"test_engine_parts_of_a_state[{game}]",
+            "x",
+        )
+        ratio(
+            f"{game} Replay(record) / from_json(record)",
+            f"test_replay_load[{game}]",
+            f"test_from_json[{game}]",
+            "x",
+        )
+
 
 if __name__ == "__main__":
     main(sys.argv[1] if len(sys.argv) > 1 else "bench.json")
