@@ -340,3 +340,17 @@ def test_a_record_with_an_illegal_move_names_it() -> None:
         Replay(json.dumps(record))
     with pytest.raises(TableError, match="frames are"):
         Replay(source.to_json()).frame(5)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_records_of_the_batch_simulator_replay(game: str) -> None:
+    """``panda-core simulate --save-records`` writes the same format: its records replay."""
+    from panda_core._registry import spec
+
+    records = spec(game).batch_records(3, 3, ["heuristic", "random", "random"], 7, None, 1, 0)
+    for record in records:
+        replay = Replay(record)
+        final = replay.frame(len(replay) - 1)
+        loaded = panda_core.make(game).from_json(record)
+        assert final["is_over"] and final["winner"] == loaded.winner
+        assert final["scores"] == loaded.scores
