@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import panda_core
 from hidden_cards import hidden_cards_shown, private_events_leak, secret_cards
@@ -354,3 +356,78 @@ def test_records_of_the_batch_simulator_replay(game: str) -> None:
         loaded = panda_core.make(game).from_json(record)
         assert final["is_over"] and final["winner"] == loaded.winner
         assert final["scores"] == loaded.scores
+
+
+def _records() -> list[str]:
+    out = []
+    for game in GAMES:
+        g = panda_core.make(game, players=3, seed=4)
+        for _ in range(12):
+            g.apply(g.bot_move("random", 1))
+        out.append(g.to_json())
+    return out
+
+
+RECORDS = _records()
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=8,
+)
+
+
+@given(
+    which=st.integers(0, len(RECORDS) - 1),
+    path_seed=st.integers(0, 2**32),
+    value=JSON_VALUES,
+)
+def test_a_mutated_record_replays_or_is_refused_with_an_engine_error(
+    which: int, path_seed: int, value: Any
+) -> None:
+    """Any record a user can hand to a replay (a value replaced anywhere in a real record)
+    either replays or raises a ``PandaCoreError``: never another exception, never a crash."""
+    import random
+
+    record = json.loads(RECORDS[which])
+    rng = random.Random(path_seed)
+    node: Any = record
+    while True:  # walk to a random place and replace what is there
+        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+        if not keys:
+            break
+        key = rng.choice(keys)
+        child = node[key]
+        if not isinstance(child, dict | list) or not child or rng.random() < 0.4:
+            node[key] = value
+            break
+        node = child
+    try:
+        replay = Replay(json.dumps(record))
+    except PandaCoreError:
+        return
+    frame = replay.frame(len(replay) - 1)
+    assert frame["frames"] == len(replay)
+
+
+@given(
+    game=st.sampled_from(GAMES),
+    move=st.none()
+    | st.integers(-(2**70), 2**70)
+    | st.text(max_size=30)
+    | st.floats()
+    | st.lists(st.integers(), max_size=3),
+    seat=st.integers(-3, 6),
+)
+def test_whatever_a_person_sends_is_played_or_refused_unchanged(
+    game: str, move: Any, seat: int
+) -> None:
+    table = Table(game, seats=["human", "human"], seed=12)
+    before = table.record()
+    try:
+        table.play(seat, move)
+    except (PandaCoreError, TypeError):
+        assert table.record() == before
+    else:
+        assert table.record() != before

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from panda_core._args import cut, int_arg
-from panda_core._core import PandaCoreError
+from panda_core._core import InvalidStateError, PandaCoreError
 from panda_core._registry import AnyGame, spec_of_record
 from panda_core.table.cards import CardBook
 from panda_core.table.errors import TableError
@@ -57,6 +57,8 @@ class Replay:
                 game.apply(move)
             except PandaCoreError as err:
                 raise type(err)(f"move {i} of the record: {err}") from err
+            except TypeError as err:  # a JSON value that is no move at all: the record is bad
+                raise InvalidStateError(f"move {i} of the record: {err}") from err
             positions.append(game.clone())
         self._positions = positions
         self._moves = moves
