@@ -431,3 +431,23 @@ def test_whatever_a_person_sends_is_played_or_refused_unchanged(
         assert table.record() == before
     else:
         assert table.record() != before
+
+
+def test_bots_are_reset_as_play_game_resets_them() -> None:
+    """A Python bot with ``reset(seed)`` gets the seed ``play_game`` would give it at that seat."""
+    from panda_core.bots import play_game
+
+    class Recorder:
+        def __init__(self) -> None:
+            self.seeds: list[int] = []
+
+        def reset(self, seed: int) -> None:
+            self.seeds.append(seed)
+
+        def __call__(self, game: Any, player: int) -> Any:
+            return game.legal_moves()[0]
+
+    at_table, in_play_game = Recorder(), Recorder()
+    Table("head", seats=["random", at_table], seed=77)
+    play_game("head", ["random", in_play_game], seed=77)
+    assert at_table.seeds == in_play_game.seeds and len(at_table.seeds) == 1

@@ -182,17 +182,25 @@ def _head_rules(rules: AnyRules | None, options: dict[str, Any]) -> HeadRules:
     return rules if rules is not None else HeadRules(**options)
 
 
-def _head_batch(
-    games: int,
-    players: int,
-    bots: list[str],
-    seed: int,
-    rules: Any,
-    threads: int | None,
-    first_game: int,
-) -> BatchColumns:
-    h = simulate_head_batch(games, players, bots, seed, rules, threads, first_game)
-    return h["winner"], h["hands"], h["decisions"], h["scores"]
+def _batch_columns(
+    simulate: Callable[..., Any], rounds: str
+) -> Callable[[int, int, list[str], int, Any, int | None, int], BatchColumns]:
+    """The engine's batch function ``simulate`` as columns; ``rounds`` names its rounds column
+    (``"hands"`` in Panda Head)."""
+
+    def run(
+        games: int,
+        players: int,
+        bots: list[str],
+        seed: int,
+        rules: Any,
+        threads: int | None,
+        first_game: int,
+    ) -> BatchColumns:
+        out = simulate(games, players, bots, seed, rules, threads, first_game)
+        return out["winner"], out[rounds], out["decisions"], out["scores"]
+
+    return run
 
 
 def _head_cli_rules(args: argparse.Namespace) -> HeadRules:
@@ -241,19 +249,6 @@ def _climb_rules(preset: Literal["year", "spin"]) -> Callable[..., ClimbSettings
     return build
 
 
-def _climb_batch(
-    games: int,
-    players: int,
-    bots: list[str],
-    seed: int,
-    rules: Any,
-    threads: int | None,
-    first_game: int,
-) -> BatchColumns:
-    c = simulate_climb_batch(games, players, bots, seed, rules, threads, first_game)
-    return c["winner"], c["rounds"], c["decisions"], c["scores"]
-
-
 def _climb_cli_rules(preset: Literal["year", "spin"]) -> Callable[[argparse.Namespace], Any]:
     def build(args: argparse.Namespace) -> ClimbSettings:
         options: dict[str, Any] = {
@@ -287,7 +282,7 @@ def _climb_spec(name: Literal["year", "spin"], title: str) -> GameSpec:
         cli_options=options,
         _rules=_climb_rules(name),
         _new=ClimbGame,
-        _batch=_climb_batch,
+        _batch=_batch_columns(simulate_climb_batch, "rounds"),
         _records=climb_batch_records,
         _cli_rules=_climb_cli_rules(name),
         _render=climb.render_text,
@@ -312,7 +307,7 @@ SPECS: dict[str, GameSpec] = {
         cli_options=HEAD_OPTIONS,
         _rules=_head_rules,
         _new=HeadGame,
-        _batch=_head_batch,
+        _batch=_batch_columns(simulate_head_batch, "hands"),
         _records=head_batch_records,
         _cli_rules=_head_cli_rules,
         _render=head.render_text,
@@ -350,14 +345,14 @@ def spec_of_record(record: object) -> GameSpec:
     if not isinstance(record, Mapping):
         raise InvalidStateError(f"a game record is a JSON object, got {shown(record)}")
     fmt = record.get("format")
-    for game in SPECS.values():
-        if game.record_format != fmt:
-            continue
-        if game.rules_class is HeadRules:
-            return game
-        settings = record.get("settings")
-        preset = settings.get("preset") if isinstance(settings, Mapping) else None
-        if preset == game.name:
+    same_format = [g for g in SPECS.values() if g.record_format == fmt]
+    if len(same_format) == 1:
+        return same_format[0]
+    # Games sharing a format (the climbing presets) are told apart by the record's preset.
+    settings = record.get("settings")
+    preset = settings.get("preset") if isinstance(settings, Mapping) else None
+    for game in same_format:
+        if game.name == preset:
             return game
     formats = sorted({g.record_format for g in SPECS.values()})
     raise InvalidStateError(

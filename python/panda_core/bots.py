@@ -66,6 +66,7 @@ __all__ = [
     "new_game",
     "nth_output",
     "play_game",
+    "reset_bots",
     "tournament",
 ]
 
@@ -156,9 +157,13 @@ class BuiltinBot:
     game is reproducible. The engine bots see only what the seat to move may know.
     """
 
-    def __init__(self, name: str = "heuristic", seed: int = 0) -> None:
+    def __init__(
+        self, name: str = "heuristic", seed: int = 0, time_limit: float | None = None
+    ) -> None:
         self.name: str = _check_builtin(name)
         self.seed: int = seed_arg(seed)
+        self.time_limit = time_limit
+        """Seconds a decision may take (``game.bot_move``'s ``time_limit``); ``None``: no bound."""
         self._stream = self.seed
         self._calls = 0
 
@@ -179,10 +184,19 @@ class BuiltinBot:
                 f"{self.name} was asked to move for seat {player}, but seat "
                 f"{game.current_player} is to move"
             )
-        return game.bot_move(self.name, self.next_seed())
+        return game.bot_move(self.name, self.next_seed(), time_limit=self.time_limit)
 
     def __repr__(self) -> str:
         return f"BuiltinBot({self.name!r}, seed={self.seed})"
+
+
+def reset_bots(bots: Sequence[object], seed: int) -> None:
+    """Call ``reset`` on every bot that has one, with a seed derived from the game's ``seed``
+    and the bot's seat (one stream per seat, apart from the deal's)."""
+    for seat, bot in enumerate(bots):
+        reset = getattr(bot, "reset", None)
+        if callable(reset):
+            reset(nth_output(seed ^ _BOT_STREAM, seat))
 
 
 def bot_name(bot: object) -> str:
@@ -291,10 +305,7 @@ def play_game(
     state = new_game(name, n, seed, rules=rules, settings=settings)
     seats = [_as_bot(b) for b in bots]
     names = tuple(bot_name(b) for b in bots)
-    for seat, bot in enumerate(seats):
-        reset = getattr(bot, "reset", None)
-        if callable(reset):
-            reset(nth_output(seed ^ _BOT_STREAM, seat))
+    reset_bots(seats, seed)
     decisions = 0
     while True:
         seat_or_none = state.current_player

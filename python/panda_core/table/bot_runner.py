@@ -11,17 +11,19 @@ returns keeps its thread, but the table has moved on without it.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from panda_core._args import cut, shown
-from panda_core._core import PandaCoreError, mix64, nth_output
+from panda_core._core import PandaCoreError
 from panda_core._registry import AnyGame
+from panda_core.bots import Bot, BuiltinBot, reset_bots
 from panda_core.table.seats import SeatSpec
 
-__all__ = ["BotAnswer", "Fallback", "ask_bot"]
+__all__ = ["BotAnswer", "Fallback", "ask_bot", "seat_bots"]
 
 FALLBACK_BOT = "heuristic"
 """The bot that answers when a Python bot fails (instant, sees only what the seat may know)."""
@@ -53,25 +55,28 @@ class BotAnswer:
     fallback: Fallback | None = None
 
 
-def decision_seed(table_seed: int, seat: int, decision: int) -> int:
-    """The seed of a bot's ``decision``-th decision at ``seat``: one stream per seat, derived
-    from the table's seed, so a table with the same seed and seats plays the same game."""
-    return nth_output(mix64(table_seed ^ (0xB0B5 + seat)), decision)
+def seat_bots(seats: Sequence[SeatSpec], seed: int, time_limit: float) -> list[Bot[Any] | None]:
+    """Each seat's bot (``None`` for a person): built-in bots as :class:`BuiltinBot` bounded by
+    ``time_limit``, Python bots as given; every bot reset for the game dealt from ``seed`` the
+    way :func:`panda_core.bots.play_game` resets them."""
+    bots: list[Bot[Any] | None] = []
+    for spec in seats:
+        if spec.builtin is not None:
+            bots.append(BuiltinBot(spec.builtin, time_limit=time_limit))
+        else:
+            bots.append(spec.bot)
+    reset_bots(bots, seed)
+    return bots
 
 
-def _builtin(game: AnyGame, name: str, seed: int, time_limit: float) -> Any:
-    return game.bot_move(name, seed, time_limit=time_limit)
-
-
-def _python_bot(spec: SeatSpec, game: AnyGame, seat: int, time_limit: float) -> tuple[Any, str]:
+def _python_bot(bot: Bot[Any], game: AnyGame, seat: int, time_limit: float) -> tuple[Any, str]:
     """The move the Python bot chose (checked on a clone) and ``""``, or ``None`` and the reason
     it is not played."""
-    assert spec.bot is not None
     box: dict[str, Any] = {}
 
     def run() -> None:
         try:
-            box["move"] = spec.bot(game.clone(), seat)  # type: ignore[misc]
+            box["move"] = bot(game.clone(), seat)
         except BaseException as err:  # the bot's failure is reported, never raised at the table
             box["error"] = err
 
@@ -93,13 +98,16 @@ def _python_bot(spec: SeatSpec, game: AnyGame, seat: int, time_limit: float) -> 
     return move, ""
 
 
-def ask_bot(spec: SeatSpec, game: AnyGame, seat: int, seed: int, time_limit: float) -> BotAnswer:
-    """The move of the bot at ``seat`` (the seat to move) within ``time_limit`` seconds."""
-    if spec.builtin is not None:
-        return BotAnswer(_builtin(game, spec.builtin, seed, time_limit))
-    move, reason = _python_bot(spec, game, seat, time_limit)
+def ask_bot(
+    bot: Bot[Any], name: str, game: AnyGame, seat: int, time_limit: float, fallback: BuiltinBot
+) -> BotAnswer:
+    """The move of ``bot`` (called ``name``), the bot of ``seat``, the seat to move, within
+    ``time_limit`` seconds. A built-in bot is asked on the game itself (it reads nothing hidden,
+    and the engine bounds its time); a Python bot that fails is replaced by ``fallback`` for
+    this decision."""
+    if isinstance(bot, BuiltinBot):
+        return BotAnswer(bot(game, seat))
+    move, reason = _python_bot(bot, game, seat, time_limit)
     if not reason:
         return BotAnswer(move)
-    return BotAnswer(
-        _builtin(game, FALLBACK_BOT, seed, time_limit), Fallback(seat, spec.name, reason)
-    )
+    return BotAnswer(fallback(game, seat), Fallback(seat, name, reason))

@@ -21,6 +21,7 @@ from panda_core.table.cards import CardBook
 from panda_core.table.errors import TableError
 from panda_core.table.names import SeatNames
 from panda_core.table.seat_state import SeatStateBuilder
+from panda_core.table.seats import check_seat
 
 __all__ = ["MAX_RECORD_BYTES", "Replay"]
 
@@ -85,10 +86,7 @@ class Replay:
         return cls(text, seat)
 
     def _seat(self, seat: object) -> int:
-        s = int_arg(seat, "seat")
-        if not 0 <= s < self.players:
-            raise TableError(f"seats are 0..{self.players - 1}, got {s}")
-        return s
+        return check_seat(seat, self.players)
 
     @property
     def game_name(self) -> str:

@@ -16,11 +16,11 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from panda_core._args import cut, shown
+from panda_core._args import cut, int_arg, shown
 from panda_core.bots import Bot, bot_name, is_builtin_bot
 from panda_core.table.errors import TableError
 
-__all__ = ["SeatSpec", "load_bot", "parse_seat"]
+__all__ = ["SeatSpec", "check_seat", "load_bot", "parse_seat"]
 
 SeatKind = Literal["human", "bot"]
 
@@ -99,3 +99,11 @@ def parse_seat(seat: object) -> SeatSpec:
     if callable(seat):
         return SeatSpec("bot", bot_name(seat), bot=seat)
     raise TypeError(f"a seat is a string or a bot callable as bot(game, player), got {shown(seat)}")
+
+
+def check_seat(seat: object, players: int) -> int:
+    """``seat`` as a seat of a ``players``-seat table (``TypeError`` / ``TableError``)."""
+    s = int_arg(seat, "seat")
+    if not 0 <= s < players:
+        raise TableError(f"seats are 0..{players - 1}, got {s}")
+    return s

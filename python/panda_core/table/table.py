@@ -27,11 +27,12 @@ from typing import Any
 from panda_core._args import cut, int_arg, players_arg, seed_arg, shown
 from panda_core._core import GameOverError
 from panda_core._registry import AnyGame, GameSpec, spec
-from panda_core.table.bot_runner import Fallback, ask_bot, decision_seed
+from panda_core.bots import BuiltinBot
+from panda_core.table.bot_runner import FALLBACK_BOT, Fallback, ask_bot, seat_bots
 from panda_core.table.cards import CardBook
 from panda_core.table.errors import NotYourTurnError, TableError
 from panda_core.table.seat_state import SeatStateBuilder
-from panda_core.table.seats import SeatSpec, parse_seat
+from panda_core.table.seats import SeatSpec, check_seat, parse_seat
 
 __all__ = ["Table"]
 
@@ -78,7 +79,8 @@ class Table:
         self.bot_time = float(bot_time)
         self._game: AnyGame = self._spec.new_game(n, self.seed, rules, **options)
         self._book = CardBook(self._game)
-        self._decisions = [0] * n
+        self._bots = seat_bots(self.seats, self.seed, self.bot_time)
+        self._fallback = BuiltinBot(FALLBACK_BOT, time_limit=self.bot_time)
         self._notes: list[tuple[int, dict[str, Any]]] = []  # (history length, table event)
         self._last_move_at = [0] * n  # history length after each seat's last move
         self._builder = SeatStateBuilder(self._spec, self._book, [s.name for s in self.seats])
@@ -119,16 +121,9 @@ class Table:
         seat = self._game.current_player
         return seat if seat is not None and self.seats[seat].is_human else None
 
-    @property
-    def moves_played(self) -> int:
-        return sum(self._decisions)
-
     def seat_arg(self, seat: object) -> int:
         """``seat`` as a seat of this table (``TypeError`` / ``TableError`` otherwise)."""
-        s = int_arg(seat, "seat")
-        if not 0 <= s < self.players:
-            raise TableError(f"seats are 0..{self.players - 1}, got {s}")
-        return s
+        return check_seat(seat, self.players)
 
     # ---- moving ----------------------------------------------------------------------------
 
@@ -165,8 +160,11 @@ class Table:
         seat = self._game.current_player
         if seat is None or self.seats[seat].is_human:
             return []
-        seed = decision_seed(self.seed, seat, self._decisions[seat])
-        answer = ask_bot(self.seats[seat], self._game, seat, seed, self.bot_time)
+        bot = self._bots[seat]
+        assert bot is not None  # every seat that is not a person has a bot
+        answer = ask_bot(
+            bot, self.seats[seat].name, self._game, seat, self.bot_time, self._fallback
+        )
         if answer.fallback is not None:
             self._note(answer.fallback)
         return self._apply(seat, answer.move)
@@ -186,7 +184,6 @@ class Table:
 
     def _apply(self, seat: int, move: object) -> list[dict[str, Any]]:
         events = [dict(e) for e in self._game.apply(move)]  # type: ignore[arg-type]
-        self._decisions[seat] += 1
         self._last_move_at[seat] = len(self._game.history)
         return events
 
