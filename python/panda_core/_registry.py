@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
@@ -93,6 +93,8 @@ class GameSpec:
     """The ``format`` field of this game's JSON records."""
     record_moves: str
     """The field of a record that lists the moves, in order."""
+    _placements: Callable[[int, Sequence[int]], tuple[int, ...]]
+    _rules_dict: Callable[[Any], dict[str, Any]]
 
     def rules(self, rules: object = None, **options: Any) -> AnyRules:
         """This game's rules: ``rules`` (an object of :attr:`rules_class`), or one built from
@@ -146,6 +148,15 @@ class GameSpec:
     def cli_rules(self, args: argparse.Namespace) -> AnyRules:
         """This game's rules from ``panda-core simulate``'s parsed options."""
         return self._cli_rules(args)
+
+    def placements(self, winner: int, scores: Sequence[int]) -> tuple[int, ...]:
+        """Each seat's place at the end of a game (0 = first; equal places tie), from the winner
+        and the final scores: what the arena's ratings rank."""
+        return self._placements(winner, scores)
+
+    def rules_dict(self, rules: object) -> dict[str, Any]:
+        """``rules`` (of this game) as a JSON-ready dict of its settings."""
+        return self._rules_dict(self.rules(rules))
 
     def render(self, game: AnyGame) -> str:
         """A few lines of text picturing ``game`` for the seat to move (the RL ``render()``)."""
@@ -203,6 +214,17 @@ def _batch_columns(
     return run
 
 
+def _winner_first(winner: int, scores: Sequence[int]) -> tuple[int, ...]:
+    """Panda Head's places: the winner (the last seat not Pooped, H-6.3) first, every other seat
+    tied second. The others left the game one by one, but a batch keeps no history of the order
+    and their final scores (each above the threshold) do not say it."""
+    return tuple(0 if s == winner else 1 for s in range(len(scores)))
+
+
+def _head_rules_dict(rules: HeadRules) -> dict[str, Any]:
+    return dict(rules.to_dict())
+
+
 def _head_cli_rules(args: argparse.Namespace) -> HeadRules:
     return HeadRules(
         last_pile_scoring=args.last_pile_scoring,
@@ -249,6 +271,25 @@ def _climb_rules(preset: Literal["year", "spin"]) -> Callable[..., ClimbSettings
     return build
 
 
+def _by_score(winner: int, scores: Sequence[int]) -> tuple[int, ...]:
+    """The climbing games' places: the winner (S-10.1, ties already broken) first, then the other
+    seats by final score, highest first; equal scores tie."""
+    others = [scores[s] for s in range(len(scores)) if s != winner]
+    return tuple(
+        0 if s == winner else 1 + sum(1 for v in others if v > scores[s])
+        for s in range(len(scores))
+    )
+
+
+def _climb_rules_dict(rules: ClimbSettings) -> dict[str, Any]:
+    return {
+        "preset": rules.preset,
+        "panda_mood": rules.panda_mood,
+        "first_player": rules.first_player,
+        "deck": rules.deck,
+    }
+
+
 def _climb_cli_rules(preset: Literal["year", "spin"]) -> Callable[[argparse.Namespace], Any]:
     def build(args: argparse.Namespace) -> ClimbSettings:
         options: dict[str, Any] = {
@@ -289,6 +330,8 @@ def _climb_spec(name: Literal["year", "spin"], title: str) -> GameSpec:
         presenter_module="panda_core.table.climb_text",
         record_format="panda-core/climb",
         record_moves="moves",
+        _placements=_by_score,
+        _rules_dict=_climb_rules_dict,
     )
 
 
@@ -314,6 +357,8 @@ SPECS: dict[str, GameSpec] = {
         presenter_module="panda_core.table.head_text",
         record_format="panda-core/head",
         record_moves="actions",
+        _placements=_winner_first,
+        _rules_dict=_head_rules_dict,
     ),
     "year": _climb_spec("year", "Year of the Panda"),
     "spin": _climb_spec("spin", "Panda Spin"),

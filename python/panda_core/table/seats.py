@@ -12,11 +12,12 @@ A seat is given as
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from panda_core._args import cut, int_arg, shown
+from panda_core.bot_import import BotImportError
+from panda_core.bot_import import load_bot as _load_bot
 from panda_core.bots import Bot, bot_name, is_builtin_bot
 from panda_core.table.errors import TableError
 
@@ -48,30 +49,12 @@ class SeatSpec:
 
 
 def load_bot(path: str) -> Bot[Any]:
-    """The Python bot at ``"package.module:attr"``: the attribute itself if it is a callable bot,
-    an instance if it is a class. ``TableError`` if the module or attribute is missing or the
-    object is not callable."""
-    module_name, sep, attr = path.partition(":")
-    if not sep or not module_name or not attr:
-        raise TableError(f"a Python bot is 'package.module:attr', got {cut(path)!r}")
+    """The Python bot at ``"package.module:attr"`` (:func:`panda_core.bot_import.load_bot`),
+    with a failure reported as a :class:`TableError`."""
     try:
-        module = importlib.import_module(module_name)
-    except Exception as err:  # an import runs user code: any failure is the bot's
-        raise TableError(f"cannot import the bot module {cut(module_name)!r}: {err}") from err
-    target: Any = module
-    for part in attr.split("."):
-        try:
-            target = getattr(target, part)
-        except AttributeError as err:
-            raise TableError(f"{cut(module_name)!r} has no attribute {cut(attr)!r}") from err
-    if isinstance(target, type):
-        try:
-            target = target()
-        except Exception as err:
-            raise TableError(f"cannot create the bot {cut(path)!r}: {err}") from err
-    if not callable(target):
-        raise TableError(f"{cut(path)!r} is not a bot: a bot is callable as bot(game, player)")
-    return target  # type: ignore[no-any-return]
+        return _load_bot(path)
+    except BotImportError as err:
+        raise TableError(str(err)) from err
 
 
 def parse_seat(seat: object) -> SeatSpec:

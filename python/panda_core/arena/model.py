@@ -1,0 +1,190 @@
+"""What an arena is made of: its entrants, its games (one :class:`Match` each), what came of each
+game (:class:`MatchResult`, a forfeit included) and the settings that decide all of them.
+
+Everything here is plain data: it pickles (worker processes, Ray tasks) and has a JSON form
+(``to_json`` / ``from_json``), the one the results folder keeps (``games.jsonl``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+from panda_core._registry import AnyRules, GameName, spec
+
+__all__ = [
+    "ArenaSettings",
+    "Entrant",
+    "Forfeit",
+    "ForfeitKind",
+    "Match",
+    "MatchResult",
+    "Permutations",
+]
+
+Permutations: TypeAlias = Literal["rotations", "all"]
+"""How each deal is replayed: ``"rotations"`` moves every entrant of a line-up one seat on for
+each replay (each entrant sits in each seat once per deal); ``"all"`` plays every ordering of the
+line-up (each entrant also follows each other one equally often; ``players!`` games per deal)."""
+
+ForfeitKind: TypeAlias = Literal["exception", "illegal", "timeout", "dead_worker"]
+"""Why a game was forfeited: the bot raised, answered an illegal move (or no move at all), took
+longer than the move time, or its worker process died (or hung past the game's time)."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One bot in the arena, under its label (unique in the arena).
+
+    ``spec`` is a built-in bot name (``"heuristic"``, ``"ismcts:200"``: anything the engine's
+    bot parser accepts) or a Python bot's import path ``"package.module:attr"`` (a class,
+    instantiated afresh for each game, or a callable). ``bot`` is a Python bot object given
+    directly from Python instead of a path (it must pickle to run in worker processes)."""
+
+    label: str
+    spec: str
+    builtin: bool
+    bot: Any = field(default=None, compare=False, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"label": self.label, "spec": self.spec, "builtin": self.builtin}
+
+
+@dataclass(frozen=True)
+class Match:
+    """One game of the arena: deal ``deal`` (dealt from ``seed``) with entrant ``lineup[s]`` at
+    seat ``s``. ``index`` numbers the games of the arena in schedule order."""
+
+    index: int
+    deal: int
+    seed: int
+    lineup: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """A game stopped by a misbehaving bot: ``seat`` (``None`` when a dead worker cannot be
+    pinned on one seat), the ``entrant`` sitting there, why, and the game's record up to the
+    refused move (``game.to_json()``; for a dead worker, the deal with no moves)."""
+
+    seat: int | None
+    entrant: int | None
+    kind: ForfeitKind
+    message: str
+    record: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "entrant": self.entrant,
+            "kind": self.kind,
+            "message": self.message,
+            "record": self.record,
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Forfeit:
+        return Forfeit(
+            seat=data["seat"],
+            entrant=data["entrant"],
+            kind=data["kind"],
+            message=data["message"],
+            record=data["record"],
+        )
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """What came of one :class:`Match`.
+
+    ``ranks[s]`` is seat ``s``'s place (0 = first, equal places tie; the registry's
+    ``placements``). A forfeited game has ``winner=None``, the forfeiting seat last and every
+    other seat tied first; the statistics count it as a loss for the forfeiting entrant only (see
+    ``panda_core.arena.stats``). No field holds a time: results are the same on any machine,
+    backend or worker count.
+    """
+
+    index: int
+    deal: int
+    seed: int
+    lineup: tuple[int, ...]
+    winner: int | None
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    rounds: int
+    decisions: int
+    forfeit: Forfeit | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.index,
+            "deal": self.deal,
+            "seed": self.seed,
+            "lineup": list(self.lineup),
+            "winner": self.winner,
+            "scores": list(self.scores),
+            "ranks": list(self.ranks),
+            "rounds": self.rounds,
+            "decisions": self.decisions,
+            "forfeit": None if self.forfeit is None else self.forfeit.to_json(),
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> MatchResult:
+        forfeit = data.get("forfeit")
+        return MatchResult(
+            index=int(data["game"]),
+            deal=int(data["deal"]),
+            seed=int(data["seed"]),
+            lineup=tuple(int(x) for x in data["lineup"]),
+            winner=None if data["winner"] is None else int(data["winner"]),
+            scores=tuple(int(x) for x in data["scores"]),
+            ranks=tuple(int(x) for x in data["ranks"]),
+            rounds=int(data["rounds"]),
+            decisions=int(data["decisions"]),
+            forfeit=None if forfeit is None else Forfeit.from_json(forfeit),
+        )
+
+
+@dataclass(frozen=True)
+class ArenaSettings:
+    """Everything that decides an arena's games and their results (not how they are run: the
+    backend and the worker count change nothing)."""
+
+    game: GameName
+    players: int
+    entrants: tuple[Entrant, ...]
+    deals: int
+    seed: int
+    permutations: Permutations
+    rules: AnyRules
+    move_time: float
+    """Seconds a Python bot may take for one move before it forfeits."""
+    game_time: float
+    """Seconds one game may take before its worker is stopped (a bot stuck where the move
+    timer cannot reach it, in C code): a ``dead_worker`` forfeit."""
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(e.label for e in self.entrants)
+
+    def identity(self) -> dict[str, Any]:
+        """What makes two arenas the same one (a results folder resumes only its own arena):
+        every setting but ``deals``, which may grow between runs (the schedule's first games do
+        not depend on it)."""
+        return {
+            "game": self.game,
+            "players": self.players,
+            "entrants": [e.to_json() for e in self.entrants],
+            "seed": self.seed,
+            "permutations": self.permutations,
+            "rules": spec(self.game).rules_dict(self.rules),
+            "move_time": self.move_time,
+            "game_time": self.game_time,
+        }
+
+
+def lineup_labels(settings: ArenaSettings, lineup: Sequence[int]) -> tuple[str, ...]:
+    """The labels seated by ``lineup``."""
+    return tuple(settings.entrants[i].label for i in lineup)

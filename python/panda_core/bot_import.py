@@ -1,0 +1,73 @@
+"""Python bots named by import path, ``"package.module:attr"``: how the table, the arena and
+self-play (and their worker processes) turn the text a user typed into a bot.
+
+The attribute is a callable bot ``bot(game, player)`` or a class whose instances are bots; a class
+is instantiated with no arguments. Importing runs the user's code, so any failure there is
+reported as the bot's (:class:`BotImportError`), never as a crash.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from panda_core._args import cut
+from panda_core._core import ArgumentError
+from panda_core.bots import Bot
+
+__all__ = ["BotImportError", "import_bot", "instantiate_bot", "is_bot_path", "load_bot"]
+
+
+class BotImportError(ArgumentError):
+    """A Python bot's import path names no bot: a missing module or attribute, an import that
+    failed, a class that could not be created, or something that is not callable."""
+
+
+def is_bot_path(text: str) -> bool:
+    """True for text shaped like ``"package.module:attr"`` (not checked for existence)."""
+    module_name, sep, attr = text.partition(":")
+    return bool(sep and module_name and attr) and not text.startswith("ismcts")
+
+
+def import_bot(path: str) -> Any:
+    """The object at ``"package.module:attr"`` (``attr`` may be dotted): a bot class or a callable
+    bot, not yet instantiated."""
+    module_name, sep, attr = path.partition(":")
+    if not sep or not module_name or not attr:
+        raise BotImportError(f"a Python bot is 'package.module:attr', got {cut(path)!r}")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as err:  # an import runs user code: any failure is the bot's
+        raise BotImportError(f"cannot import the bot module {cut(module_name)!r}: {err}") from err
+    target: Any = module
+    for part in attr.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError as err:
+            raise BotImportError(f"{cut(module_name)!r} has no attribute {cut(attr)!r}") from err
+    if not callable(target):
+        raise BotImportError(
+            f"{cut(path)!r} is not a bot: a bot is callable as bot(game, player)"
+        )
+    return target
+
+
+def instantiate_bot(target: Any, path: str) -> Bot[Any]:
+    """A bot from what :func:`import_bot` found: an instance of a class, the callable itself."""
+    if isinstance(target, type):
+        try:
+            target = target()
+        except Exception as err:
+            raise BotImportError(f"cannot create the bot {cut(path)!r}: {err}") from err
+        if not callable(target):
+            raise BotImportError(
+                f"{cut(path)!r} makes objects that are not bots: a bot is callable as "
+                "bot(game, player)"
+            )
+    return target  # type: ignore[no-any-return]
+
+
+def load_bot(path: str) -> Bot[Any]:
+    """The Python bot at ``"package.module:attr"``: an instance if it names a class, else the
+    callable itself. :class:`BotImportError` says what is wrong otherwise."""
+    return instantiate_bot(import_bot(path), path)
