@@ -30,6 +30,8 @@ from panda_core._registry import (
     AnyRules,
     spec,
 )
+from panda_core.arena.cli import register as register_arena
+from panda_core.selfplay.cli import register as register_selfplay
 from panda_core.simulate import MAX_GAMES, SimulationResult, pooled_win_rates, simulate_chunks
 from panda_core.tui.cli import register as register_tui
 from panda_core.web.cli import register as register_web
@@ -391,6 +393,8 @@ def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
     sim.set_defaults(func=_cmd_simulate)
     register_tui(sub)  # play, replay: panda_core/tui
     register_web(sub)  # serve: panda_core/web
+    register_arena(sub)  # arena: panda_core/arena
+    register_selfplay(sub)  # selfplay: panda_core/selfplay
     return parser
 
 
