@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from panda_core._cli_common import Default, keep_default
 
-def register(sub: Any) -> None:
+
+def register(sub: Any, default: Default = keep_default) -> None:
     """Add ``arena`` to the ``panda-core`` subcommands (``sub``: argparse subparsers)."""
-    del sub
+    del sub, default
