@@ -20,6 +20,7 @@ import numpy.typing as npt
 from panda_core import climb, head
 from panda_core._args import shown
 from panda_core._core import (
+    CLIMB_MOVE_FEATURES,
     CLIMB_OBSERVATION_SIZE,
     HEAD_OBSERVATION_SIZE,
     NUM_CLIMB_ACTIONS,
@@ -95,6 +96,9 @@ class GameSpec:
     """The field of a record that lists the moves, in order."""
     _placements: Callable[[int, Sequence[int]], tuple[int, ...]]
     _rules_dict: Callable[[Any], dict[str, Any]]
+    move_features: int = 0
+    """Floats per row of ``game.legal_move_features()`` (one row per legal move, in
+    ``legal_moves()`` order: docs/climb_encodings.md); 0 for a game without move features."""
 
     def rules(self, rules: object = None, **options: Any) -> AnyRules:
         """This game's rules: ``rules`` (an object of :attr:`rules_class`), or one built from
@@ -153,6 +157,13 @@ class GameSpec:
         """Each seat's place at the end of a game (0 = first; equal places tie), from the winner
         and the final scores: what the arena's ratings rank."""
         return self._placements(winner, scores)
+
+    def legal_move_features(self, game: AnyGame) -> npt.NDArray[np.float32]:
+        """``game.legal_move_features()``: ``(len(legal_moves()), move_features)`` float32, for a
+        game that has them (:attr:`move_features` > 0; ``RulesError`` otherwise)."""
+        if not self.move_features or isinstance(game, HeadGame):
+            raise RulesError(f"{self.title} has no move features")
+        return game.legal_move_features()
 
     def rules_dict(self, rules: object) -> dict[str, Any]:
         """``rules`` (of this game) as a JSON-ready dict of its settings."""
@@ -332,6 +343,7 @@ def _climb_spec(name: Literal["year", "spin"], title: str) -> GameSpec:
         record_moves="moves",
         _placements=_by_score,
         _rules_dict=_climb_rules_dict,
+        move_features=CLIMB_MOVE_FEATURES,
     )
 
 

@@ -1,12 +1,187 @@
-"""``panda-core selfplay`` (placeholder: the command is registered here)."""
+"""``panda-core selfplay``: write a self-play dataset from the command line (docs/selfplay.md).
+
+This module imports only argparse and the shared CLI pieces at load time; pyarrow and the
+dataset code are imported when the command runs, so ``panda-core simulate`` does not pay for
+them (and works without the ``dataset`` extra).
+"""
 
 from __future__ import annotations
 
+import argparse
+import sys
+import time
 from typing import Any
 
-from panda_core._cli_common import Default, keep_default
+from panda_core._cli_common import (
+    INTERRUPTED,
+    Default,
+    UsageError,
+    add_rule_options,
+    check_rule_options,
+    int_in,
+    keep_default,
+    progress_bar,
+)
+from panda_core._registry import GAMES, spec
+
+__all__ = ["FAILED", "register"]
+
+FAILED = 1
+"""Exit status when some shards could not be written (a bot failed; the rest are written)."""
 
 
 def register(sub: Any, default: Default = keep_default) -> None:
     """Add ``selfplay`` to the ``panda-core`` subcommands (``sub``: argparse subparsers)."""
-    del sub, default
+    cmd = sub.add_parser(
+        "selfplay",
+        help="write a dataset of bot games, one row per decision (Parquet)",
+        description="Play games with bots and write every decision (observation, legal mask, "
+        "action, reward, outcome, ...) to Parquet shards in --out (docs/selfplay.md). A rerun "
+        "of the same command skips the shards already written; Ctrl-C keeps the finished "
+        "shards (exit status 130); a bot that fails fails its shard only (exit status 1).",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    cmd.add_argument(
+        "--game",
+        choices=GAMES,
+        default=default("head"),
+        help="head (Panda Head), year (Year of the Panda) or spin (Panda Spin)",
+    )
+    cmd.add_argument("--players", type=int, default=default(4), help="2 to 5")
+    cmd.add_argument(
+        "--bots",
+        default=default("heuristic"),
+        help="comma-separated bots, at most one per seat, repeated to fill the seats: "
+        "random, heuristic, ismcts:N, or a Python bot package.module:Name",
+    )
+    cmd.add_argument(
+        "--episodes", "-n", type=int_in(0, 2**63 - 1), default=default(1000), help="games"
+    )
+    cmd.add_argument(
+        "--seed", type=int_in(0, 2**64 - 1), default=default(0), help="seed (0..2**64-1)"
+    )
+    cmd.add_argument(
+        "--out",
+        required=True,
+        metavar="DIR",
+        help="output folder, or a URI pyarrow can write (s3://bucket/dir for a Ray cluster)",
+    )
+    cmd.add_argument(
+        "--shard-episodes",
+        type=int_in(1, 2**63 - 1),
+        default=default(100),
+        help="episodes per file",
+    )
+    cmd.add_argument(
+        "--workers",
+        type=int_in(0, 4096),
+        default=default(None),
+        help="worker processes (default None: every core; 0: in this process)",
+    )
+    cmd.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default=default("local"),
+        help="where the shards are played: worker processes here, or a Ray cluster",
+    )
+    cmd.add_argument(
+        "--address", default=default(None), help="the Ray cluster's address (--backend ray)"
+    )
+    cmd.add_argument(
+        "--quiet",
+        "-q",
+        action="store_true",
+        default=default(False),
+        help="no progress bar (it is only drawn on a terminal anyway)",
+    )
+    add_rule_options(cmd, default)
+    cmd.set_defaults(func=_cmd_selfplay)
+
+
+def _seat_bots(text: str, players: int) -> list[str]:
+    """``--bots``: comma-separated specs repeated to fill the seats (as ``simulate``'s)."""
+    names = [b.strip() for b in text.split(",") if b.strip()]
+    if not names:
+        raise UsageError("--bots needs at least one bot")
+    if len(names) > players:
+        raise UsageError(
+            f"--bots names {len(names)} bots for {players} players; give at most one per seat "
+            "(names repeat to fill the seats)"
+        )
+    return [names[s % len(names)] for s in range(players)]
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "kB", "MB", "GB"):
+        if n < 1000 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000  # type: ignore[assignment]
+    raise AssertionError("unreachable")
+
+
+def _cmd_selfplay(args: argparse.Namespace, given: set[str]) -> int:
+    check_rule_options(args, given)
+    if args.address is not None and args.backend != "ray":
+        raise UsageError("--address is for --backend ray only")
+    if args.backend == "ray" and "workers" in given:
+        raise UsageError("--workers does not apply to --backend ray (Ray runs a task per CPU)")
+    try:
+        from panda_core.selfplay.run import SelfPlayError, selfplay
+    except ImportError as err:  # the dataset extra is not installed
+        raise UsageError(
+            f"panda-core selfplay needs pyarrow: pip install 'panda-core[dataset]' ({err})"
+        ) from None
+    bots = _seat_bots(args.bots, args.players)
+    rules = spec(args.game).cli_rules(args)
+    bar = progress_bar(args.episodes, args.quiet, "episodes")
+    state = {"done": 0}
+
+    def progress(done: int, total: int) -> None:
+        if bar is not None:
+            bar.update(done - state["done"])
+        state["done"] = done
+
+    start = time.perf_counter()
+    try:
+        info = selfplay(
+            args.out,
+            game=args.game,
+            players=args.players,
+            bots=bots,
+            episodes=args.episodes,
+            seed=args.seed,
+            rules=rules,
+            shard_episodes=args.shard_episodes,
+            workers=args.workers,
+            backend=args.backend,
+            address=args.address,
+            progress=progress,
+        )
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+        print(
+            f"interrupted after {state['done']} of {args.episodes} episodes; the finished "
+            f"shards are kept in {args.out}: run the same command again to resume",
+            file=sys.stderr,
+        )
+        return INTERRUPTED
+    except SelfPlayError as err:
+        if bar is not None:
+            bar.close()
+        print(f"panda-core: error: {err}", file=sys.stderr)
+        return FAILED
+    if bar is not None:
+        bar.close()
+    seconds = time.perf_counter() - start
+    kept = f" ({info.skipped} already there)" if info.skipped else ""
+    print(
+        f"panda-core selfplay: game={args.game} players={args.players} bots={','.join(bots)} "
+        f"seed={args.seed}\n"
+        f"episodes: {info.episodes}\n"
+        f"decisions: {info.decisions}\n"
+        f"files: {len(info.shards)}{kept} in {info.path}\n"
+        f"bytes: {info.bytes} ({_size(info.bytes)})\n"
+        f"seconds: {seconds:.2f} ({info.decisions / max(seconds, 1e-9):,.0f} decisions/s)"
+    )
+    return 0

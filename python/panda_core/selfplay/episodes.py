@@ -1,0 +1,224 @@
+"""Playing one episode with bots and keeping every decision, as numpy columns.
+
+Everything goes through the one game API (``panda_core.Game``): ``observation(seat)``,
+``legal_action_mask()``, ``legal_moves()``, ``action_index(move)``, and the registry's
+``legal_move_features`` for games that have them, so one loop serves every game.
+
+An episode is kept whole until it ends because its outcome (who won, each seat's place and
+score) is only known then and is written on every one of its rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from panda_core._args import cut, shown
+from panda_core._core import ArgumentError, ClimbMove, HeadMove
+from panda_core._registry import AnyRules, GameSpec
+from panda_core.bot_import import import_bot, instantiate_bot, is_bot_path
+from panda_core.bots import Bot, BuiltinBot, bot_name, is_builtin_bot, reset_bots
+from panda_core.game import Game
+
+__all__ = ["NO_ACTION", "BotFailure", "Episode", "SeatBots", "play_episode"]
+
+NO_ACTION = -1
+"""``action`` of a move that has no abstract action (a climbing play larger than the action
+index covers: custom decks only, docs/climb_encodings.md); ``move_index`` still names it."""
+
+
+class BotFailure(Exception):
+    """A bot raised, or answered something that is not a legal move: the episode cannot go on.
+    The message names the episode, the step, the seat and the bot."""
+
+
+@dataclass(frozen=True)
+class Episode:
+    """The decisions of one finished game, row ``i`` being decision ``i`` (its ``step``)."""
+
+    index: int
+    """The episode's number in the dataset."""
+    deal: int
+    """The seed the game was dealt from (``panda_core.make(game, players, seed=deal)``)."""
+    seats: npt.NDArray[np.int8]
+    observations: npt.NDArray[np.float32]
+    """``(decisions, observation_size)``: what the seat to move saw."""
+    masks: npt.NDArray[np.bool_]
+    """``(decisions, num_actions)``: the legal actions."""
+    actions: npt.NDArray[np.int32]
+    move_index: npt.NDArray[np.int32]
+    """The chosen move's position in ``legal_moves()`` (every game has it; only games with
+    move features write it, as the row of ``move_features`` chosen)."""
+    move_features: npt.NDArray[np.float32] | None
+    """``(legal moves of all decisions, move_features)``; ``None`` without move features."""
+    move_offsets: npt.NDArray[np.int32] | None
+    """``(decisions + 1,)``: decision ``i``'s rows are ``move_offsets[i]:move_offsets[i+1]``."""
+    winner: int
+    scores: tuple[int, ...]
+    places: tuple[int, ...]
+
+    @property
+    def decisions(self) -> int:
+        return int(self.seats.shape[0])
+
+
+class SeatBots:
+    """The bots of one seat each, built from specs where the task runs (a worker process, a
+    Ray task): built-in names, import paths ``pkg.mod:Attr`` and bot objects.
+
+    A class named by path is instantiated afresh for every episode (as in the arena), so no
+    state leaks from one episode into the next and the dataset does not depend on how the
+    episodes are split into shards; every bot with ``reset(seed)`` is reset from the deal.
+    """
+
+    def __init__(self, specs: Sequence[object]) -> None:
+        self.names = tuple(bot_name(s) for s in specs)
+        self._builtin: dict[int, BuiltinBot] = {}
+        self._paths: dict[int, tuple[Any, str]] = {}
+        self._objects: dict[int, Bot[Any]] = {}
+        for seat, item in enumerate(specs):
+            if isinstance(item, str) and is_builtin_bot(item):
+                self._builtin[seat] = BuiltinBot(item)
+            elif isinstance(item, str) and is_bot_path(item):
+                self._paths[seat] = (import_bot(item), item)
+            elif isinstance(item, str):
+                # Not reached through selfplay(), which checks every spec first.
+                raise ArgumentError(f"not a bot: {cut(item)!r}")
+            else:
+                self._objects[seat] = item  # type: ignore[assignment]  # checked by selfplay()
+
+    def for_episode(self, deal: int) -> list[Bot[Any]]:
+        """One bot per seat for the game dealt from ``deal``, each reset from it."""
+        bots: list[Bot[Any]] = []
+        for seat in range(len(self.names)):
+            if seat in self._builtin:
+                bots.append(self._builtin[seat])
+            elif seat in self._paths:
+                bots.append(instantiate_bot(*self._paths[seat]))
+            else:
+                bots.append(self._objects[seat])
+        reset_bots(bots, deal)
+        return bots
+
+
+def _action(game: Game[Any], move: object) -> int:
+    try:
+        return game.action_index(move)
+    except ArgumentError:  # a legal move with no abstract action (see NO_ACTION)
+        return NO_ACTION
+
+
+def _play(game: Game[Any], legal: list[Any], answer: object) -> tuple[int, int]:
+    """Apply the bot's ``answer`` to ``game``: ``(row in legal, action id)`` of the move played.
+
+    Action ids and move objects are looked up in the legal moves before anything is applied (no
+    copy of the game needed); a notation or a move dict is parsed by the engine, and the move
+    it played found by its notation. ``ValueError``/``TypeError`` for anything else."""
+    if isinstance(answer, np.integer):
+        answer = int(answer)
+    move: object = None
+    if isinstance(answer, int) and not isinstance(answer, bool):
+        move = game.move_for_action(answer)
+    elif isinstance(answer, HeadMove | ClimbMove):
+        move = answer
+    if move is not None:
+        try:
+            row = legal.index(move)
+        except ValueError:
+            raise ValueError(f"{move} is not one of the legal moves") from None
+        action = _action(game, legal[row])
+        game.apply(legal[row])
+        return row, action
+    # Before the move is applied, while the position still gives each legal move its action.
+    actions = [_action(game, m) for m in legal]
+    events = game.apply(answer)  # the engine checks what it is
+    played = dict(events[0]).get("move")
+    rows = [i for i, m in enumerate(legal) if m.notation == played]
+    if not rows:  # every move's first event names it: this would be an engine bug
+        raise ValueError(f"cannot tell which legal move {shown(answer)} was")
+    return rows[0], actions[rows[0]]
+
+
+def _where(index: int, deal: int, step: int, seat: int, name: str) -> str:
+    return f"episode {index} (deal {deal}), step {step}, seat {seat} ({cut(name)})"
+
+
+def play_episode(
+    game_spec: GameSpec,
+    players: int,
+    rules: AnyRules,
+    bots: SeatBots,
+    index: int,
+    deal: int,
+) -> Episode:
+    """Play the game dealt from ``deal`` to its end and return every decision.
+
+    A built-in bot is asked on the game itself (it reads only what its seat may know); any
+    other bot is shown a clone, as ``play_game`` does, so nothing it does reaches the game."""
+    game: Game[Any] = game_spec.new_game(players, deal, rules)
+    seats_bots = bots.for_episode(deal)
+    features = game_spec.move_features > 0
+    seats: list[int] = []
+    observations: list[npt.NDArray[np.float32]] = []
+    masks: list[npt.NDArray[np.bool_]] = []
+    actions: list[int] = []
+    chosen: list[int] = []
+    move_rows: list[npt.NDArray[np.float32]] = []
+    while True:
+        seat = game.current_player
+        if seat is None:
+            break
+        observations.append(game.observation(seat))
+        masks.append(game.legal_action_mask())
+        legal = game.legal_moves()
+        if features:
+            move_rows.append(game_spec.legal_move_features(game))  # type: ignore[arg-type]
+        bot = seats_bots[seat]
+        try:
+            shown_game = game if isinstance(bot, BuiltinBot) else game.clone()
+            answer = bot(shown_game, seat)
+        except Exception as err:  # the bot's own code: whatever it raises is its failure
+            where = _where(index, deal, len(seats), seat, bots.names[seat])
+            raise BotFailure(f"{where}: the bot raised {type(err).__name__}: {err}") from err
+        try:
+            row, action = _play(game, legal, answer)
+        except (TypeError, ValueError, OverflowError) as err:
+            where = _where(index, deal, len(seats), seat, bots.names[seat])
+            raise BotFailure(f"{where}: illegal move {shown(answer)}: {err}") from err
+        seats.append(seat)
+        actions.append(action)
+        chosen.append(row)
+    winner = game.winner
+    assert winner is not None, "the loop ends only when the game is over"
+    scores = tuple(game.scores)
+    n = len(seats)
+    offsets = None
+    flat = None
+    if features:
+        offsets = np.zeros(n + 1, dtype=np.int32)
+        np.cumsum([len(r) for r in move_rows], out=offsets[1:])
+        flat = (
+            np.concatenate(move_rows)
+            if move_rows
+            else np.zeros((0, game_spec.move_features), dtype=np.float32)
+        )
+    return Episode(
+        index=index,
+        deal=deal,
+        seats=np.asarray(seats, dtype=np.int8),
+        observations=np.stack(observations).astype(np.float32, copy=False)
+        if n
+        else np.zeros((0, game_spec.observation_size), dtype=np.float32),
+        masks=np.stack(masks) if n else np.zeros((0, game_spec.num_actions), dtype=np.bool_),
+        actions=np.asarray(actions, dtype=np.int32),
+        move_index=np.asarray(chosen, dtype=np.int32),
+        move_features=flat,
+        move_offsets=offsets,
+        winner=winner,
+        scores=scores,
+        places=game_spec.placements(winner, scores),
+    )

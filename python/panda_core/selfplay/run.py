@@ -1,0 +1,425 @@
+"""``panda_core.selfplay.selfplay``: a dataset of bot games, sharded over a backend.
+
+Shard ``k`` holds episodes ``[k·S, (k+1)·S)`` (``S = shard_episodes``) and is written by the
+task that plays them, wherever it runs (this process, a worker process, a Ray task). Episode
+``e`` is dealt from ``nth_output(seed, e)`` and its bots are reset from that deal, so every
+episode, and so the whole dataset, is the same for any shard size, worker count or backend.
+
+Resuming: a shard's file exists only once it is complete (written under a temporary name, then
+renamed), and it carries the settings it was written with; a rerun with the same settings skips
+every shard already there and plays only the missing ones.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pyarrow.fs as pafs  # type: ignore[import-untyped]
+import pyarrow.parquet as pq  # type: ignore[import-untyped]
+
+from panda_core._args import count_arg, cut, int_arg, players_arg, seed_arg, shown
+from panda_core._core import ArgumentError, PandaCoreError, __version__, nth_output
+from panda_core._registry import AnyRules, GameName, spec
+from panda_core.bot_import import import_bot, is_bot_path
+from panda_core.bots import bot_name, is_builtin_bot
+from panda_core.parallel.backend import Backend, SerialBackend, TaskFailure
+from panda_core.selfplay.episodes import BotFailure, SeatBots, play_episode
+from panda_core.selfplay.schema import FORMAT, FORMAT_VERSION, schema, schema_json, settings_of
+from panda_core.selfplay.writer import ROW_GROUP_DECISIONS, ShardWriter, episode_batch, shard_name
+
+__all__ = [
+    "MANIFEST",
+    "SHARD_EPISODES",
+    "DatasetInfo",
+    "SelfPlayError",
+    "ShardFailure",
+    "selfplay",
+]
+
+SHARD_EPISODES = 100
+"""Default episodes per shard: a few MB of Panda Head, some tens of MB of a climbing game."""
+MANIFEST = "dataset.json"
+"""The file that lists a finished dataset's shards and settings."""
+
+Progress = Callable[[int, int], None]
+"""``progress(episodes done, episodes in all)``, called as each shard completes."""
+
+
+class SelfPlayError(PandaCoreError):
+    """Some shards could not be written (a bot raised or played an illegal move, a worker
+    died), or the output folder holds another dataset. The other shards are written; a rerun
+    plays only what is missing. ``failures`` lists each failed shard and why."""
+
+    failures: tuple[ShardFailure, ...] = ()
+
+
+@dataclass(frozen=True)
+class ShardFailure:
+    """Why shard ``shard`` (episodes ``first .. first + episodes - 1``) was not written."""
+
+    shard: int
+    first: int
+    episodes: int
+    message: str
+
+    def __str__(self) -> str:
+        last = self.first + self.episodes - 1
+        return f"shard {self.shard} (episodes {self.first}-{last}): {self.message}"
+
+
+@dataclass(frozen=True)
+class ShardInfo:
+    """One written shard (``dataset.json``'s ``shards``)."""
+
+    file: str
+    first: int
+    episodes: int
+    decisions: int
+    bytes: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "episodes": [self.first, self.first + self.episodes],
+            "decisions": self.decisions,
+            "bytes": self.bytes,
+        }
+
+
+@dataclass(frozen=True)
+class DatasetInfo:
+    """What :func:`selfplay` wrote: the folder, its settings and shards."""
+
+    path: str
+    settings: dict[str, Any]
+    shards: tuple[ShardInfo, ...]
+    skipped: int
+    """Shards already complete from an earlier run (kept, not played again)."""
+    seconds: float
+
+    @property
+    def episodes(self) -> int:
+        return sum(s.episodes for s in self.shards)
+
+    @property
+    def decisions(self) -> int:
+        return sum(s.decisions for s in self.shards)
+
+    @property
+    def bytes(self) -> int:
+        return sum(s.bytes for s in self.shards)
+
+    @property
+    def files(self) -> list[str]:
+        return [f"{self.path}/{s.file}" for s in self.shards]
+
+
+@dataclass(frozen=True)
+class _Task:
+    """Everything one shard needs, picklable (worker processes, Ray tasks)."""
+
+    out: str
+    shard: int
+    first: int
+    episodes: int
+    game: GameName
+    players: int
+    rules: AnyRules
+    bots: tuple[object, ...]
+    seed: int
+    settings: dict[str, Any] = field(repr=False)
+    row_group_decisions: int = ROW_GROUP_DECISIONS
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """A task's result: the shard written, or why not."""
+
+    shard: ShardInfo | None
+    failure: str | None
+
+
+def filesystem(out: str) -> tuple[pafs.FileSystem, str]:
+    """The filesystem and path of ``out``: a URI pyarrow understands (``s3://bucket/dir``,
+    ``gs://…``, ``file:///…``) or a local folder."""
+    if "://" in out:
+        found: tuple[pafs.FileSystem, str] = pafs.FileSystem.from_uri(out)
+        return found
+    return pafs.LocalFileSystem(), os.path.abspath(out).replace(os.sep, "/")
+
+
+def _shard_settings(
+    task_settings: Mapping[str, Any], shard: int, first: int, n: int
+) -> dict[str, Any]:
+    return {**task_settings, "shard": shard, "episodes": [first, first + n]}
+
+
+def _run_shard(task: _Task) -> _Outcome:
+    """Play and write one shard (module-level: worker processes import it by name)."""
+    fs, folder = filesystem(task.out)
+    game = spec(task.game)
+    settings = _shard_settings(task.settings, task.shard, task.first, task.episodes)
+    table_schema = schema(game, settings)
+    try:
+        bots = SeatBots(task.bots)
+    except PandaCoreError as err:  # an import path that no longer imports in this worker
+        return _Outcome(None, str(err))
+    writer = ShardWriter(fs, folder, task.shard, table_schema, task.row_group_decisions)
+    try:
+        for e in range(task.first, task.first + task.episodes):
+            ep = play_episode(game, task.players, task.rules, bots, e, nth_output(task.seed, e))
+            writer.add(episode_batch(table_schema, game.name, ep))
+        size = writer.close()
+    except BotFailure as err:
+        writer.abort()
+        return _Outcome(None, str(err))
+    except BaseException:  # Ctrl-C or a bug: no half-written shard is left behind
+        writer.abort()
+        raise
+    return _Outcome(
+        ShardInfo(shard_name(task.shard), task.first, task.episodes, writer.decisions, size), None
+    )
+
+
+def _seat_specs(bots: object, players: int) -> tuple[object, ...]:
+    """One bot per seat: a spec for all seats, or one per seat; each checked here (a name the
+    engine's bot parser accepts, an import path that imports, or a callable bot object)."""
+    if isinstance(bots, str) or callable(bots):
+        seats: list[object] = [bots] * players
+    elif isinstance(bots, Sequence):
+        seats = list(bots)
+        if len(seats) == 1:
+            seats *= players
+        if len(seats) != players:
+            raise ArgumentError(
+                f"bots: give one bot for every seat or one per seat ({players} players), got "
+                f"{len(seats)}"
+            )
+    else:
+        raise TypeError(f"bots must be a bot spec, a bot or a list of them, got {shown(bots)}")
+    for item in seats:
+        if isinstance(item, str):
+            if is_builtin_bot(item):
+                continue
+            if not is_bot_path(item):
+                raise ArgumentError(
+                    f"unknown bot {cut(item)!r}: a built-in bot (random, heuristic, ismcts, "
+                    "ismcts:N) or a Python bot 'package.module:Name'"
+                )
+            import_bot(item)  # a BotImportError now rather than in every shard
+        elif not callable(item):
+            raise TypeError(
+                f"a bot is a built-in bot name, an import path or a callable bot(game, "
+                f"player), got {shown(item)}"
+            )
+    return tuple(seats)
+
+
+def _rules(game: GameName, rules: object) -> AnyRules:
+    if isinstance(rules, Mapping):
+        return spec(game).rules(**rules)
+    return spec(game).rules(rules)
+
+
+def _existing(fs: pafs.FileSystem, folder: str, task: _Task) -> ShardInfo | None:
+    """The shard ``task`` would write, if a complete one with the same settings is there.
+
+    A shard of another dataset (other game, bots, seed …) is an error, not something to
+    overwrite or to mix in; one with the same settings but another episode range (the last
+    shard of a shorter run) is written again."""
+    path = f"{folder}/{shard_name(task.shard)}"
+    if fs.get_file_info(path).type != pafs.FileType.File:
+        return None
+    try:
+        meta = pq.read_metadata(path, filesystem=fs)
+    except (OSError, ValueError) as err:
+        raise ArgumentError(
+            f"{path} is not a readable self-play shard ({err}); move it away"
+        ) from err
+    found = settings_of(meta.schema.to_arrow_schema()) or {}
+    mine = _shard_settings(task.settings, task.shard, task.first, task.episodes)
+    same_dataset = {k: v for k, v in found.items() if k != "episodes"} == {
+        k: v for k, v in mine.items() if k != "episodes"
+    }
+    if not same_dataset:
+        raise ArgumentError(
+            f"{path} belongs to another dataset (other settings); use another folder, or "
+            "remove it to start afresh"
+        )
+    if found.get("episodes") != mine["episodes"]:
+        return None
+    size = fs.get_file_info(path).size
+    return ShardInfo(shard_name(task.shard), task.first, task.episodes, meta.num_rows, size)
+
+
+def _remove_temporary_files(fs: pafs.FileSystem, folder: str) -> None:
+    """Delete the unfinished shards an interrupted run left (workers stopped mid-shard): the
+    shards they were writing are played again anyway."""
+    for entry in fs.get_file_info(pafs.FileSelector(folder)):
+        if entry.base_name.startswith(".part-") and entry.base_name.endswith(".tmp"):
+            fs.delete_file(entry.path)
+
+
+def _backend(backend: object, workers: int | None, address: str | None) -> Backend:
+    from panda_core.parallel.factory import make_backend
+
+    return make_backend(backend, workers=workers, address=address)  # type: ignore[arg-type]
+
+
+def _write_manifest(fs: pafs.FileSystem, folder: str, info: DatasetInfo, body: Any) -> None:
+    document = {
+        **info.settings,
+        "episodes": info.episodes,
+        "decisions": info.decisions,
+        "bytes": info.bytes,
+        "shards": [s.to_json() for s in info.shards],
+        "schema": body,
+    }
+    with fs.open_output_stream(f"{folder}/{MANIFEST}") as f:
+        f.write((json.dumps(document, indent=1) + "\n").encode())
+
+
+def selfplay(
+    out: str | os.PathLike[str],
+    *,
+    game: GameName | str = "head",
+    players: int = 4,
+    bots: object = "heuristic",
+    episodes: int = 1000,
+    seed: int = 0,
+    rules: object = None,
+    shard_episodes: int = SHARD_EPISODES,
+    row_group_decisions: int = ROW_GROUP_DECISIONS,
+    workers: int | None = None,
+    backend: object = "local",
+    address: str | None = None,
+    progress: Progress | None = None,
+) -> DatasetInfo:
+    """Play ``episodes`` games of ``game`` with ``bots`` and write every decision to ``out``.
+
+    ``out``: a folder (created), or a URI of a filesystem pyarrow knows (``s3://bucket/dir``;
+    what a Ray cluster whose nodes share no disk needs). ``bots``: one spec for every seat or
+    one per seat — a built-in bot (``"heuristic"``, ``"random"``, ``"ismcts:200"``), a Python
+    bot by import path (``"mybots:Greedy"``; a class is instantiated for every episode) or a
+    bot object (it must pickle unless ``workers=0``). ``rules``: the game's rules object or a
+    mapping of its options. ``shard_episodes`` episodes per file (``part-00000.parquet``, …),
+    row groups of ``row_group_decisions`` decisions at most. ``workers`` / ``backend`` /
+    ``address``: where the shards are played (``panda_core.parallel.make_backend``; ``workers=0``
+    plays them in this process). ``progress(done, total)`` counts episodes as shards finish.
+
+    A shard whose bot raised, played an illegal move or whose worker died is not written; once
+    every other shard is, :class:`SelfPlayError` names each failed shard and why. Rerunning the
+    same call skips the shards already written. Ctrl-C stops the run (``KeyboardInterrupt``),
+    keeping the finished shards. Columns and layout: docs/selfplay.md.
+    """
+    if not isinstance(out, str | os.PathLike):
+        raise TypeError(f"out must be a folder path or a URI, got {shown(out)}")
+    out = os.fspath(out)
+    game_spec = spec(game)
+    players = players_arg(players)
+    seed = seed_arg(seed)
+    episodes = count_arg(episodes, "episodes")
+    shard_episodes = int_arg(shard_episodes, "shard_episodes")
+    if shard_episodes < 1:
+        raise ArgumentError(f"shard_episodes must be >= 1, got {shard_episodes}")
+    row_group_decisions = int_arg(row_group_decisions, "row_group_decisions")
+    if row_group_decisions < 1:
+        raise ArgumentError(f"row_group_decisions must be >= 1, got {row_group_decisions}")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a callable progress(done, total), got {shown(progress)}")
+    the_rules = _rules(game_spec.name, rules)
+    seats = _seat_specs(bots, players)
+    chosen = _backend(backend, workers, address)
+    if not isinstance(chosen, SerialBackend):
+        for item in seats:
+            if not isinstance(item, str):
+                try:
+                    pickle.dumps(item)
+                except Exception as err:
+                    raise TypeError(
+                        f"the bot {bot_name(item)!r} does not pickle ({err}), so it cannot run in "
+                        "worker processes: use workers=0, or name it by import path"
+                    ) from err
+    fs, folder = filesystem(out)
+    if "://" not in out:
+        out = folder  # workers may run elsewhere (another cwd): give them the absolute path
+    fs.create_dir(folder, recursive=True)
+    _remove_temporary_files(fs, folder)
+    settings: dict[str, Any] = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "panda_core_version": __version__,
+        "game": game_spec.name,
+        "players": players,
+        "rules": game_spec.rules_dict(the_rules),
+        "bots": [bot_name(b) for b in seats],
+        "seed": seed,
+        "observation_size": game_spec.observation_size,
+        "num_actions": game_spec.num_actions,
+        "move_features": game_spec.move_features,
+    }
+    tasks = [
+        _Task(
+            out=out,
+            shard=k,
+            first=first,
+            episodes=min(shard_episodes, episodes - first),
+            game=game_spec.name,
+            players=players,
+            rules=the_rules,
+            bots=seats,
+            seed=seed,
+            settings=settings,
+            row_group_decisions=row_group_decisions,
+        )
+        for k, first in enumerate(range(0, episodes, shard_episodes))
+    ]
+    start = time.perf_counter()
+    written: dict[int, ShardInfo] = {}
+    for task in tasks:
+        found = _existing(fs, folder, task)
+        if found is not None:
+            written[task.shard] = found
+    skipped = len(written)
+    done = sum(s.episodes for s in written.values())
+    if progress is not None:
+        progress(done, episodes)
+    todo = [t for t in tasks if t.shard not in written]
+    failures: list[ShardFailure] = []
+    with chosen:
+        for k, result in chosen.run(_run_shard, todo):
+            task = todo[k]
+            if isinstance(result, TaskFailure):
+                message = f"{result.kind.replace('_', ' ')}: {result.message}"
+            elif result.shard is None:
+                message = result.failure or "failed"
+            else:
+                written[task.shard] = result.shard
+                done += task.episodes
+                if progress is not None:
+                    progress(done, episodes)
+                continue
+            failures.append(ShardFailure(task.shard, task.first, task.episodes, message))
+    if failures:
+        failures.sort(key=lambda f: f.shard)
+        error = SelfPlayError(
+            f"{len(failures)} of {len(tasks)} shards failed (the others are written in "
+            f"{folder}; rerun to retry the failed ones): " + "; ".join(map(str, failures))
+        )
+        error.failures = tuple(failures)
+        raise error
+    info = DatasetInfo(
+        path=folder if "://" not in out else out.rstrip("/"),
+        settings=settings,
+        shards=tuple(written[t.shard] for t in tasks),
+        skipped=skipped,
+        seconds=time.perf_counter() - start,
+    )
+    _write_manifest(fs, folder, info, schema_json(schema(game_spec)))
+    return info
