@@ -14,7 +14,7 @@ import csv
 import io
 import json
 import os
-import tempfile
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +27,7 @@ from rich.text import Text
 
 from panda_core._registry import spec
 from panda_core.arena.model import ArenaSettings, MatchResult
-from panda_core.arena.ratings import Rating, rate
+from panda_core.arena.ratings import Rating, model, rate
 from panda_core.arena.stats import HeadToHead, Interval, Standing, head_to_head, in_order, standings
 
 __all__ = ["ArenaReport", "write_atomic"]
@@ -41,13 +41,15 @@ def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and
     ``os.replace`` (atomic on one file system)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    # A name of our own (not mkstemp's) so the file gets the usual permissions (the umask's),
+    # unique per process and call so concurrent writers never share a temporary file.
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
-        with os.fdopen(fd, "wb") as f:
+        with open(tmp, "xb") as f:
             f.write(data)
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 
@@ -121,18 +123,26 @@ class ArenaReport:
             file=out, width=TABLE_WIDTH, color_system=None, force_terminal=False, highlight=False
         )
         console.print(Text(self._header()))
+        console.print(Text("\nStandings, best rating first (95% intervals)"))
         console.print(self._standings_table())
+        console.print(
+            Text(
+                "\nHead to head: the row's score against the column, "
+                "(wins + ties/2) / games (games)"
+            )
+        )
         console.print(self._head_to_head_table())
         if self.forfeits:
+            console.print(Text(f"\nForfeits ({len(self.forfeits)})"))
             console.print(self._forfeits_table())
         return out.getvalue()
 
     def _standings_table(self) -> Table:
-        t = Table(title="Standings (best rating first)", box=box.ASCII2, title_justify="left")
-        for name in ("#", "entrant", "rating (95%)", "win rate (95%)", "mean score"):
-            t.add_column(name, justify="left" if name == "entrant" else "right")
-        for name in ("mean place", "games", "forfeits"):
-            t.add_column(name, justify="right")
+        t = Table(box=box.ASCII2)
+        t.add_column("#", justify="right", no_wrap=True)
+        t.add_column("entrant", overflow="fold")  # a long import path folds; numbers never do
+        for name in ("rating", "win rate", "mean score", "mean place", "games", "forfeits"):
+            t.add_column(name, justify="right", no_wrap=True)
         for place, e in enumerate(self.by_rating, start=1):
             st, r = self.standings[e], self.ratings[e]
             win = "-"
@@ -145,7 +155,7 @@ class ArenaReport:
             t.add_row(
                 str(place),
                 Text(st.label),
-                f"{r.mu:.2f} ± {r.interval.width / 2:.2f}",
+                f"{r.mu:.1f} ± {r.interval.width / 2:.1f}",
                 win,
                 score,
                 "-" if st.mean_place is None else f"{st.mean_place:.2f}",
@@ -155,12 +165,8 @@ class ArenaReport:
         return t
 
     def _head_to_head_table(self) -> Table:
-        t = Table(
-            title="Head to head: row's score against column, (wins + ties/2) / games",
-            box=box.ASCII2,
-            title_justify="left",
-        )
-        t.add_column("")
+        t = Table(box=box.ASCII2)
+        t.add_column("", no_wrap=True)
         order = self.by_rating
         for e in order:
             t.add_column(Text(self.settings.labels[e]), justify="right")
@@ -173,7 +179,7 @@ class ArenaReport:
         return t
 
     def _forfeits_table(self) -> Table:
-        t = Table(title=f"Forfeits ({len(self.forfeits)})", box=box.ASCII2, title_justify="left")
+        t = Table(box=box.ASCII2)
         for name in ("game", "entrant", "kind", "message"):
             t.add_column(name, justify="right" if name == "game" else "left")
         for r in self.forfeits[:FORFEITS_SHOWN]:
@@ -304,18 +310,21 @@ class ArenaReport:
         labels = [self.ratings[e].label for e in order]
         mus = [self.ratings[e].mu for e in order]
         halves = [self.ratings[e].interval.width / 2 for e in order]
-        fig = Figure(figsize=(7.0, 1.2 + 0.45 * len(order)), dpi=100)
+        # Wide enough for the longest label next to a plot area of about 5 inches.
+        width = 5.5 + 0.075 * max((len(x) for x in labels), default=0)
+        fig = Figure(figsize=(width, 1.4 + 0.45 * len(order)), dpi=100, layout="constrained")
         FigureCanvasAgg(fig)
         ax = fig.add_subplot()
         ax.errorbar(mus, range(len(order)), xerr=halves, fmt="o", capsize=4)
         ax.set_yticks(range(len(order)), labels)
         ax.set_ylim(-0.6, len(order) - 0.4)
-        ax.set_xlabel("Plackett–Luce rating: mu ± 1.96 sigma (95%)")
+        prior = model().mu
+        ax.axvline(prior, color="grey", linestyle=":", linewidth=1)
+        ax.set_xlabel(f"Plackett–Luce rating, mu ± 1.96 sigma (95%); dotted: the start, {prior:g}")
         s = self.settings
         state = "" if self.complete else f" of {self.scheduled}"
         ax.set_title(f"{spec(s.game).title}, {s.players} players, {len(self.results)}{state} games")
         ax.grid(axis="x", alpha=0.3)
-        fig.tight_layout()
         buf = io.BytesIO()
         fig.savefig(buf, format="png")
         write_atomic(Path(path), buf.getvalue())
