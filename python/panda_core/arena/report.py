@@ -123,7 +123,9 @@ class ArenaReport:
             file=out, width=TABLE_WIDTH, color_system=None, force_terminal=False, highlight=False
         )
         console.print(Text(self._header()))
-        console.print(Text("\nStandings, best rating first (95% intervals)"))
+        console.print(
+            Text("\nStandings, best rating first (rating mu ± 1.96 sigma; 95% intervals; mean place)")
+        )
         console.print(self._standings_table())
         console.print(
             Text(
@@ -141,17 +143,17 @@ class ArenaReport:
         t = Table(box=box.ASCII2)
         t.add_column("#", justify="right", no_wrap=True)
         t.add_column("entrant", overflow="fold")  # a long import path folds; numbers never do
-        for name in ("rating", "win rate", "mean score", "mean place", "games", "forfeits"):
+        for name in ("rating", "win rate", "score", "place", "games", "forfeits"):
             t.add_column(name, justify="right", no_wrap=True)
         for place, e in enumerate(self.by_rating, start=1):
             st, r = self.standings[e], self.ratings[e]
             win = "-"
             if st.win_rate is not None and st.win_interval is not None:
                 lo, hi = st.win_interval.low, st.win_interval.high
-                win = f"{st.win_rate:.1%} [{lo:.1%}, {hi:.1%}]"
-            score = "-" if st.mean_score is None else f"{st.mean_score:.2f}"
+                win = f"{st.win_rate:.1%} [{100 * lo:.1f}, {100 * hi:.1f}]"
+            score = "-" if st.mean_score is None else f"{st.mean_score:.1f}"
             if st.score_interval is not None:
-                score += f" ± {st.score_interval.width / 2:.2f}"
+                score += f" ± {st.score_interval.width / 2:.1f}"
             t.add_row(
                 str(place),
                 Text(st.label),
