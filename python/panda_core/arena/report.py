@@ -124,7 +124,7 @@ class ArenaReport:
         )
         console.print(Text(self._header()))
         console.print(
-            Text("\nStandings, best rating first (rating mu ± 1.96 sigma; 95% intervals; mean place)")
+            Text("\nStandings, best rating first (rating: mu ± 1.96 sigma; 95% intervals)")
         )
         console.print(self._standings_table())
         console.print(
