@@ -137,7 +137,7 @@ class ArenaReport:
         if self.forfeits:
             console.print(Text(f"\nForfeits ({len(self.forfeits)})"))
             console.print(self._forfeits_table())
-        return out.getvalue()
+        return "".join(line.rstrip() + "\n" for line in out.getvalue().splitlines())
 
     def _standings_table(self) -> Table:
         t = Table(box=box.ASCII2)
