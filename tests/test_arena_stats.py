@@ -25,6 +25,7 @@ from panda_core.arena.stats import (
     standings,
     wilson,
     win_interval,
+    worst_place,
 )
 
 
@@ -172,10 +173,19 @@ def test_forfeit_is_a_loss_for_the_forfeiter_only() -> None:
     assert (a.games, a.seat_games, a.wins, a.forfeits) == (2, 2, 1, 1)
     assert a.win_rate == 0.5
     assert a.mean_score == 10.0  # the forfeited game has no final score
-    assert a.mean_place == 0.5  # first, then last (the forfeiting seat's place)
+    assert a.mean_place == 1.0  # first, then last: place 2 of a 3-player climbing game
     for other in (b, c):  # the game did not finish for them: counted as sat in, nothing else
         assert (other.games, other.seat_games, other.wins, other.forfeits) == (2, 1, 0, 0)
         assert other.mean_score == 5.0 and other.mean_place == 1.0
+
+
+@pytest.mark.parametrize(("game", "last"), [("head", [1, 1, 1, 1]), ("year", [1, 2, 3, 4])])
+def test_a_forfeit_takes_the_worst_place_of_the_game(game: str, last: list[int]) -> None:
+    # Panda Head ties every loser second; the climbing games order them by score.
+    assert [worst_place(settings_for(2, p, game=game)) for p in (2, 3, 4, 5)] == last
+    s = settings_for(entrants=2, players=4, game=game)
+    a, _ = standings(s, [forfeited(0, 0, (0, 1, 1, 1), seat=0)])
+    assert a.mean_place == last[2]
 
 
 def test_forfeiter_in_two_seats_loses_both() -> None:

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from statistics import NormalDist
 
+from panda_core._registry import spec
 from panda_core.arena.model import ArenaSettings, MatchResult
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "standings",
     "wilson",
     "win_interval",
+    "worst_place",
 ]
 
 Z95 = NormalDist().inv_cdf(0.975)
@@ -197,18 +199,29 @@ def is_void(result: MatchResult) -> bool:
     return result.forfeit is not None and result.forfeit.entrant is None
 
 
-def counted_seats(result: MatchResult) -> list[tuple[int, bool, int]]:
+def worst_place(settings: ArenaSettings) -> int:
+    """The last place a finished game of the arena's game can give (``players - 1`` in the
+    climbing games, where places follow the scores; 1 in Panda Head, where every loser ties
+    second): the place a forfeit counts, so a forfeit weighs like the worst loss, no more.
+
+    Asked of the game's own placement rule (the registry's ``placements``) with the scores
+    falling, then rising, seat by seat, so no game is named here."""
+    placements = spec(settings.game).placements
+    falling = list(range(settings.players, 0, -1))
+    return max(max(placements(0, falling)), max(placements(0, falling[::-1])))
+
+
+def counted_seats(result: MatchResult, last: int = 1) -> list[tuple[int, bool, int]]:
     """The seat-games ``result`` counts: ``(entrant, won, place)`` per seat that counts.
 
     A finished game counts every seat. A forfeited game counts only the forfeiting entrant's
-    seats, each a loss at the forfeiting seat's (last) place; for every other entrant it did not
-    finish. A void game counts nothing."""
+    seats, each a loss at place ``last`` (:func:`worst_place`); for every other entrant it did
+    not finish. A void game counts nothing."""
     forfeit = result.forfeit
     if forfeit is None:
         return [(e, s == result.winner, result.ranks[s]) for s, e in enumerate(result.lineup)]
     if forfeit.entrant is None:
         return []
-    last = result.ranks[forfeit.seat] if forfeit.seat is not None else max(result.ranks)
     return [(e, False, last) for e in result.lineup if e == forfeit.entrant]
 
 
@@ -232,6 +245,7 @@ class _Tally:
 def standings(settings: ArenaSettings, results: Sequence[MatchResult]) -> list[Standing]:
     """Each entrant's :class:`Standing`, in entrant order."""
     tallies = [_Tally() for _ in settings.entrants]
+    last = worst_place(settings)
     for result in in_order(results):
         if is_void(result):
             continue
@@ -239,7 +253,7 @@ def standings(settings: ArenaSettings, results: Sequence[MatchResult]) -> list[S
             tallies[e].games += 1
         if result.forfeit is not None and result.forfeit.entrant is not None:
             tallies[result.forfeit.entrant].forfeits += 1
-        for e, won, place in counted_seats(result):
+        for e, won, place in counted_seats(result, last):
             t = tallies[e]
             t.seats[result.deal] += 1
             t.wins[result.deal] += int(won)
