@@ -203,3 +203,20 @@ def test_void_forfeit_in_the_report() -> None:
     assert report.to_json()["forfeits"][0]["entrant"] is None
     assert "(void)" in report.table() and "dead_worker" in report.table()
     assert all(st.games == 0 for st in report.standings)
+
+
+def test_an_interrupted_write_keeps_the_previous_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    s = settings_for("head")
+    ArenaReport.from_results(s, [], scheduled=9).write(tmp_path)
+    before = (tmp_path / "results.json").read_bytes()
+
+    def crash(src: object, dst: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("os.replace", crash)
+    with pytest.raises(KeyboardInterrupt):
+        ArenaReport.from_results(s, play_arena(s), scheduled=9).write(tmp_path)
+    assert (tmp_path / "results.json").read_bytes() == before
+    assert not [p for p in tmp_path.rglob("*") if p.name.endswith(".tmp")]

@@ -290,7 +290,8 @@ def test_win_interval_covers_with_seat_luck() -> None:
 
 
 def _sigmoid(x: float | np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.asarray(x)))
+    out: np.ndarray = 1.0 / (1.0 + np.exp(-np.asarray(x)))
+    return out
 
 
 def test_score_interval_covers() -> None:
