@@ -97,3 +97,11 @@ class CatchesEverything(_Misbehaves):
 class SysExit(_Misbehaves):
     def misbehave(self, game: Any) -> Any:
         raise SystemExit(3)
+
+
+class BrokenConstructor:
+    def __init__(self) -> None:
+        raise ValueError("no model file")
+
+    def __call__(self, game: Any, player: int) -> Any:
+        return first_legal(game, player)
