@@ -105,3 +105,11 @@ class BrokenConstructor:
 
     def __call__(self, game: Any, player: int) -> Any:
         return first_legal(game, player)
+
+
+class Slow:
+    """Thinks for a while on every move (an arena that takes long enough to interrupt)."""
+
+    def __call__(self, game: Any, player: int) -> Any:
+        time.sleep(0.02)
+        return first_legal(game, player)
