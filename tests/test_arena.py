@@ -167,8 +167,9 @@ def test_a_misbehaving_bot_forfeits_and_the_arena_goes_on(
         assert (f.entrant, f.kind, r.winner) == (0, kind, None)
         assert f.seat is not None and r.lineup[f.seat] == 0
         assert says in f.message
-        # Its seat is last, the others tied first.
-        assert r.ranks == tuple(1 if e == 0 else 0 for e in r.lineup)
+        # Its seat is last (the worst place of a finished game), the others tied first.
+        last = 1 if game == "head" else 2
+        assert r.ranks == tuple(last if e == 0 else 0 for e in r.lineup)
         # The record is the game up to the refused move, loadable by the engine.
         loaded = spec(game).game_class.from_json(f.record)
         assert isinstance(loaded, HeadGame | ClimbGame)

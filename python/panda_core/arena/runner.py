@@ -22,6 +22,7 @@ import numpy as np
 from panda_core._registry import AnyGame, GameSpec, spec
 from panda_core.arena.model import ArenaSettings, Forfeit, ForfeitKind, Match, MatchResult
 from panda_core.arena.move_timer import MoveTimeout, MoveTimer
+from panda_core.arena.stats import worst_place
 from panda_core.bot_import import import_bot, instantiate_bot
 from panda_core.bots import Bot, BuiltinBot, reset_bots
 
@@ -129,8 +130,8 @@ def _play_python(
             reset_bots(bots, match.seed)
         except Exception as err:
             raise _Forfeited(_failing_reset(bots, match.seed), "exception", _text(err)) from err
-        while (seat := state.current_player) is not None:
-            _move(state, seat, bots[seat], timer)
+        while (to_move := state.current_player) is not None:
+            _move(state, to_move, bots[to_move], timer)
             decisions += 1
     except _Forfeited as stop:
         return _forfeit_result(settings, match, state, stop, decisions)
@@ -198,13 +199,17 @@ def _forfeit_result(
         message=stop.message,
         record=state.to_json(),
     )
-    return _forfeited(match, state, forfeit, decisions)
+    return _forfeited(settings, match, state, forfeit, decisions)
 
 
-def _forfeited(match: Match, state: AnyGame, forfeit: Forfeit, decisions: int) -> MatchResult:
-    """A forfeited game: every seat of the forfeiting entrant last, the others tied first."""
+def _forfeited(
+    settings: ArenaSettings, match: Match, state: AnyGame, forfeit: Forfeit, decisions: int
+) -> MatchResult:
+    """A forfeited game: every seat of the forfeiting entrant at the worst place a game can give
+    (a forfeit weighs like the worst loss, no more), the others tied first."""
+    last = worst_place(settings)
     ranks = tuple(
-        1 if forfeit.entrant is not None and e == forfeit.entrant else 0 for e in match.lineup
+        last if forfeit.entrant is not None and e == forfeit.entrant else 0 for e in match.lineup
     )
     return MatchResult(
         index=match.index,
@@ -234,4 +239,4 @@ def dead_worker_result(
     forfeit = Forfeit(
         seat=seat, entrant=entrant, kind=kind, message=message, record=state.to_json()
     )
-    return _forfeited(match, state, forfeit, 0)
+    return _forfeited(settings, match, state, forfeit, 0)
