@@ -395,3 +395,12 @@ def test_a_bot_object_that_does_not_pickle_needs_workers_0() -> None:
 def test_errors_are_panda_core_errors() -> None:
     assert issubclass(ArenaError, ArgumentError)
     assert issubclass(BotImportError, ArgumentError)
+
+
+def test_the_package_example_runs() -> None:
+    import doctest
+
+    import panda_core.arena
+
+    outcome = doctest.testmod(panda_core.arena)
+    assert outcome.attempted >= 3 and outcome.failed == 0
