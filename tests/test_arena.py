@@ -195,6 +195,7 @@ ALL_KINDS = [
     "heuristic",
     "bad=arena_bots:Raises",
     "arena_bots:Heuristic",
+    "random",
 ]
 
 
@@ -231,7 +232,10 @@ def test_a_bot_that_kills_or_hangs_its_worker_forfeits_only_its_games(bot: str, 
         f = r.forfeit
         assert f is not None, "the bad bot misbehaves in every game"
         assert (f.kind, f.entrant, r.lineup[f.seat]) == (kind, 0, 0)  # type: ignore[index]
-        assert spec("head").game_class.from_json(f.record).current_player is not None
+        # The record goes up to the move that killed the worker: the bad bot's 4th move.
+        loaded = spec("head").game_class.from_json(f.record)
+        assert loaded.current_player == f.seat
+        assert r.decisions == len(json.loads(f.record)["actions"]) > 3
     assert all(r.forfeit is None for r in play_arena(good, workers=2))
 
 
