@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -294,6 +295,10 @@ def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Like `python -m` and uvicorn, the current directory is importable: `-e mybot:Greedy` finds
+    # ./mybot.py (a console script's sys.path does not hold it otherwise).
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
     parser = build_parser()
     args = parser.parse_args(argv)
     given = set(vars(build_parser(defaults=False).parse_args(argv)))
