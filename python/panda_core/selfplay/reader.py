@@ -26,7 +26,7 @@ BATCH_SIZE = 65_536
 
 
 def _files(fs: pafs.FileSystem, folder: str) -> list[str]:
-    """The shards of ``folder``: those ``dataset.json`` lists when it is there (a finished
+    """The shards of ``folder``: those ``_dataset.json`` lists when it is there (a finished
     run), else every complete ``part-*.parquet`` (an unfinished one; temporary files skipped)."""
     manifest = f"{folder}/{MANIFEST}"
     if fs.get_file_info(manifest).type == pafs.FileType.File:

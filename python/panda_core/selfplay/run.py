@@ -44,8 +44,10 @@ __all__ = [
 
 SHARD_EPISODES = 100
 """Default episodes per shard: a few MB of Panda Head, some tens of MB of a climbing game."""
-MANIFEST = "dataset.json"
-"""The file that lists a finished dataset's shards and settings."""
+MANIFEST = "_dataset.json"
+"""The file that lists a finished dataset's shards and settings. The underscore keeps it out of
+what Parquet readers take for data when they are given the folder (pyarrow, pandas, Spark skip
+names starting with "_" or ".")."""
 
 Progress = Callable[[int, int], None]
 """``progress(episodes done, episodes in all)``, called as each shard completes."""
@@ -75,7 +77,7 @@ class ShardFailure:
 
 @dataclass(frozen=True)
 class ShardInfo:
-    """One written shard (``dataset.json``'s ``shards``)."""
+    """One written shard (``_dataset.json``'s ``shards``)."""
 
     file: str
     first: int

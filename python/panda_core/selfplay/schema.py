@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 FORMAT = "panda-core/selfplay"
-"""What a file says it is (``format`` in its metadata and in ``dataset.json``)."""
+"""What a file says it is (``format`` in its metadata and in ``_dataset.json``)."""
 FORMAT_VERSION = 1
 """Bumped whenever a column changes meaning, type or shape (a reader checks it)."""
 METADATA_KEY = b"panda_core.selfplay"
@@ -93,5 +93,5 @@ def settings_of(table_schema: pa.Schema) -> dict[str, Any] | None:
 
 
 def schema_json(table_schema: pa.Schema) -> list[dict[str, str]]:
-    """The columns as ``[{"name", "type"}]`` for ``dataset.json`` (readable without pyarrow)."""
+    """The columns as ``[{"name", "type"}]`` for ``_dataset.json`` (readable without pyarrow)."""
     return [{"name": f.name, "type": str(f.type)} for f in table_schema]
