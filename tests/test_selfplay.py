@@ -252,6 +252,27 @@ def test_row_groups_hold_at_most_the_configured_decisions(tmp_path: Path) -> Non
     assert sizes[:-1] == [100] * (len(sizes) - 1) and 0 < sizes[-1] <= 100
 
 
+def test_the_writer_buffers_at_most_a_row_group_and_an_episode(tmp_path: Path) -> None:
+    import pyarrow.fs as pafs
+
+    from panda_core.selfplay.episodes import SeatBots, play_episode
+    from panda_core.selfplay.schema import schema
+    from panda_core.selfplay.writer import ShardWriter, episode_batch
+
+    g = spec("spin")
+    table_schema = schema(g, {"format": "test"})
+    writer = ShardWriter(pafs.LocalFileSystem(), str(tmp_path), 0, table_schema, 64)
+    bots = SeatBots(["random"] * 3)
+    added = 0
+    for e in range(3):
+        ep = play_episode(g, 3, g.rules(), bots, e, nth_output(0, e))
+        writer.add(episode_batch(table_schema, "spin", ep))
+        added += ep.decisions
+        assert 0 <= added - writer.decisions < 64, "whole row groups are written as they fill"
+    assert writer.close() > 0 and writer.decisions == added
+    assert pq.read_metadata(tmp_path / "part-00000.parquet").num_rows == added
+
+
 # ---- bots that fail ----------------------------------------------------------------------------
 
 
@@ -287,6 +308,17 @@ class FailingBot:
         return int(game.legal_actions()[0])
 
 
+class DyingBot(FailingBot):
+    """Kills its worker process in episode ``bad`` instead of raising."""
+
+    name = "dying"
+
+    def __call__(self, game: Any, player: int) -> int:
+        if self.seed == self.bad_seed:
+            os._exit(3)
+        return int(game.legal_actions()[0])
+
+
 def illegal_bot(game: Any, player: int) -> str:
     return "not a move"
 
@@ -309,6 +341,17 @@ def test_a_failing_bot_fails_its_shard_only(tmp_path: Path, workers: int) -> Non
         "part-00000.parquet",
         "part-00002.parquet",
     ], "the other shards are written, no temporary file is left, no manifest"
+
+
+def test_a_dead_worker_fails_its_shard_only(tmp_path: Path) -> None:
+    with pytest.raises(SelfPlayError) as caught:
+        selfplay(
+            tmp_path, game="head", players=2, bots=[DyingBot(bad=0), "random"], episodes=4,
+            shard_episodes=2, workers=2,
+        )  # fmt: skip
+    assert "1 of 2 shards failed" in str(caught.value)
+    assert "shard 0 (episodes 0-1): dead worker" in str(caught.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["part-00001.parquet"]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -494,10 +537,11 @@ def test_the_cli_reports_a_failing_shard_and_exits_1(
     assert "illegal move" in err
 
 
-def test_ctrl_c_keeps_the_finished_shards_and_exits_130(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_ctrl_c_keeps_the_finished_shards_and_exits_130(tmp_path: Path, workers: str) -> None:
     out = tmp_path / "d"
     cmd = [sys.executable, "-m", "panda_core.cli", "selfplay", "--game", "head", "--episodes",
-           "1000000", "--shard-episodes", "5", "--workers", "0", "--out", str(out)]  # fmt: skip
+           "1000000", "--shard-episodes", "5", "--workers", workers, "--out", str(out)]  # fmt: skip
     proc = subprocess.Popen(cmd, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 60
@@ -511,7 +555,7 @@ def test_ctrl_c_keeps_the_finished_shards_and_exits_130(tmp_path: Path) -> None:
         proc.wait()
     assert proc.returncode == 130, err
     assert b"interrupted after" in err and b"Traceback" not in err
-    assert not list(out.glob(".*.tmp")), "the shard being written is dropped"
+    assert not list(out.glob(".*.tmp")), "the shards being written are dropped"
     kept = sorted(out.glob("part-*.parquet"))
     assert len(kept) >= 2
     for path in kept:

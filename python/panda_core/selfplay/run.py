@@ -31,7 +31,13 @@ from panda_core.bots import bot_name, is_builtin_bot
 from panda_core.parallel.backend import Backend, SerialBackend, TaskFailure
 from panda_core.selfplay.episodes import BotFailure, SeatBots, play_episode
 from panda_core.selfplay.schema import FORMAT, FORMAT_VERSION, schema, schema_json, settings_of
-from panda_core.selfplay.writer import ROW_GROUP_DECISIONS, ShardWriter, episode_batch, shard_name
+from panda_core.selfplay.writer import (
+    ROW_GROUP_DECISIONS,
+    ShardWriter,
+    episode_batch,
+    shard_name,
+    temp_name,
+)
 
 __all__ = [
     "MANIFEST",
@@ -260,12 +266,19 @@ def _existing(fs: pafs.FileSystem, folder: str, task: _Task) -> ShardInfo | None
     return ShardInfo(shard_name(task.shard), task.first, task.episodes, meta.num_rows, size)
 
 
+def _remove(fs: pafs.FileSystem, path: str) -> None:
+    try:
+        fs.delete_file(path)
+    except OSError:  # not there (the task cleaned up), or already gone
+        pass
+
+
 def _remove_temporary_files(fs: pafs.FileSystem, folder: str) -> None:
     """Delete the unfinished shards an interrupted run left (workers stopped mid-shard): the
     shards they were writing are played again anyway."""
     for entry in fs.get_file_info(pafs.FileSelector(folder)):
         if entry.base_name.startswith(".part-") and entry.base_name.endswith(".tmp"):
-            fs.delete_file(entry.path)
+            _remove(fs, entry.path)
 
 
 def _backend(backend: object, workers: int | None, address: str | None) -> Backend:
@@ -394,20 +407,26 @@ def selfplay(
         progress(done, episodes)
     todo = [t for t in tasks if t.shard not in written]
     failures: list[ShardFailure] = []
-    with chosen:
-        for k, result in chosen.run(_run_shard, todo):
-            task = todo[k]
-            if isinstance(result, TaskFailure):
-                message = f"{result.kind.replace('_', ' ')}: {result.message}"
-            elif result.shard is None:
-                message = result.failure or "failed"
-            else:
-                written[task.shard] = result.shard
-                done += task.episodes
-                if progress is not None:
-                    progress(done, episodes)
-                continue
-            failures.append(ShardFailure(task.shard, task.first, task.episodes, message))
+    try:
+        with chosen:
+            for k, result in chosen.run(_run_shard, todo):
+                task = todo[k]
+                if isinstance(result, TaskFailure):
+                    message = f"{result.kind.replace('_', ' ')}: {result.message}"
+                elif result.shard is None:
+                    message = result.failure or "failed"
+                else:
+                    written[task.shard] = result.shard
+                    done += task.episodes
+                    if progress is not None:
+                        progress(done, episodes)
+                    continue
+                failures.append(ShardFailure(task.shard, task.first, task.episodes, message))
+                _remove(fs, f"{folder}/{temp_name(task.shard)}")  # a dead worker's file
+    except KeyboardInterrupt:
+        # The workers are stopped (leaving the backend): what they were writing goes too.
+        _remove_temporary_files(fs, folder)
+        raise
     if failures:
         failures.sort(key=lambda f: f.shard)
         error = SelfPlayError(
