@@ -177,7 +177,8 @@ def test_every_row_matches_a_replay_of_its_episode(datasets: dict[str, Path], ga
 
 
 def test_the_dataset_does_not_depend_on_the_shard_size(tmp_path: Path) -> None:
-    kwargs: dict[str, Any] = dict(game="year", players=4, episodes=5, seed=3, workers=0)
+    bots = ["test_selfplay:FirstLegal", "heuristic", "random", "heuristic"]
+    kwargs: dict[str, Any] = dict(game="year", players=4, bots=bots, episodes=5, seed=3, workers=0)
     selfplay(tmp_path / "a", shard_episodes=1, **kwargs)
     selfplay(tmp_path / "b", shard_episodes=3, **kwargs)
     selfplay(tmp_path / "c", shard_episodes=100, **kwargs)
@@ -186,9 +187,21 @@ def test_the_dataset_does_not_depend_on_the_shard_size(tmp_path: Path) -> None:
     assert a.equals(b) and a.equals(c)
 
 
+class FirstLegal:
+    """A Python bot class (named by import path: a new one for every episode)."""
+
+    def __init__(self) -> None:
+        self.moves = 0
+
+    def __call__(self, game: Any, player: int) -> int:
+        self.moves += 1  # state that must not leak into the next episode
+        return int(game.legal_actions()[self.moves % len(game.legal_actions())])
+
+
 def test_the_files_do_not_depend_on_the_worker_count(tmp_path: Path) -> None:
+    bots = ["test_selfplay:FirstLegal", "heuristic", FailingBot(bad=10**6)]  # never fails
     kwargs: dict[str, Any] = dict(
-        game="head", players=3, bots=BOTS, episodes=6, seed=5, shard_episodes=2
+        game="head", players=3, bots=bots, episodes=6, seed=5, shard_episodes=2
     )
     infos = [selfplay(tmp_path / f"w{w}", workers=w, **kwargs) for w in (0, 1, 2)]
     files = [_files(tmp_path / f"w{w}") for w in (0, 1, 2)]
