@@ -332,6 +332,11 @@ class DyingBot(FailingBot):
         return int(game.legal_actions()[0])
 
 
+class BrokenInit:
+    def __init__(self) -> None:
+        raise OSError("no model file")
+
+
 def illegal_bot(game: Any, player: int) -> str:
     return "not a move"
 
@@ -354,6 +359,15 @@ def test_a_failing_bot_fails_its_shard_only(tmp_path: Path, workers: int) -> Non
         "part-00000.parquet",
         "part-00002.parquet",
     ], "the other shards are written, no temporary file is left, no manifest"
+
+
+def test_a_bot_that_cannot_be_created_fails_the_shards(tmp_path: Path) -> None:
+    with pytest.raises(SelfPlayError, match="2 of 2 shards failed") as caught:
+        selfplay(tmp_path, bots="test_selfplay:BrokenInit", episodes=2, shard_episodes=1,
+                 workers=0)  # fmt: skip
+    assert "episode 1 (deal" in str(caught.value)
+    assert "the bots could not be set up" in str(caught.value)
+    assert "no model file" in str(caught.value)
 
 
 def test_a_dead_worker_fails_its_shard_only(tmp_path: Path) -> None:

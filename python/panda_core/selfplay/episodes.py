@@ -160,7 +160,13 @@ def play_episode(
     A built-in bot is asked on the game itself (it reads only what its seat may know); any
     other bot is shown a clone, as ``play_game`` does, so nothing it does reaches the game."""
     game: Game[Any] = game_spec.new_game(players, deal, rules)
-    seats_bots = bots.for_episode(deal)
+    try:
+        seats_bots = bots.for_episode(deal)
+    except Exception as err:  # a bot class that cannot be created, a reset() that raises
+        raise BotFailure(
+            f"episode {index} (deal {deal}): the bots could not be set up: "
+            f"{type(err).__name__}: {err}"
+        ) from err
     features = game_spec.move_features > 0
     seats: list[int] = []
     observations: list[npt.NDArray[np.float32]] = []

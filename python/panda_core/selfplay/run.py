@@ -350,22 +350,9 @@ def selfplay(
         raise TypeError(f"progress must be a callable progress(done, total), got {shown(progress)}")
     the_rules = _rules(game_spec.name, rules)
     seats = _seat_specs(bots, players)
-    chosen = _backend(backend, workers, address)
-    if not isinstance(chosen, SerialBackend):
-        for item in seats:
-            if not isinstance(item, str):
-                try:
-                    pickle.dumps(item)
-                except Exception as err:
-                    raise TypeError(
-                        f"the bot {bot_name(item)!r} does not pickle ({err}), so it cannot run in "
-                        "worker processes: use workers=0, or name it by import path"
-                    ) from err
     fs, folder = filesystem(out)
     if "://" not in out:
         out = folder  # workers may run elsewhere (another cwd): give them the absolute path
-    fs.create_dir(folder, recursive=True)
-    _remove_temporary_files(fs, folder)
     settings: dict[str, Any] = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -395,40 +382,29 @@ def selfplay(
         )
         for k, first in enumerate(range(0, episodes, shard_episodes))
     ]
-    start = time.perf_counter()
-    written: dict[int, ShardInfo] = {}
-    for task in tasks:
-        found = _existing(fs, folder, task)
-        if found is not None:
-            written[task.shard] = found
-    skipped = len(written)
-    done = sum(s.episodes for s in written.values())
-    if progress is not None:
-        progress(done, episodes)
-    todo = [t for t in tasks if t.shard not in written]
-    failures: list[ShardFailure] = []
-    try:
-        with chosen:
-            for k, result in chosen.run(_run_shard, todo):
-                task = todo[k]
-                if isinstance(result, TaskFailure):
-                    message = f"{result.kind.replace('_', ' ')}: {result.message}"
-                elif result.shard is None:
-                    message = result.failure or "failed"
-                else:
-                    written[task.shard] = result.shard
-                    done += task.episodes
-                    if progress is not None:
-                        progress(done, episodes)
-                    continue
-                failures.append(ShardFailure(task.shard, task.first, task.episodes, message))
-                _remove(fs, f"{folder}/{temp_name(task.shard)}")  # a dead worker's file
-    except KeyboardInterrupt:
-        # The workers are stopped (leaving the backend): what they were writing goes too.
+    with _backend(backend, workers, address) as chosen:  # closed on every way out
+        if not isinstance(chosen, SerialBackend):
+            _check_pickles(seats)
+        start = time.perf_counter()
+        fs.create_dir(folder, recursive=True)
         _remove_temporary_files(fs, folder)
-        raise
+        written: dict[int, ShardInfo] = {}
+        for task in tasks:
+            found = _existing(fs, folder, task)
+            if found is not None:
+                written[task.shard] = found
+        skipped = len(written)
+        try:
+            failures = _play_shards(
+                chosen, [t for t in tasks if t.shard not in written], written, episodes, progress
+            )
+        except KeyboardInterrupt:
+            chosen.close()  # the workers stop first: then what they were writing goes too
+            _remove_temporary_files(fs, folder)
+            raise
+    for failure in failures:  # a dead worker leaves its unfinished file
+        _remove(fs, f"{folder}/{temp_name(failure.shard)}")
     if failures:
-        failures.sort(key=lambda f: f.shard)
         error = SelfPlayError(
             f"{len(failures)} of {len(tasks)} shards failed (the others are written in "
             f"{folder}; rerun to retry the failed ones): " + "; ".join(map(str, failures))
@@ -444,3 +420,47 @@ def selfplay(
     )
     _write_manifest(fs, folder, info, schema_json(schema(game_spec)))
     return info
+
+
+def _check_pickles(seats: Sequence[object]) -> None:
+    """Bot objects travel to worker processes and Ray tasks by pickle: refuse early (a clear
+    ``TypeError``) those that cannot, rather than fail every shard."""
+    for item in seats:
+        if isinstance(item, str):
+            continue
+        try:
+            pickle.dumps(item)
+        except Exception as err:
+            raise TypeError(
+                f"the bot {bot_name(item)!r} does not pickle ({err}), so it cannot run in "
+                "worker processes: use workers=0, or name it by import path"
+            ) from err
+
+
+def _play_shards(
+    backend: Backend,
+    todo: Sequence[_Task],
+    written: dict[int, ShardInfo],
+    episodes: int,
+    progress: Progress | None,
+) -> list[ShardFailure]:
+    """Run ``todo`` on ``backend``, adding each shard written to ``written``; the failures, in
+    shard order."""
+    done = sum(s.episodes for s in written.values())
+    if progress is not None:
+        progress(done, episodes)
+    failures: list[ShardFailure] = []
+    for k, result in backend.run(_run_shard, todo):
+        task = todo[k]
+        if isinstance(result, TaskFailure):
+            message = f"{result.kind.replace('_', ' ')}: {result.message}"
+        elif result.shard is None:
+            message = result.failure or "failed"
+        else:
+            written[task.shard] = result.shard
+            done += task.episodes
+            if progress is not None:
+                progress(done, episodes)
+            continue
+        failures.append(ShardFailure(task.shard, task.first, task.episodes, message))
+    return sorted(failures, key=lambda f: f.shard)
