@@ -76,7 +76,7 @@ def register(sub: Any, default: Default = keep_default) -> None:
         "--workers",
         type=int_in(0, 4096),
         default=default(None),
-        help="worker processes (default None: every core; 0: in this process)",
+        help="worker processes (None: one per core; 0: in this process)",
     )
     cmd.add_argument(
         "--backend",
