@@ -606,3 +606,12 @@ def test_the_loader_example_runs(tmp_path: Path) -> None:
     assert found, done.stdout
     accuracy, chance = float(found[1]), float(found[2])
     assert accuracy > chance + 20, done.stdout  # the heuristic bot is learnable
+
+
+def test_out_may_be_a_uri(tmp_path: Path) -> None:
+    """What pyarrow's filesystems understand (``file://`` here; ``s3://`` on a cluster)."""
+    uri = (tmp_path / "d").as_uri()
+    info = selfplay(uri, game="spin", players=2, episodes=3, shard_episodes=2, workers=0)
+    assert info.files == [f"{uri}/part-00000.parquet", f"{uri}/part-00001.parquet"]
+    assert load(uri).count_rows() == info.decisions == load(tmp_path / "d").count_rows()
+    assert selfplay(uri, game="spin", players=2, episodes=3, shard_episodes=2).skipped == 2
