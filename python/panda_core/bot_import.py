@@ -46,9 +46,7 @@ def import_bot(path: str) -> Any:
         except AttributeError as err:
             raise BotImportError(f"{cut(module_name)!r} has no attribute {cut(attr)!r}") from err
     if not callable(target):
-        raise BotImportError(
-            f"{cut(path)!r} is not a bot: a bot is callable as bot(game, player)"
-        )
+        raise BotImportError(f"{cut(path)!r} is not a bot: a bot is callable as bot(game, player)")
     return target
 
 

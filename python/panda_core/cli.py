@@ -10,22 +10,28 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from panda_core._core import BOT_NAMES, MAX_THREADS, PandaCoreError, __version__, check_players
+from panda_core._cli_common import (
+    INTERRUPTED,
+    UsageError,
+    add_rule_options,
+    check_rule_options,
+    int_in,
+    progress_bar,
+)
+from panda_core._core import BOT_NAMES, MAX_THREADS, PandaCoreError, __version__
 from panda_core._registry import (
     CLIMB_OPTIONS,
     GAMES,
     HEAD_OPTIONS,
-    SPECS,
     YEAR_OPTIONS,
     AnyRules,
     spec,
@@ -35,9 +41,6 @@ from panda_core.selfplay.cli import register as register_selfplay
 from panda_core.simulate import MAX_GAMES, SimulationResult, pooled_win_rates, simulate_chunks
 from panda_core.tui.cli import register as register_tui
 from panda_core.web.cli import register as register_web
-
-INTERRUPTED = 130
-"""Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
 
 __all__ = [
     "CLIMB_OPTIONS",
@@ -50,10 +53,6 @@ __all__ = [
     "format_table",
     "main",
 ]
-
-
-class UsageError(Exception):
-    """A command line that asks for something that does not apply (exit status 2)."""
 
 
 @dataclass
@@ -164,42 +163,6 @@ def _seat_bots(spec: str, players: int) -> list[str]:
     return [names[s % len(names)] for s in range(players)]
 
 
-def _check_options(args: argparse.Namespace, given: set[str]) -> None:
-    """Refuse options that do not apply to ``--game`` (they would be ignored silently)."""
-    mine = spec(args.game).cli_options
-    for dest in sorted(given):
-        owners = [g.name for g in SPECS.values() if dest in g.cli_options]
-        if owners and dest not in mine:
-            flag = next(g.cli_options[dest] for g in SPECS.values() if dest in g.cli_options)
-            raise UsageError(
-                f"{flag} applies to --game {' or '.join(owners)} only, not --game {args.game}"
-            )
-    try:
-        check_players(args.players)  # the engine's rule, not restated here
-    except PandaCoreError as err:
-        raise UsageError(str(err)) from None
-
-
-def _progress(total: int, quiet: bool) -> Any:
-    """A tqdm bar on stderr when it is a terminal (never in pipes, logs or CI), else ``None``."""
-    if quiet or not sys.stderr.isatty():
-        return None
-    from tqdm import tqdm  # type: ignore[import-untyped]
-
-    # A terminal that reports no size (a fresh pty, some IDE consoles) makes tqdm hide the bar
-    # (zero width, zero rows): fall back to 80 x 24.
-    size = shutil.get_terminal_size((80, 24))
-    return tqdm(
-        total=total,
-        unit="games",
-        unit_scale=True,
-        delay=0.5,
-        ncols=size.columns,
-        nrows=size.lines,
-        file=sys.stderr,
-    )
-
-
 def _records_writer(
     args: argparse.Namespace, bots: list[str], rules: AnyRules
 ) -> Callable[[SimulationResult], None] | None:
@@ -229,12 +192,12 @@ def _records_writer(
 
 
 def _cmd_simulate(args: argparse.Namespace, given: set[str]) -> int:
-    _check_options(args, given)
+    check_rule_options(args, given)
     bots = _seat_bots(args.bots, args.players)
     rules = spec(args.game).cli_rules(args)
     save = _records_writer(args, bots, rules)
     summary = Summary(args.game, args.players, tuple(bots), args.seed, args.games)
-    bar = _progress(args.games, args.quiet)
+    bar = progress_bar(args.games, args.quiet, "games")
     try:
         for part in simulate_chunks(
             args.games,
@@ -257,22 +220,6 @@ def _cmd_simulate(args: argparse.Namespace, given: set[str]) -> int:
             bar.close()
     print(_json(summary) if args.json else format_table(summary))
     return INTERRUPTED if summary.interrupted else 0
-
-
-def _int_in(lo: int, hi: int) -> Callable[[str], int]:
-    """An argparse type: an integer in ``lo..=hi`` (a clean usage error, never a traceback)."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer, got {text[:40]!r}") from None
-        if not lo <= value <= hi:
-            shown = text if len(text) <= 40 else f"an integer of {len(text)} digits"
-            raise argparse.ArgumentTypeError(f"must be in {lo}..={hi}, got {shown}")
-        return value
-
-    return parse
 
 
 def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
@@ -302,7 +249,7 @@ def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
     )
     sim.add_argument("--players", type=int, default=default(4), help="2 to 5")
     sim.add_argument(
-        "--games", "-n", type=_int_in(0, MAX_GAMES), default=default(10_000), help="games to play"
+        "--games", "-n", type=int_in(0, MAX_GAMES), default=default(10_000), help="games to play"
     )
     sim.add_argument(
         "--bots",
@@ -313,11 +260,11 @@ def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
         ),
     )
     sim.add_argument(
-        "--seed", type=_int_in(0, 2**64 - 1), default=default(0), help="batch seed (0..2**64-1)"
+        "--seed", type=int_in(0, 2**64 - 1), default=default(0), help="batch seed (0..2**64-1)"
     )
     sim.add_argument(
         "--threads",
-        type=_int_in(1, MAX_THREADS),
+        type=int_in(1, MAX_THREADS),
         default=default(None),
         help="worker threads (default None: every core)",
     )
@@ -338,67 +285,20 @@ def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
         help="write the JSON record of every game to DIR/<game>-<k>.json (plays each game a "
         "second time to record it: 4-6x slower, one file of a few kB per game)",
     )
-    head = sim.add_argument_group("Panda Head rules (H-7, docs/rules/head.md; --game head only)")
-    head.add_argument(
-        "--last-pile-scoring",
-        choices=("pile_sum", "own_card"),
-        default=default("pile_sum"),
-        help="how pile 7 scores",
-    )
-    head.add_argument(
-        "--no-poor-panda", action="store_true", default=default(False), help="no Poor Panda"
-    )
-    head.add_argument(
-        "--lowest-only-when-cannot-follow",
-        action="store_true",
-        default=default(False),
-        help="the lowest-card rule applies only when a player cannot follow",
-    )
-    head.add_argument(
-        "--bust-threshold",
-        type=_int_in(0, 2**32 - 1),
-        default=default(21),
-        help="score above which a player is out",
-    )
-    head.add_argument(
-        "--no-special-cards",
-        action="store_true",
-        default=default(False),
-        help="play without the Big Pandas and the Bamboo",
-    )
-    head.add_argument(
-        "--first-dealer", type=_int_in(0, 4), default=default(0), help="seat of the first dealer"
-    )
-    climb = sim.add_argument_group(
-        "climbing games (S-12, docs/rules/spin.md; --game year or spin only)"
-    )
-    climb.add_argument(
-        "--panda-mood",
-        choices=("hungry", "flip"),
-        default=default("hungry"),
-        help="year only: the panda side",
-    )
-    climb.add_argument(
-        "--deck",
-        metavar="PATH",
-        default=default(None),
-        help="a deck file (TOML or JSON; default None: the built-in reconstructed deck)",
-    )
-    climb.add_argument(
-        "--first-player",
-        type=_int_in(0, 4),
-        default=default(0),
-        help="seat that leads the first round",
-    )
+    add_rule_options(sim, default)
     sim.set_defaults(func=_cmd_simulate)
     register_tui(sub)  # play, replay: panda_core/tui
     register_web(sub)  # serve: panda_core/web
-    register_arena(sub)  # arena: panda_core/arena
-    register_selfplay(sub)  # selfplay: panda_core/selfplay
+    register_arena(sub, default)  # arena: panda_core/arena
+    register_selfplay(sub, default)  # selfplay: panda_core/selfplay
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Like `python -m` and uvicorn, the current directory is importable: `-e mybot:Greedy` finds
+    # ./mybot.py (a console script's sys.path does not hold it otherwise).
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
     parser = build_parser()
     args = parser.parse_args(argv)
     given = set(vars(build_parser(defaults=False).parse_args(argv)))

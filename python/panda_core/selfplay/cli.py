@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
+from panda_core._cli_common import Default, keep_default
 
-def register(sub: Any) -> None:
+
+def register(sub: Any, default: Default = keep_default) -> None:
     """Add ``selfplay`` to the ``panda-core`` subcommands (``sub``: argparse subparsers)."""
-    del sub
-    _ = argparse
+    del sub, default

@@ -1,0 +1,150 @@
+"""Command-line pieces shared by the ``panda-core`` subcommands that play many games
+(``simulate``, ``arena``, ``selfplay``): the rule options of every game, their check against
+``--game``, integer arguments, the progress bar and the exit statuses."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from panda_core._core import PandaCoreError, check_players
+from panda_core._registry import SPECS, spec
+
+__all__ = [
+    "INTERRUPTED",
+    "Default",
+    "UsageError",
+    "add_rule_options",
+    "check_rule_options",
+    "int_in",
+    "keep_default",
+    "progress_bar",
+]
+
+INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
+
+Default = Callable[[object], object]
+"""How a subcommand sets an option's default: ``build_parser(defaults=False)`` leaves unset
+options out of the namespace (``argparse.SUPPRESS``), which is how ``main`` tells an option given
+on the command line from its default."""
+
+
+def keep_default(value: object) -> object:
+    """The :data:`Default` of a parser built with its defaults."""
+    return value
+
+
+class UsageError(Exception):
+    """A command line that asks for something that does not apply (exit status 2)."""
+
+
+def int_in(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type: an integer in ``lo..=hi`` (a clean usage error, never a traceback)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text[:40]!r}") from None
+        if not lo <= value <= hi:
+            shown = text if len(text) <= 40 else f"an integer of {len(text)} digits"
+            raise argparse.ArgumentTypeError(f"must be in {lo}..={hi}, got {shown}")
+        return value
+
+    return parse
+
+
+def add_rule_options(parser: argparse.ArgumentParser, default: Default) -> None:
+    """Every game's rule options (the registry's ``cli_options``), in one group per game."""
+    head = parser.add_argument_group("Panda Head rules (H-7, docs/rules/head.md; --game head only)")
+    head.add_argument(
+        "--last-pile-scoring",
+        choices=("pile_sum", "own_card"),
+        default=default("pile_sum"),
+        help="how pile 7 scores",
+    )
+    head.add_argument(
+        "--no-poor-panda", action="store_true", default=default(False), help="no Poor Panda"
+    )
+    head.add_argument(
+        "--lowest-only-when-cannot-follow",
+        action="store_true",
+        default=default(False),
+        help="the lowest-card rule applies only when a player cannot follow",
+    )
+    head.add_argument(
+        "--bust-threshold",
+        type=int_in(0, 2**32 - 1),
+        default=default(21),
+        help="score above which a player is out",
+    )
+    head.add_argument(
+        "--no-special-cards",
+        action="store_true",
+        default=default(False),
+        help="play without the Big Pandas and the Bamboo",
+    )
+    head.add_argument(
+        "--first-dealer", type=int_in(0, 4), default=default(0), help="seat of the first dealer"
+    )
+    climb = parser.add_argument_group(
+        "climbing games (S-12, docs/rules/spin.md; --game year or spin only)"
+    )
+    climb.add_argument(
+        "--panda-mood",
+        choices=("hungry", "flip"),
+        default=default("hungry"),
+        help="year only: the panda side",
+    )
+    climb.add_argument(
+        "--deck",
+        metavar="PATH",
+        default=default(None),
+        help="a deck file (TOML or JSON; default None: the built-in reconstructed deck)",
+    )
+    climb.add_argument(
+        "--first-player",
+        type=int_in(0, 4),
+        default=default(0),
+        help="seat that leads the first round",
+    )
+
+
+def check_rule_options(args: argparse.Namespace, given: set[str]) -> None:
+    """Refuse options that do not apply to ``--game`` (they would be ignored silently)."""
+    mine = spec(args.game).cli_options
+    for dest in sorted(given):
+        owners = [g.name for g in SPECS.values() if dest in g.cli_options]
+        if owners and dest not in mine:
+            flag = next(g.cli_options[dest] for g in SPECS.values() if dest in g.cli_options)
+            raise UsageError(
+                f"{flag} applies to --game {' or '.join(owners)} only, not --game {args.game}"
+            )
+    try:
+        check_players(args.players)  # the engine's rule, not restated here
+    except PandaCoreError as err:
+        raise UsageError(str(err)) from None
+
+
+def progress_bar(total: int, quiet: bool, unit: str) -> Any:
+    """A tqdm bar on stderr when it is a terminal (never in pipes, logs or CI), else ``None``."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm  # type: ignore[import-untyped]
+
+    # A terminal that reports no size (a fresh pty, some IDE consoles) makes tqdm hide the bar
+    # (zero width, zero rows): fall back to 80 x 24.
+    size = shutil.get_terminal_size((80, 24))
+    return tqdm(
+        total=total,
+        unit=unit,
+        unit_scale=True,
+        delay=0.5,
+        ncols=size.columns,
+        nrows=size.lines,
+        file=sys.stderr,
+    )

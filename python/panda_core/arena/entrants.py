@@ -1,0 +1,107 @@
+"""The arena's entrants from what a user gives: bot specs, ``label=spec`` pairs, a mapping of
+labels to specs, or bot objects.
+
+Everything is checked here, in the process that starts the arena, before any game is played: a
+built-in name by the engine's own bot parser, a Python bot by importing it (the workers import
+it again; a module that imports here but not there is a worker-side failure, reported as a
+forfeit). Labels are what every result, table and plot calls an entrant; they are unique.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from panda_core._args import cut, shown
+from panda_core.arena.errors import ArenaError
+from panda_core.arena.model import Entrant
+from panda_core.bot_import import import_bot, is_bot_path
+from panda_core.bots import bot_name, is_builtin_bot
+
+__all__ = ["MAX_ENTRANTS", "parse_entrants"]
+
+MAX_ENTRANTS = 64
+"""Most entrants in one arena (the head-to-head table grows with its square)."""
+
+_LABEL_CHARS = 40
+
+
+def parse_entrants(entrants: object) -> tuple[Entrant, ...]:
+    """The entrants of an arena (see the module docs); :class:`ArenaError` says what is wrong."""
+    if isinstance(entrants, str):
+        items: list[tuple[str | None, Any]] = [_split_label(t) for t in entrants.split(",")]
+    elif isinstance(entrants, Mapping):
+        items = [(_label_arg(label), value) for label, value in entrants.items()]
+    elif isinstance(entrants, Sequence):
+        items = [_split_label(e) if isinstance(e, str) else (None, e) for e in entrants]
+    else:
+        raise TypeError(
+            "entrants are a list of bot specs ('heuristic', 'ismcts:200', 'pkg.mod:Bot'), "
+            f"a comma-separated string, or a mapping of labels to them; got {shown(entrants)}"
+        )
+    if not 2 <= len(items) <= MAX_ENTRANTS:
+        raise ArenaError(
+            f"an arena has 2 to {MAX_ENTRANTS} entrants, got {len(items)}: a rating compares "
+            "bots, so give at least two (for example your bot and 'heuristic')"
+        )
+    made = [_entrant(label, value) for label, value in items]
+    return _unique_labels(made)
+
+
+def _split_label(text: str) -> tuple[str | None, str]:
+    """``"label=spec"`` or ``"spec"``."""
+    text = text.strip()
+    label, sep, spec = text.partition("=")
+    if sep:
+        return _label_arg(label.strip()), spec.strip()
+    return None, text
+
+
+def _label_arg(label: object) -> str:
+    if not isinstance(label, str):
+        raise TypeError(f"an entrant's label is a str, got {shown(label)}")
+    if not label or len(label) > _LABEL_CHARS or not label.isprintable() or "," in label:
+        raise ArenaError(
+            f"an entrant's label is 1 to {_LABEL_CHARS} printable characters without a comma, "
+            f"got {cut(label)!r}"
+        )
+    return label
+
+
+def _entrant(label: str | None, value: object) -> Entrant:
+    if isinstance(value, str):
+        spec = value.strip()
+        if is_builtin_bot(spec):
+            return Entrant(label=label or spec, spec=spec, builtin=True)
+        if is_bot_path(spec):
+            import_bot(spec)  # a missing module or attribute: a BotImportError, now
+            return Entrant(label=label or spec.rpartition(":")[2], spec=spec, builtin=False)
+        raise ArenaError(
+            f"unknown entrant {cut(spec)!r}: an entrant is a built-in bot ('random', "
+            "'heuristic', 'ismcts', 'ismcts:N') or a Python bot 'package.module:attr', "
+            "optionally labelled 'label=spec'"
+        )
+    if callable(value):
+        name = label or bot_name(value)
+        return Entrant(
+            label=name[:_LABEL_CHARS], spec=f"<object {bot_name(value)}>", builtin=False, bot=value
+        )
+    raise TypeError(
+        f"an entrant is a bot spec (str) or a bot callable as bot(game, player), got {shown(value)}"
+    )
+
+
+def _unique_labels(entrants: Sequence[Entrant]) -> tuple[Entrant, ...]:
+    """Entrants with unique labels: a repeated label gets ``#2``, ``#3``… (two copies of one bot
+    are two entrants, rated apart: a check of the arena's noise)."""
+    seen: dict[str, int] = {}
+    out = []
+    for e in entrants:
+        count = seen.get(e.label, 0) + 1
+        seen[e.label] = count
+        label = e.label if count == 1 else f"{e.label}#{count}"
+        out.append(Entrant(label=label, spec=e.spec, builtin=e.builtin, bot=e.bot))
+    labels = [e.label for e in out]
+    if len(set(labels)) != len(labels):  # "a#2" given by hand next to two "a"
+        raise ArenaError(f"entrant labels must be unique, got {labels}")
+    return tuple(out)

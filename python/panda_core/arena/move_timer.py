@@ -1,0 +1,63 @@
+"""A bound on the time of one Python bot's move, where the process can enforce one.
+
+In the main thread of a process (every worker process and Ray task runs its task there) the
+bound is a real-time interval timer: ``SIGALRM`` raises :class:`MoveTimeout` inside the bot when
+its time is up, so a bot that loops forever is stopped and forfeits. ``MoveTimeout`` is a
+``BaseException``, so a bot's own ``except Exception`` cannot swallow it. Elsewhere (another
+thread, a platform without ``setitimer``) the move is timed and an overrun forfeits once the bot
+answers; a bot that never answers is then stopped by the game's bound (the worker is killed).
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+__all__ = ["MoveTimeout", "MoveTimer"]
+
+
+class MoveTimeout(BaseException):
+    """Raised inside a bot whose move ran past its time."""
+
+
+def _expire(signum: int, frame: FrameType | None) -> None:
+    raise MoveTimeout
+
+
+class MoveTimer:
+    """Times Python bots' moves for the length of a ``with`` block (see the module docs)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._signals = hasattr(signal, "setitimer") and (
+            threading.current_thread() is threading.main_thread()
+        )
+        self._previous: object = None
+
+    def __enter__(self) -> MoveTimer:
+        if self._signals:
+            self._previous = signal.signal(signal.SIGALRM, _expire)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._signals:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._previous)  # type: ignore[arg-type]
+
+    @contextmanager
+    def move(self) -> Iterator[None]:
+        """One bot move: raises :class:`MoveTimeout` if it takes longer than ``seconds``."""
+        start = time.monotonic()
+        if self._signals:
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        try:
+            yield
+        finally:
+            if self._signals:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        if time.monotonic() - start > self.seconds:
+            raise MoveTimeout

@@ -1,0 +1,314 @@
+"""Running an arena: :func:`arena` (the Python entry point) and :func:`play_arena` (its games).
+
+The games are independent tasks (:mod:`panda_core.arena.runner`) run by a backend
+(:mod:`panda_core.parallel`): worker processes on every core, Ray tasks on a cluster, or this
+process. Results arrive in any order, are kept by game index and written to the results folder as
+they come, so neither the backend, the worker count nor an interruption changes what the arena
+finds: the report is a function of the finished games alone.
+
+A task that fails as a whole (its worker died, or it ran past its time) is played again one game
+at a time, in fresh workers, so that the failure is pinned on one game, which is forfeited; every
+other game of the task gets its real result.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import pickle
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from panda_core._args import int_arg, players_arg, seed_arg, shown
+from panda_core._registry import AnyRules, GameName, spec
+from panda_core.arena.entrants import parse_entrants
+from panda_core.arena.errors import ArenaError
+from panda_core.arena.model import ArenaSettings, Match, MatchResult, Permutations
+from panda_core.arena.runner import ChunkTask, dead_worker_result, play_chunk
+from panda_core.arena.schedule import games_per_deal, matches
+from panda_core.arena.store import ResultsStore
+from panda_core.parallel import Backend, SerialBackend, TaskFailure
+
+if TYPE_CHECKING:
+    from panda_core.arena.report import ArenaReport
+
+__all__ = [
+    "MAX_DEALS",
+    "ArenaInterrupted",
+    "arena",
+    "arena_settings",
+    "play_arena",
+    "scheduled_games",
+]
+
+MAX_DEALS = 10**9
+"""Most deals in one arena (a bound on mistakes, not on real runs)."""
+
+MAX_SECONDS = 10**6
+"""Longest move or game time accepted (about 11 days)."""
+
+_PYTHON_CHUNK = 64
+"""Most games per task with a Python bot: each task is a few tenths of a second (Ctrl-C and the
+progress bar stay lively; a failed task replays few games one by one)."""
+_BUILTIN_CHUNK = 2048
+"""Most games per task of built-in bots only (tens of microseconds each in the batch path)."""
+_TASKS_PER_WORKER = 8
+"""Tasks per worker at least, when there are enough games: the last tasks of a run are short,
+so no worker idles long at the end."""
+
+
+class ArenaInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped the arena. ``report`` holds the games finished before (all of them are in
+    the results folder too, and a rerun with the same folder resumes)."""
+
+    def __init__(self, report: ArenaReport) -> None:
+        super().__init__("arena interrupted")
+        self.report = report
+
+
+def arena(
+    entrants: Sequence[Any] | Mapping[str, Any] | str,
+    *,
+    game: GameName | str = "head",
+    players: int = 4,
+    deals: int = 100,
+    seed: int = 0,
+    permutations: Permutations = "rotations",
+    rules: AnyRules | None = None,
+    workers: int | None = None,
+    backend: str | Backend = "local",
+    address: str | None = None,
+    out: str | os.PathLike[str] | None = None,
+    move_time: float = 10.0,
+    game_time: float = 600.0,
+    progress: Callable[[int, int], None] | None = None,
+    **options: Any,
+) -> ArenaReport:
+    """Rate ``entrants`` against each other on ``deals`` duplicate deals of ``game``.
+
+    ``entrants``: bot specs — built-in names (``"heuristic"``, ``"ismcts:200"``) or Python bots
+    by import path (``"mybots:Greedy"``, a class or a callable), optionally labelled
+    (``"mine=mybots:Greedy"``) — or a mapping of labels to specs or bot objects. Each deal is
+    played once per seating of its line-up (``permutations``: ``"rotations"`` or ``"all"``;
+    :mod:`panda_core.arena.schedule`), dealt from ``nth_output(seed, deal)``.
+
+    Python bots run in ``workers`` processes (default every core; ``0``: in this process) or, with
+    ``backend="ray"``, as Ray tasks on the cluster at ``address``. A Python bot's move is bound
+    by ``move_time`` seconds and a game by ``game_time``; a bot that raises, answers an illegal
+    move, overruns or kills its worker forfeits that game (recorded with its reason and record)
+    and the arena goes on. With ``out``, results are written to that folder as they come and a
+    rerun resumes (:mod:`panda_core.arena.store`); the report's files are written there at the
+    end. Ctrl-C raises :class:`ArenaInterrupted` (a ``KeyboardInterrupt``) holding the report of
+    the games finished. ``options`` are the game's rule options, as for ``panda_core.make``.
+    """
+    from panda_core.arena.report import ArenaReport
+
+    settings = arena_settings(
+        entrants,
+        game=game,
+        players=players,
+        deals=deals,
+        seed=seed,
+        permutations=permutations,
+        rules=rules,
+        move_time=move_time,
+        game_time=game_time,
+        **options,
+    )
+    try:
+        results = play_arena(
+            settings, workers=workers, backend=backend, address=address, out=out, progress=progress
+        )
+    except _Interrupted as stop:
+        report = ArenaReport.from_results(settings, stop.results, scheduled_games(settings))
+        if out is not None:
+            report.write(out)
+        raise ArenaInterrupted(report) from None
+    report = ArenaReport.from_results(settings, results, scheduled_games(settings))
+    if out is not None:
+        report.write(out)
+    return report
+
+
+def arena_settings(
+    entrants: object,
+    *,
+    game: object = "head",
+    players: object = 4,
+    deals: object = 100,
+    seed: object = 0,
+    permutations: object = "rotations",
+    rules: object = None,
+    move_time: object = 10.0,
+    game_time: object = 600.0,
+    **options: Any,
+) -> ArenaSettings:
+    """The checked settings of an arena (the arguments of :func:`arena`)."""
+    game_spec = spec(game)
+    n = players_arg(players)
+    count = int_arg(deals, "deals")
+    if not 1 <= count <= MAX_DEALS:
+        raise ArenaError(f"deals must be in 1..={MAX_DEALS}, got {count}")
+    if permutations not in ("rotations", "all"):
+        raise ArenaError(f"permutations is 'rotations' or 'all', got {shown(permutations)}")
+    return ArenaSettings(
+        game=game_spec.name,
+        players=n,
+        entrants=parse_entrants(entrants),
+        deals=count,
+        seed=seed_arg(seed),
+        permutations=permutations,
+        rules=game_spec.rules(rules, **options),
+        move_time=_seconds(move_time, "move_time"),
+        game_time=_seconds(game_time, "game_time"),
+    )
+
+
+def scheduled_games(settings: ArenaSettings) -> int:
+    """How many games the arena plays in all."""
+    per_deal = games_per_deal(len(settings.entrants), settings.players, settings.permutations)
+    return settings.deals * per_deal
+
+
+def _seconds(value: object, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"{what} is a number of seconds, got {shown(value)}")
+    seconds = float(value)
+    if not (0 < seconds <= MAX_SECONDS) or math.isnan(seconds):
+        raise ArenaError(
+            f"{what} must be more than 0 and at most {MAX_SECONDS} seconds, got {value}"
+        )
+    return seconds
+
+
+class _Interrupted(Exception):
+    """Ctrl-C inside :func:`play_arena`, with the results finished before it."""
+
+    def __init__(self, results: list[MatchResult]) -> None:
+        super().__init__("interrupted")
+        self.results = results
+
+
+def play_arena(
+    settings: ArenaSettings,
+    *,
+    workers: int | None = None,
+    backend: str | Backend = "local",
+    address: str | None = None,
+    out: str | os.PathLike[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[MatchResult]:
+    """Every game of the arena, played (or read back from ``out``), in game order."""
+    runner, threads = _backend(settings, workers, backend, address)
+    store = ResultsStore.open(out, settings) if out is not None else None
+    total = scheduled_games(settings)
+    found: dict[int, MatchResult] = {}
+    if store is not None:
+        found = {i: r for i, r in store.results.items() if i < total}
+    todo = [m for m in matches(settings) if m.index not in found]
+    try:
+        if progress is not None:
+            progress(len(found), total)
+        with runner:
+            for batch in _results(runner, settings, todo, threads):
+                if store is not None:
+                    store.append(batch)
+                found.update((r.index, r) for r in batch)
+                if progress is not None:
+                    progress(len(found), total)
+    except KeyboardInterrupt:
+        raise _Interrupted([found[i] for i in sorted(found)]) from None
+    finally:
+        if store is not None:
+            store.close()
+    return [found[i] for i in sorted(found)]
+
+
+def _backend(
+    settings: ArenaSettings, workers: object, backend: str | Backend, address: str | None
+) -> tuple[Backend, int | None]:
+    """The backend to run the games, and the batch path's thread count inside each task."""
+    count = None if workers is None else int_arg(workers, "workers")
+    if count is not None and count < 0:
+        raise ArenaError(f"workers must be >= 0 (0: in this process), got {count}")
+    builtin_only = all(e.builtin for e in settings.entrants)
+    if backend == "local" and (count == 0 or (builtin_only and count == 1)):
+        # Nothing to isolate (built-in bots cannot crash the process) or asked for no processes.
+        return SerialBackend(), 1
+    from panda_core.parallel.factory import make_backend
+
+    made = make_backend(backend, workers=count if backend == "local" else None, address=address)
+    if not isinstance(made, SerialBackend):
+        _check_pickles(settings)
+    return made, 1
+
+
+def _check_pickles(settings: ArenaSettings) -> None:
+    """Bot objects cross to worker processes by pickle: say so now rather than per game."""
+    for e in settings.entrants:
+        if e.bot is None:
+            continue
+        try:
+            pickle.dumps(e.bot)
+        except Exception as err:
+            raise ArenaError(
+                f"the bot object of entrant {e.label!r} cannot be sent to a worker process "
+                f"({type(err).__name__}: {err}); give it as an import path 'package.module:attr', "
+                "or run with workers=0"
+            ) from None
+
+
+def _results(
+    backend: Backend, settings: ArenaSettings, todo: Sequence[Match], threads: int | None
+) -> Iterator[list[MatchResult]]:
+    """The results of ``todo``, a task's worth at a time, in the order they finish."""
+    chunks = _chunks(settings, todo, backend.workers)
+    failed: list[Match] = []
+    for chunk, outcome in _run(backend, settings, chunks, threads):
+        if not isinstance(outcome, TaskFailure):
+            yield outcome
+        elif len(chunk) == 1:
+            yield [_failed_game(settings, chunk[0], outcome)]
+        else:
+            failed.extend(chunk)
+    # Each game of a failed task alone, to find the one that failed it.
+    singles = [(m,) for m in sorted(failed, key=lambda m: m.index)]
+    for chunk, outcome in _run(backend, settings, singles, threads):
+        if isinstance(outcome, TaskFailure):
+            yield [_failed_game(settings, chunk[0], outcome)]
+        else:
+            yield outcome
+
+
+def _run(
+    backend: Backend,
+    settings: ArenaSettings,
+    chunks: Sequence[tuple[Match, ...]],
+    threads: int | None,
+) -> Iterator[tuple[tuple[Match, ...], list[MatchResult] | TaskFailure]]:
+    if not chunks:
+        return
+    tasks = [ChunkTask(settings, chunk, threads) for chunk in chunks]
+    timeouts = [settings.game_time * len(chunk) for chunk in chunks]
+    for k, outcome in backend.run(play_chunk, tasks, timeouts):
+        yield chunks[k], outcome
+
+
+def _failed_game(settings: ArenaSettings, match: Match, failure: TaskFailure) -> MatchResult:
+    if failure.kind == "timeout":
+        message = (
+            f"the game took longer than the game time ({settings.game_time:g} s): {failure.message}"
+        )
+        return dead_worker_result(settings, match, "timeout", message)
+    if failure.kind == "dead_worker":
+        return dead_worker_result(settings, match, "dead_worker", failure.message)
+    return dead_worker_result(settings, match, "exception", failure.message)
+
+
+def _chunks(
+    settings: ArenaSettings, todo: Sequence[Match], workers: int
+) -> list[tuple[Match, ...]]:
+    """``todo`` in tasks of consecutive games (see the sizes above)."""
+    most = _BUILTIN_CHUNK if all(e.builtin for e in settings.entrants) else _PYTHON_CHUNK
+    size = max(1, min(most, len(todo) // max(1, workers * _TASKS_PER_WORKER)))
+    return [tuple(todo[i : i + size]) for i in range(0, len(todo), size)]

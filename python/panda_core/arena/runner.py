@@ -1,0 +1,237 @@
+"""Playing the arena's games: the task a backend runs, in a worker process, a Ray task or this
+process.
+
+A task is a chunk of :class:`~panda_core.arena.model.Match` es. Games whose seats are all
+built-in bots are played by the engine's batch path (Rust, no Python per move); the others move
+by move through the one game API, with each Python bot shown a clone, its moves timed, and every
+misbehaviour turned into a :class:`~panda_core.arena.model.Forfeit` that ends that game only.
+
+A game's result depends only on its match (the deal's seed, the line-up) and the settings: each
+Python bot is created afresh for the game (a class) and reset from the deal's seed, and the
+built-in bots are seeded the same way, so the results are identical whichever worker plays them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from panda_core._registry import AnyGame, GameSpec, spec
+from panda_core.arena.model import ArenaSettings, Forfeit, ForfeitKind, Match, MatchResult
+from panda_core.arena.move_timer import MoveTimeout, MoveTimer
+from panda_core.bot_import import import_bot, instantiate_bot
+from panda_core.bots import Bot, BuiltinBot, reset_bots
+
+__all__ = ["ChunkTask", "dead_worker_result", "play_chunk"]
+
+_MESSAGE_CHARS = 500
+"""Longest message kept from a bot's exception (the record says the rest)."""
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """What a backend runs: some games of an arena. ``threads`` is the batch path's thread count
+    (1 in a worker process: the workers are the parallelism)."""
+
+    settings: ArenaSettings
+    matches: tuple[Match, ...]
+    threads: int | None = 1
+
+
+def play_chunk(task: ChunkTask) -> list[MatchResult]:
+    """The results of ``task``'s games, in its order."""
+    settings = task.settings
+    game = spec(settings.game)
+    out: dict[int, MatchResult] = {}
+    builtin = [m for m in task.matches if _all_builtin(settings, m)]
+    for match in builtin:
+        out[match.index] = _play_batch(settings, game, match, task.threads)
+    python = [m for m in task.matches if not _all_builtin(settings, m)]
+    if python:
+        with MoveTimer(settings.move_time) as timer:
+            for match in python:
+                out[match.index] = _play_python(settings, game, match, timer)
+    return [out[m.index] for m in task.matches]
+
+
+def _all_builtin(settings: ArenaSettings, match: Match) -> bool:
+    return all(settings.entrants[i].builtin for i in match.lineup)
+
+
+def _play_batch(
+    settings: ArenaSettings, game: GameSpec, match: Match, threads: int | None
+) -> MatchResult:
+    """One game of built-in bots by the engine's batch path: the batch deals its game 0 from
+    ``nth_output(seed, first_game)``, the deal's seed."""
+    bots = [settings.entrants[i].spec for i in match.lineup]
+    winner, rounds, decisions, scores = game.simulate_batch(
+        1, settings.players, bots, settings.seed, settings.rules, threads, match.deal
+    )
+    seat_scores = tuple(int(v) for v in np.asarray(scores).reshape(-1)[: settings.players])
+    won = int(winner[0])
+    return MatchResult(
+        index=match.index,
+        deal=match.deal,
+        seed=match.seed,
+        lineup=match.lineup,
+        winner=won,
+        scores=seat_scores,
+        ranks=game.placements(won, seat_scores),
+        rounds=int(rounds[0]),
+        decisions=int(decisions[0]),
+    )
+
+
+_TARGETS: dict[str, Any] = {}
+"""Python bots' classes or functions by import path, imported once per process."""
+
+
+def _python_bot(settings: ArenaSettings, entrant: int) -> Bot[Any]:
+    """A fresh bot for one game: a class is instantiated anew, a function or object is itself."""
+    e = settings.entrants[entrant]
+    if e.builtin:
+        return BuiltinBot(e.spec)
+    if e.bot is not None:
+        return e.bot  # type: ignore[no-any-return]
+    target = _TARGETS.get(e.spec)
+    if target is None:
+        target = _TARGETS[e.spec] = import_bot(e.spec)
+    return instantiate_bot(target, e.spec)
+
+
+class _Forfeited(Exception):
+    """A game ended by a seat's misbehaviour (internal to this module)."""
+
+    def __init__(self, seat: int, kind: ForfeitKind, message: str) -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.kind = kind
+        self.message = message
+
+
+def _play_python(
+    settings: ArenaSettings, game: GameSpec, match: Match, timer: MoveTimer
+) -> MatchResult:
+    """One game move by move; a misbehaving bot forfeits it (see :class:`_Forfeited`)."""
+    state = game.new_game(settings.players, match.seed, settings.rules)
+    decisions = 0
+    try:
+        bots = []
+        for seat, entrant in enumerate(match.lineup):
+            try:
+                bots.append(_python_bot(settings, entrant))
+            except Exception as err:
+                raise _Forfeited(seat, "exception", f"cannot create the bot: {err}") from err
+        try:
+            reset_bots(bots, match.seed)
+        except Exception as err:
+            raise _Forfeited(_failing_reset(bots, match.seed), "exception", _text(err)) from err
+        while (seat := state.current_player) is not None:
+            _move(state, seat, bots[seat], timer)
+            decisions += 1
+    except _Forfeited as stop:
+        return _forfeit_result(settings, match, state, stop, decisions)
+    winner = state.winner
+    assert winner is not None, "the loop ends only when the game is over"
+    scores = tuple(state.scores)
+    return MatchResult(
+        index=match.index,
+        deal=match.deal,
+        seed=match.seed,
+        lineup=match.lineup,
+        winner=winner,
+        scores=scores,
+        ranks=game.placements(winner, scores),
+        rounds=len(state.round_results),
+        decisions=decisions,
+    )
+
+
+def _move(state: AnyGame, seat: int, bot: Bot[Any], timer: MoveTimer) -> None:
+    """Ask ``bot`` for seat ``seat``'s move and apply it, or raise :class:`_Forfeited`."""
+    if isinstance(bot, BuiltinBot):
+        state.apply(bot(state, seat))  # type: ignore[arg-type]  # the engine's own move
+        return
+    try:
+        with timer.move():
+            move = bot(state.clone(), seat)
+    except MoveTimeout:
+        raise _Forfeited(
+            seat, "timeout", f"took longer than the move time ({timer.seconds:g} s)"
+        ) from None
+    except (Exception, SystemExit) as err:  # anything the bot raises (sys.exit too) is its own
+        raise _Forfeited(seat, "exception", _text(err)) from err
+    if isinstance(move, np.integer):
+        move = int(move)
+    try:
+        state.apply(move)  # type: ignore[arg-type]  # checked by the engine
+    except (TypeError, ValueError) as err:
+        raise _Forfeited(seat, "illegal", str(err)) from err
+
+
+def _failing_reset(bots: Sequence[object], seed: int) -> int:
+    """The seat whose ``reset`` raises (reset again one by one to find it)."""
+    for seat, bot in enumerate(bots):
+        try:
+            reset_bots([None] * seat + [bot], seed)
+        except Exception:
+            return seat
+    return 0
+
+
+def _text(err: BaseException) -> str:
+    text = f"{type(err).__name__}: {err}"
+    return text if len(text) <= _MESSAGE_CHARS else text[:_MESSAGE_CHARS] + "…"
+
+
+def _forfeit_result(
+    settings: ArenaSettings, match: Match, state: AnyGame, stop: _Forfeited, decisions: int
+) -> MatchResult:
+    entrant = match.lineup[stop.seat]
+    forfeit = Forfeit(
+        seat=stop.seat,
+        entrant=entrant,
+        kind=stop.kind,
+        message=stop.message,
+        record=state.to_json(),
+    )
+    return _forfeited(match, state, forfeit, decisions)
+
+
+def _forfeited(match: Match, state: AnyGame, forfeit: Forfeit, decisions: int) -> MatchResult:
+    """A forfeited game: every seat of the forfeiting entrant last, the others tied first."""
+    ranks = tuple(
+        1 if forfeit.entrant is not None and e == forfeit.entrant else 0 for e in match.lineup
+    )
+    return MatchResult(
+        index=match.index,
+        deal=match.deal,
+        seed=match.seed,
+        lineup=match.lineup,
+        winner=None,
+        scores=tuple(state.scores),
+        ranks=ranks,
+        rounds=len(state.round_results),
+        decisions=decisions,
+        forfeit=forfeit,
+    )
+
+
+def dead_worker_result(
+    settings: ArenaSettings, match: Match, kind: ForfeitKind, message: str
+) -> MatchResult:
+    """The result of a game whose worker died or hung past the game's time (found by playing it
+    alone). The one Python entrant of its line-up forfeits it; with several, nothing says which
+    one did it and the game is void (``seat=None``). The record is the deal: replaying it with
+    the same bots reproduces the failure."""
+    state = spec(settings.game).new_game(settings.players, match.seed, settings.rules)
+    suspects = sorted({e for e in match.lineup if not settings.entrants[e].builtin})
+    entrant = suspects[0] if len(suspects) == 1 else None
+    seat = None if entrant is None else match.lineup.index(entrant)
+    forfeit = Forfeit(
+        seat=seat, entrant=entrant, kind=kind, message=message, record=state.to_json()
+    )
+    return _forfeited(match, state, forfeit, 0)

@@ -1,0 +1,115 @@
+"""Bots for the arena tests, imported by path (``arena_bots:first_legal``) in worker processes
+and Ray tasks: this directory is on their ``PYTHONPATH``."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from typing import Any
+
+from panda_core import bots
+
+
+def first_legal(game: Any, player: int) -> int:
+    """A weak, fast, deterministic bot: the lowest legal action id."""
+    return int(game.legal_actions()[0])
+
+
+class Heuristic:
+    """The built-in heuristic, as a Python bot (a class: one instance per game)."""
+
+    def __init__(self) -> None:
+        self.inner = bots.BuiltinBot("heuristic")
+
+    def reset(self, seed: int) -> None:
+        self.inner.reset(seed)
+
+    def __call__(self, game: Any, player: int) -> Any:
+        return self.inner(game, player)
+
+
+class _Misbehaves:
+    """Plays like ``first_legal`` until its ``after``-th move, then misbehaves."""
+
+    after = 3
+
+    def __init__(self) -> None:
+        self.moves = 0
+
+    def __call__(self, game: Any, player: int) -> Any:
+        self.moves += 1
+        if self.moves > self.after:
+            return self.misbehave(game)
+        return first_legal(game, player)
+
+    def misbehave(self, game: Any) -> Any:
+        raise NotImplementedError
+
+
+class Raises(_Misbehaves):
+    def misbehave(self, game: Any) -> Any:
+        raise RuntimeError("the bot broke")
+
+
+class Illegal(_Misbehaves):
+    def misbehave(self, game: Any) -> Any:
+        return 10**6  # no game has that action
+
+
+class NotAMove(_Misbehaves):
+    def misbehave(self, game: Any) -> Any:
+        return object()
+
+
+class Sleeps(_Misbehaves):
+    """Sleeps far past any move time (the move timer interrupts it)."""
+
+    def misbehave(self, game: Any) -> Any:
+        time.sleep(3600)
+
+
+class Exits(_Misbehaves):
+    """Kills its worker process."""
+
+    def misbehave(self, game: Any) -> Any:
+        os._exit(7)
+
+
+class HangsInC(_Misbehaves):
+    """Loops inside the regex engine, where no signal handler runs (only killing stops it)."""
+
+    def misbehave(self, game: Any) -> Any:
+        re.match(r"(a+)+$", "a" * 64 + "b")
+
+
+class CatchesEverything(_Misbehaves):
+    """Sleeps past its time and tries to swallow the interruption."""
+
+    def misbehave(self, game: Any) -> Any:
+        try:
+            time.sleep(3600)
+        except Exception:
+            pass
+        return first_legal(game, 0)
+
+
+class SysExit(_Misbehaves):
+    def misbehave(self, game: Any) -> Any:
+        raise SystemExit(3)
+
+
+class BrokenConstructor:
+    def __init__(self) -> None:
+        raise ValueError("no model file")
+
+    def __call__(self, game: Any, player: int) -> Any:
+        return first_legal(game, player)
+
+
+class Slow:
+    """Thinks for a while on every move (an arena that takes long enough to interrupt)."""
+
+    def __call__(self, game: Any, player: int) -> Any:
+        time.sleep(0.02)
+        return first_legal(game, player)
