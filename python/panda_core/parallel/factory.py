@@ -19,7 +19,7 @@ BACKENDS: tuple[BackendName, ...] = ("local", "serial", "ray")
 
 
 def make_backend(
-    backend: BackendName | Backend = "local",
+    backend: str | Backend = "local",
     *,
     workers: int | None = None,
     address: str | None = None,
