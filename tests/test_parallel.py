@@ -313,6 +313,20 @@ def test_breaking_off_a_ray_run_cancels_its_tasks(ray_backend: Backend) -> None:
     assert time.monotonic() - started < 20, "the CPUs were freed"
 
 
+def test_a_script_without_a_main_guard_gets_a_clear_error(tmp_path: Path) -> None:
+    """Spawned workers import the main script: unguarded, each would start a pool of its own.
+    The pool breaks; the user is told why, and nothing hangs."""
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        f"import sys\nsys.path[:0] = {[str(TESTS), *sys.path]!r}\n"
+        "import parallel_tasks\nfrom panda_core.parallel import ProcessBackend\n"
+        "print(list(ProcessBackend(1).run(parallel_tasks.square, [1, 2])))\n"
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "if __name__ == '__main__':" in done.stderr.splitlines()[-1]
+
+
 # ---- the factory and the argument checks -------------------------------------------------------
 
 

@@ -17,6 +17,7 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, TypeVar
 
 from panda_core._args import int_arg
@@ -40,6 +41,12 @@ seen (and the workers stopped) well within half a second."""
 IN_FLIGHT_PER_WORKER = 2
 """Tasks handed out per worker at a time: one running and one queued behind it, so a worker never
 waits for the parent between tasks, while memory stays bounded however many tasks there are."""
+
+BROKEN_POOL = (
+    "the worker processes could not start. A script that runs worker processes must keep its "
+    "top-level code under `if __name__ == '__main__':` (each worker is a fresh interpreter that "
+    "imports the script); otherwise see the workers' error above"
+)
 
 
 def check_timeouts(
@@ -91,14 +98,19 @@ def _workers_arg(workers: object) -> int:
 
 
 def _outcome(future: Future[R], timeout: float | None) -> R | TaskFailure:
-    """A finished future as a result or a :class:`TaskFailure`. ``exception()`` rather than
-    ``result()``: a task that raised ``SystemExit`` or ``KeyboardInterrupt`` is one failed task,
-    not something to re-raise in the parent."""
+    """A finished future as a result or a :class:`TaskFailure` (a broken pool raises: see
+    below). ``exception()`` rather than ``result()``: a task that raised ``SystemExit`` or
+    ``KeyboardInterrupt`` is one failed task, not something to re-raise in the parent."""
     from pebble import ProcessExpired
 
     err = future.exception()
     if err is None:
         return future.result()
+    if isinstance(err, BrokenProcessPool):
+        # Every worker died at once (most often at their start): pebble has given the pool up
+        # and failed every task with this. Failing them one by one would forfeit every game of
+        # an arena for a setup error, so the run stops here.
+        raise RuntimeError(BROKEN_POOL) from err
     if isinstance(err, ProcessExpired):
         return TaskFailure("dead_worker", f"the worker process died (exit code {err.exitcode})")
     # pebble's own timeout has no cause; a TimeoutError the task raised carries its remote
@@ -148,7 +160,11 @@ class ProcessBackend:
                     self._workers
                 ):
                     k = scheduled
-                    pending[pool.schedule(fn, args=(tasks[k],), timeout=bounds[k])] = k
+                    try:
+                        future = pool.schedule(fn, args=(tasks[k],), timeout=bounds[k])
+                    except RuntimeError as err:  # pebble's pool is broken: its workers died
+                        raise RuntimeError(BROKEN_POOL) from err
+                    pending[future] = k
                     scheduled += 1
                 done, _ = concurrent.futures.wait(
                     pending, timeout=POLL_SECONDS, return_when=concurrent.futures.FIRST_COMPLETED
