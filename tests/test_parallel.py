@@ -388,6 +388,18 @@ def test_a_missing_ray_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -
             make()
 
 
+def test_a_ray_address_where_nothing_answers_is_refused_at_once() -> None:
+    """Ray retries such an address for minutes; the backend checks it first."""
+    from panda_core.parallel.ray_backend import check_reachable
+
+    with pytest.raises(ArgumentError, match=r"no Ray cluster answers at 127\.0\.0\.1:\d+"):
+        check_reachable(f"127.0.0.1:{ray_support.free_port()}")
+    for bad in ("justahost", ":6379", "host:port"):
+        with pytest.raises(ArgumentError, match="a Ray address is host:port"):
+            check_reachable(bad)
+    check_reachable("auto")  # left to Ray
+
+
 def test_a_ray_backend_reuses_a_connection_it_did_not_make(
     ray_address: str, ray_backend: Backend
 ) -> None:

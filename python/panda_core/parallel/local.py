@@ -161,10 +161,10 @@ class ProcessBackend:
                 ):
                     k = scheduled
                     try:
-                        future = pool.schedule(fn, args=(tasks[k],), timeout=bounds[k])
+                        submitted = pool.schedule(fn, args=(tasks[k],), timeout=bounds[k])
                     except RuntimeError as err:  # pebble's pool is broken: its workers died
                         raise RuntimeError(BROKEN_POOL) from err
-                    pending[future] = k
+                    pending[submitted] = k
                     scheduled += 1
                 done, _ = concurrent.futures.wait(
                     pending, timeout=POLL_SECONDS, return_when=concurrent.futures.FIRST_COMPLETED

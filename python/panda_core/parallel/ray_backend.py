@@ -15,11 +15,13 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import socket
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import islice
 from typing import Any, TypeVar
 
+from panda_core._args import shown
 from panda_core._core import ArgumentError
 from panda_core.parallel.backend import TaskFailure
 from panda_core.parallel.local import (
@@ -36,6 +38,8 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 MISSING_RAY = "the ray backend needs the extra: pip install 'panda-core[ray]'"
+CONNECT_SECONDS = 5.0
+"""How long the head may take to accept a connection before the address is refused."""
 
 
 def import_ray() -> Any:
@@ -44,6 +48,26 @@ def import_ray() -> Any:
         return importlib.import_module("ray")
     except ImportError as err:
         raise ArgumentError(MISSING_RAY) from err
+
+
+def check_reachable(address: str) -> None:
+    """An :class:`ArgumentError` unless something listens at ``host:port``. Ray itself retries
+    an address where nothing answers for minutes; a mistyped address must not hang the arena.
+    ``auto`` and ``scheme://`` addresses are left to Ray."""
+    if address == "auto" or "://" in address:
+        return
+    host, colon, port = address.rpartition(":")
+    if not colon or not host or not port.isdigit():
+        raise ArgumentError(
+            f"a Ray address is host:port (or auto, or ray://host:port), got {shown(address)}"
+        )
+    try:
+        socket.create_connection((host, int(port)), timeout=CONNECT_SECONDS).close()
+    except OSError as err:
+        raise ArgumentError(
+            f"no Ray cluster answers at {address} ({err.strerror or err}); start one with "
+            "ray start --head, or check the address"
+        ) from err
 
 
 def _outcome(ray: Any, ref: Any) -> Any:
@@ -91,6 +115,9 @@ class RayBackend:
         self._ray = ray = import_ray()
         self._connected_here = not ray.is_initialized()
         if self._connected_here:
+            target = address or os.environ.get("RAY_ADDRESS")
+            if target:
+                check_reachable(target)
             # No usage reports sent from a user's machine, no dashboard to serve: this is a
             # library call, not a cluster launch.
             os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
