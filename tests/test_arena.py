@@ -167,8 +167,9 @@ def test_a_misbehaving_bot_forfeits_and_the_arena_goes_on(
         assert (f.entrant, f.kind, r.winner) == (0, kind, None)
         assert f.seat is not None and r.lineup[f.seat] == 0
         assert says in f.message
-        # Its seat is last, the others tied first.
-        assert r.ranks == tuple(1 if e == 0 else 0 for e in r.lineup)
+        # Its seat is last (the worst place of a finished game), the others tied first.
+        last = 1 if game == "head" else 2
+        assert r.ranks == tuple(last if e == 0 else 0 for e in r.lineup)
         # The record is the game up to the refused move, loadable by the engine.
         loaded = spec(game).game_class.from_json(f.record)
         assert isinstance(loaded, HeadGame | ClimbGame)
@@ -194,6 +195,7 @@ ALL_KINDS = [
     "heuristic",
     "bad=arena_bots:Raises",
     "arena_bots:Heuristic",
+    "random",
 ]
 
 
@@ -230,7 +232,10 @@ def test_a_bot_that_kills_or_hangs_its_worker_forfeits_only_its_games(bot: str, 
         f = r.forfeit
         assert f is not None, "the bad bot misbehaves in every game"
         assert (f.kind, f.entrant, r.lineup[f.seat]) == (kind, 0, 0)  # type: ignore[index]
-        assert spec("head").game_class.from_json(f.record).current_player is not None
+        # The record goes up to the move that killed the worker: the bad bot's 4th move.
+        loaded = spec("head").game_class.from_json(f.record)
+        assert loaded.current_player == f.seat
+        assert r.decisions == len(json.loads(f.record)["actions"]) > 3
     assert all(r.forfeit is None for r in play_arena(good, workers=2))
 
 
@@ -394,3 +399,12 @@ def test_a_bot_object_that_does_not_pickle_needs_workers_0() -> None:
 def test_errors_are_panda_core_errors() -> None:
     assert issubclass(ArenaError, ArgumentError)
     assert issubclass(BotImportError, ArgumentError)
+
+
+def test_the_package_example_runs() -> None:
+    import doctest
+
+    import panda_core.arena
+
+    outcome = doctest.testmod(panda_core.arena)
+    assert outcome.attempted >= 3 and outcome.failed == 0

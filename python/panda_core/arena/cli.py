@@ -38,7 +38,7 @@ def register(sub: Any, default: Default = keep_default) -> None:
         help="rate bots against each other on duplicate deals",
         description="Rate bots against each other on duplicate deals: every deal is played "
         "once per seating, so that each entrant holds every seat's cards. Prints win rates "
-        "with 95%% intervals, Plackett-Luce ratings and a head-to-head table; writes them as "
+        "with 95% intervals, Plackett-Luce ratings and a head-to-head table; writes them as "
         "JSON, CSV and a PNG plot to the results folder, which also makes the arena "
         "resumable (docs/rate_your_bot.md). Ctrl-C stops it (exit status 130); the same "
         "command resumes it.",

@@ -99,10 +99,10 @@ class MatchResult:
     """What came of one :class:`Match`.
 
     ``ranks[s]`` is seat ``s``'s place (0 = first, equal places tie; the registry's
-    ``placements``). A forfeited game has ``winner=None``, the forfeiting seat last and every
-    other seat tied first; the statistics count it as a loss for the forfeiting entrant only (see
-    ``panda_core.arena.stats``). No field holds a time: results are the same on any machine,
-    backend or worker count.
+    ``placements``). A forfeited game has ``winner=None``, the forfeiting entrant's seats at the
+    worst place a game can give (``stats.worst_place``) and every other seat tied first; the
+    statistics count it as a loss for the forfeiting entrant only (``panda_core.arena.stats``).
+    No field holds a time: results are the same on any machine, backend or worker count.
     """
 
     index: int

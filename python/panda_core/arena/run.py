@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import os
 import pickle
+import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -268,16 +269,20 @@ def _results(
         if not isinstance(outcome, TaskFailure):
             yield outcome
         elif len(chunk) == 1:
-            yield [_failed_game(settings, chunk[0], outcome)]
+            yield [_failed_game(settings, chunk[0], outcome, None)]
         else:
             failed.extend(chunk)
-    # Each game of a failed task alone, to find the one that failed it.
+    if not failed:
+        return
+    # Each game of a failed task alone, to find the one that failed it; its notes say who was
+    # moving when the worker died.
     singles = [(m,) for m in sorted(failed, key=lambda m: m.index)]
-    for chunk, outcome in _run(backend, settings, singles, threads):
-        if isinstance(outcome, TaskFailure):
-            yield [_failed_game(settings, chunk[0], outcome)]
-        else:
-            yield outcome
+    with tempfile.TemporaryDirectory(prefix="panda-arena-") as journal:
+        for chunk, outcome in _run(backend, settings, singles, threads, journal):
+            if isinstance(outcome, TaskFailure):
+                yield [_failed_game(settings, chunk[0], outcome, journal)]
+            else:
+                yield outcome
 
 
 def _run(
@@ -285,24 +290,31 @@ def _run(
     settings: ArenaSettings,
     chunks: Sequence[tuple[Match, ...]],
     threads: int | None,
+    journal: str | None = None,
 ) -> Iterator[tuple[tuple[Match, ...], list[MatchResult] | TaskFailure]]:
     if not chunks:
         return
-    tasks = [ChunkTask(settings, chunk, threads) for chunk in chunks]
+    tasks = [ChunkTask(settings, chunk, threads, journal) for chunk in chunks]
     timeouts = [settings.game_time * len(chunk) for chunk in chunks]
     for k, outcome in backend.run(play_chunk, tasks, timeouts):
         yield chunks[k], outcome
 
 
-def _failed_game(settings: ArenaSettings, match: Match, failure: TaskFailure) -> MatchResult:
+def _failed_game(
+    settings: ArenaSettings, match: Match, failure: TaskFailure, journal: str | None
+) -> MatchResult:
+    """The forfeit of a game that failed alone. Its message is the arena's own, not the
+    backend's, so that a forfeit reads the same whichever backend saw it."""
     if failure.kind == "timeout":
         message = (
-            f"the game took longer than the game time ({settings.game_time:g} s): {failure.message}"
+            f"the game took longer than the game time ({settings.game_time:g} s), where the "
+            "move timer could not stop the bot; its worker was stopped"
         )
-        return dead_worker_result(settings, match, "timeout", message)
+        return dead_worker_result(settings, match, "timeout", message, journal)
     if failure.kind == "dead_worker":
-        return dead_worker_result(settings, match, "dead_worker", failure.message)
-    return dead_worker_result(settings, match, "exception", failure.message)
+        message = "the worker process died during the bot's move (it crashed or exited)"
+        return dead_worker_result(settings, match, "dead_worker", message, journal)
+    return dead_worker_result(settings, match, "exception", failure.message, journal)
 
 
 def _chunks(

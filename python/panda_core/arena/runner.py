@@ -13,15 +13,19 @@ built-in bots are seeded the same way, so the results are identical whichever wo
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from panda_core._registry import AnyGame, GameSpec, spec
+from panda_core._registry import AnyGame, GameSpec, spec, spec_of
 from panda_core.arena.model import ArenaSettings, Forfeit, ForfeitKind, Match, MatchResult
 from panda_core.arena.move_timer import MoveTimeout, MoveTimer
+from panda_core.arena.stats import worst_place
 from panda_core.bot_import import import_bot, instantiate_bot
 from panda_core.bots import Bot, BuiltinBot, reset_bots
 
@@ -39,6 +43,10 @@ class ChunkTask:
     settings: ArenaSettings
     matches: tuple[Match, ...]
     threads: int | None = 1
+    journal: str | None = None
+    """A folder where each game notes the seat to move and the record before every Python bot's
+    move (set when a failed task's games are replayed one by one): if the bot then kills its
+    worker, the note says who did it and how far the game got."""
 
 
 def play_chunk(task: ChunkTask) -> list[MatchResult]:
@@ -53,7 +61,8 @@ def play_chunk(task: ChunkTask) -> list[MatchResult]:
     if python:
         with MoveTimer(settings.move_time) as timer:
             for match in python:
-                out[match.index] = _play_python(settings, game, match, timer)
+                note = None if task.journal is None else _note_path(task.journal, match)
+                out[match.index] = _play_python(settings, game, match, timer, note)
     return [out[m.index] for m in task.matches]
 
 
@@ -113,7 +122,7 @@ class _Forfeited(Exception):
 
 
 def _play_python(
-    settings: ArenaSettings, game: GameSpec, match: Match, timer: MoveTimer
+    settings: ArenaSettings, game: GameSpec, match: Match, timer: MoveTimer, note: Path | None
 ) -> MatchResult:
     """One game move by move; a misbehaving bot forfeits it (see :class:`_Forfeited`)."""
     state = game.new_game(settings.players, match.seed, settings.rules)
@@ -129,8 +138,10 @@ def _play_python(
             reset_bots(bots, match.seed)
         except Exception as err:
             raise _Forfeited(_failing_reset(bots, match.seed), "exception", _text(err)) from err
-        while (seat := state.current_player) is not None:
-            _move(state, seat, bots[seat], timer)
+        while (to_move := state.current_player) is not None:
+            if note is not None and not isinstance(bots[to_move], BuiltinBot):
+                _write_note(note, to_move, state)
+            _move(state, to_move, bots[to_move], timer)
             decisions += 1
     except _Forfeited as stop:
         return _forfeit_result(settings, match, state, stop, decisions)
@@ -198,13 +209,17 @@ def _forfeit_result(
         message=stop.message,
         record=state.to_json(),
     )
-    return _forfeited(match, state, forfeit, decisions)
+    return _forfeited(settings, match, state, forfeit, decisions)
 
 
-def _forfeited(match: Match, state: AnyGame, forfeit: Forfeit, decisions: int) -> MatchResult:
-    """A forfeited game: every seat of the forfeiting entrant last, the others tied first."""
+def _forfeited(
+    settings: ArenaSettings, match: Match, state: AnyGame, forfeit: Forfeit, decisions: int
+) -> MatchResult:
+    """A forfeited game: every seat of the forfeiting entrant at the worst place a game can give
+    (a forfeit weighs like the worst loss, no more), the others tied first."""
+    last = worst_place(settings)
     ranks = tuple(
-        1 if forfeit.entrant is not None and e == forfeit.entrant else 0 for e in match.lineup
+        last if forfeit.entrant is not None and e == forfeit.entrant else 0 for e in match.lineup
     )
     return MatchResult(
         index=match.index,
@@ -220,18 +235,49 @@ def _forfeited(match: Match, state: AnyGame, forfeit: Forfeit, decisions: int) -
     )
 
 
+def _note_path(journal: str, match: Match) -> Path:
+    return Path(journal) / f"game-{match.index}.json"
+
+
+def _write_note(note: Path, seat: int, state: AnyGame) -> None:
+    tmp = note.with_name(note.name + ".tmp")
+    tmp.write_text(json.dumps({"seat": seat, "record": state.to_json()}), encoding="utf-8")
+    os.replace(tmp, note)
+
+
 def dead_worker_result(
-    settings: ArenaSettings, match: Match, kind: ForfeitKind, message: str
+    settings: ArenaSettings,
+    match: Match,
+    kind: ForfeitKind,
+    message: str,
+    journal: str | None = None,
 ) -> MatchResult:
-    """The result of a game whose worker died or hung past the game's time (found by playing it
-    alone). The one Python entrant of its line-up forfeits it; with several, nothing says which
-    one did it and the game is void (``seat=None``). The record is the deal: replaying it with
-    the same bots reproduces the failure."""
-    state = spec(settings.game).new_game(settings.players, match.seed, settings.rules)
-    suspects = sorted({e for e in match.lineup if not settings.entrants[e].builtin})
-    entrant = suspects[0] if len(suspects) == 1 else None
-    seat = None if entrant is None else match.lineup.index(entrant)
+    """The result of a game whose worker died or hung past the game's time, found by playing it
+    alone. The journal's note (when the worker could write one where this process reads it)
+    names the seat that was moving and holds the record up to that move. Without it, the one
+    Python entrant of the line-up forfeits, with the deal as the record (replaying it with the
+    same bots reproduces the failure); with several Python entrants nothing says which one did
+    it, and the game is void (``seat=None``)."""
+    game = spec(settings.game)
+    state = game.new_game(settings.players, match.seed, settings.rules)
+    seat: int | None = None
+    note = None if journal is None else _note_path(journal, match)
+    if note is not None and note.exists():
+        data = json.loads(note.read_text(encoding="utf-8"))
+        seat = int(data["seat"])
+        state = game.game_class.from_json(data["record"])
+    else:
+        suspects = sorted({e for e in match.lineup if not settings.entrants[e].builtin})
+        if len(suspects) == 1:
+            seat = match.lineup.index(suspects[0])
+    entrant = None if seat is None else match.lineup[seat]
     forfeit = Forfeit(
         seat=seat, entrant=entrant, kind=kind, message=message, record=state.to_json()
     )
-    return _forfeited(match, state, forfeit, 0)
+    return _forfeited(settings, match, state, forfeit, _moves_in(state))
+
+
+def _moves_in(state: AnyGame) -> int:
+    """Moves made so far in ``state`` (its record's move list)."""
+    moves = json.loads(state.to_json()).get(spec_of(state).record_moves, [])
+    return len(moves) if isinstance(moves, list) else 0
