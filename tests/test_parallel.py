@@ -32,7 +32,7 @@ from panda_core.parallel import (
     TaskFailure,
     make_backend,
 )
-from panda_core.parallel.local import IN_FLIGHT_PER_WORKER
+from panda_core.parallel.local import IN_FLIGHT_PER_WORKER, available_cores
 
 TESTS = Path(__file__).resolve().parent
 BOUND = 2.0
@@ -332,7 +332,7 @@ def test_a_script_without_a_main_guard_gets_a_clear_error(tmp_path: Path) -> Non
 
 def test_make_backend_by_name() -> None:
     with make_backend() as local:
-        assert isinstance(local, ProcessBackend) and local.workers == (os.cpu_count() or 1)
+        assert isinstance(local, ProcessBackend) and local.workers == available_cores() >= 1
     with make_backend("local", workers=3) as three:
         assert isinstance(three, ProcessBackend) and three.workers == 3
     assert isinstance(make_backend("serial"), SerialBackend)

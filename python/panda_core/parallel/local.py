@@ -29,7 +29,14 @@ if TYPE_CHECKING:
 
     from pebble import ProcessPool
 
-__all__ = ["POLL_SECONDS", "ProcessBackend", "check_timeouts", "failure_of", "timed_out"]
+__all__ = [
+    "POLL_SECONDS",
+    "ProcessBackend",
+    "available_cores",
+    "check_timeouts",
+    "failure_of",
+    "timed_out",
+]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -86,13 +93,21 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def available_cores() -> int:
+    """The cores this process may run on: its CPU affinity where the system has one (a
+    container's or ``taskset``'s limit, which ``os.cpu_count()`` ignores), at least 1."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
 def _workers_arg(workers: object) -> int:
     if workers is None:
-        return os.cpu_count() or 1
+        return available_cores()
     count = int_arg(workers, "workers")
     if count < 1:
         raise ArgumentError(
-            f"workers must be an int >= 1 (or None: every core, {os.cpu_count()}), got {count}"
+            f"workers must be an int >= 1 (or None: every core, {available_cores()}), got {count}"
         )
     return count
 
@@ -121,7 +136,7 @@ def _outcome(future: Future[R], timeout: float | None) -> R | TaskFailure:
 
 
 class ProcessBackend:
-    """Tasks in ``workers`` worker processes (default: one per core).
+    """Tasks in ``workers`` worker processes (default: one per core this process may use).
 
     The pool starts at the first :meth:`run` and stays up across runs (the arena runs again to
     retry failed tasks one game at a time) until :meth:`close`. A run stopped early (the caller
