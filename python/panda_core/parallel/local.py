@@ -50,9 +50,9 @@ IN_FLIGHT_PER_WORKER = 2
 waits for the parent between tasks, while memory stays bounded however many tasks there are."""
 
 BROKEN_POOL = (
-    "the worker processes could not start. A script that runs worker processes must keep its "
-    "top-level code under `if __name__ == '__main__':` (each worker is a fresh interpreter that "
-    "imports the script); otherwise see the workers' error above"
+    "the worker processes died together, most often at their start: a script that runs worker "
+    "processes must keep its top-level code under `if __name__ == '__main__':` (each worker is "
+    "a fresh interpreter that imports the script); otherwise see the workers' errors above"
 )
 
 
