@@ -166,6 +166,8 @@ class RayBackend:
                         pending[remote.remote(tasks[k])] = k
                     except Exception as err:  # a task that does not pickle
                         yield k, failure_of(err)
+                if not pending:
+                    continue  # every task left failed to go out: the loop ends
                 # Ray does not say when a task starts; the oldest ``workers`` tasks are taken to
                 # be running (Ray schedules in submission order), so a queued task's clock does
                 # not run while it waits behind the others.
