@@ -46,3 +46,6 @@ FUZZ_EXAMPLES = int(
         {"ci": 80, "slow": 2_000, "dev": 20, "fuzz": 10_000}.get(PROFILE, 80),
     )
 )
+
+# The session's Ray instance (tests/ray_support.py), for every test file that asks for it.
+from ray_support import ray_address  # noqa: E402, F401

@@ -266,16 +266,15 @@ def _results(
     chunks = _chunks(settings, todo, backend.workers)
     failed: list[Match] = []
     for chunk, outcome in _run(backend, settings, chunks, threads):
-        if not isinstance(outcome, TaskFailure):
-            yield outcome
-        elif len(chunk) == 1:
-            yield [_failed_game(settings, chunk[0], outcome, None)]
-        else:
+        if isinstance(outcome, TaskFailure):
             failed.extend(chunk)
+        else:
+            yield outcome
     if not failed:
         return
-    # Each game of a failed task alone, to find the one that failed it; its notes say who was
-    # moving when the worker died.
+    # Each game of a failed task again, alone, to find the one that failed it, with notes of who
+    # is moving (too slow for every game, cheap for these few): they name the bot that killed
+    # its worker, and its record up to that move.
     singles = [(m,) for m in sorted(failed, key=lambda m: m.index)]
     with tempfile.TemporaryDirectory(prefix="panda-arena-") as journal:
         for chunk, outcome in _run(backend, settings, singles, threads, journal):
