@@ -111,5 +111,5 @@ class Slow:
     """Thinks for a while on every move (an arena that takes long enough to interrupt)."""
 
     def __call__(self, game: Any, player: int) -> Any:
-        time.sleep(0.02)
+        time.sleep(0.002)
         return first_legal(game, player)

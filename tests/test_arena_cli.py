@@ -149,3 +149,26 @@ def test_usage_errors_exit_2_with_a_message(tmp_path: Path, args: list[str], say
     assert "panda-core: error:" in done.stderr and says in done.stderr
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "arena-results").exists()
+
+
+def test_the_ray_backend_gives_the_results_of_a_local_run(tmp_path: Path, ray_address: str) -> None:
+    """On a real Ray instance (2 CPUs, started by the session fixture), with bots that raise and
+    that kill their worker: the same results.json, byte for byte, as the local process pool."""
+    common = [
+        "-e", "arena_bots:first_legal,heuristic,bad=arena_bots:Raises,dies=arena_bots:Exits",
+        "--game", "year", "--players", "3", "--deals", "4", "--json", "-q",
+    ]  # fmt: skip
+    local = _arena(*common, "--workers", "2", "--out", str(tmp_path / "local"), cwd=tmp_path)
+    assert local.returncode == 0, local.stderr
+    on_ray = _arena(
+        *common, "--backend", "ray", "--address", ray_address, "--out", str(tmp_path / "ray"),
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert on_ray.returncode == 0, on_ray.stderr
+    assert on_ray.stdout == local.stdout
+    results = json.loads(local.stdout)
+    kinds = {f["kind"] for f in results["forfeits"]}
+    assert kinds == {"exception", "dead_worker"}, kinds
+    assert (tmp_path / "ray" / "results.json").read_bytes() == (
+        tmp_path / "local" / "results.json"
+    ).read_bytes()

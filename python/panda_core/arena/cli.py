@@ -9,8 +9,10 @@ code at load time; the arena and its libraries load when the command runs.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -147,15 +149,18 @@ def _cmd_arena(args: argparse.Namespace, given: set[str]) -> int:
 
     interrupted = False
     try:
-        report = arena(
-            args.entrants,
-            workers=args.workers,
-            backend=args.backend,
-            address=args.address,
-            out=out,
-            progress=progress,
-            **common,
-        )
+        # While the arena runs, whatever else prints (a bot in this process, Ray's notices about
+        # dead workers) goes to stderr: stdout holds the report alone, so --json can be piped.
+        with contextlib.redirect_stdout(sys.stderr):
+            report = arena(
+                args.entrants,
+                workers=args.workers,
+                backend=args.backend,
+                address=args.address,
+                out=out,
+                progress=progress,
+                **common,
+            )
     except ArenaInterrupted as stop:
         report = stop.report
         interrupted = True

@@ -127,6 +127,9 @@ class RayBackend:
                     runtime_env=None if runtime_env is None else dict(runtime_env),
                     include_dashboard=False,
                     logging_level=logging.WARNING,
+                    # Workers' output and Ray's own notices ("a worker died") stay in Ray's logs
+                    # (/tmp/ray/session_latest/logs): the driver's stdout is the arena's report.
+                    log_to_driver=False,
                 )
             except (ConnectionError, ValueError, RuntimeError) as err:
                 where = address or os.environ.get("RAY_ADDRESS") or "a new local instance"
