@@ -329,7 +329,7 @@ def test_the_writer_buffers_at_most_a_row_group_and_an_episode(tmp_path: Path) -
 
     from panda_core.selfplay.episodes import SeatBots, play_episode
     from panda_core.selfplay.schema import schema
-    from panda_core.selfplay.writer import ShardWriter, episode_batch
+    from panda_core.selfplay.writer import ShardWriter
 
     g = spec("spin")
     table_schema = schema(g, {"format": "test"})
@@ -338,7 +338,7 @@ def test_the_writer_buffers_at_most_a_row_group_and_an_episode(tmp_path: Path) -
     added = 0
     for e in range(3):
         ep = play_episode(g, 3, g.rules(), bots, e, nth_output(0, e))
-        writer.add(episode_batch(table_schema, "spin", ep))
+        writer.add_episode("spin", ep)
         added += ep.decisions
         assert 0 <= added - writer.decisions < 64, "whole row groups are written as they fill"
     assert writer.close() > 0 and writer.decisions == added

@@ -34,7 +34,6 @@ from panda_core.selfplay.schema import FORMAT, FORMAT_VERSION, schema, schema_js
 from panda_core.selfplay.writer import (
     ROW_GROUP_DECISIONS,
     ShardWriter,
-    episode_batch,
     shard_name,
     temp_name,
 )
@@ -184,7 +183,7 @@ def _run_shard(task: _Task) -> _Outcome:
         for e in range(task.first, task.first + task.episodes):
             deal = nth_output(task.seed, e)
             ep = play_episode(game, task.players, task.rules, bots, e, deal, task.move_features)
-            writer.add(episode_batch(table_schema, game.name, ep))
+            writer.add_episode(game.name, ep)
         size = writer.close()
     except BotFailure as err:
         writer.abort()
