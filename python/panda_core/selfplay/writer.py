@@ -1,9 +1,11 @@
 """Writing one shard: episodes in, one Parquet file out, with bounded memory.
 
-Episodes are turned into Arrow columns (:func:`episode_batch`) and buffered until a row group
-is full (:attr:`ShardWriter.row_group_decisions` decisions, or :data:`ROW_GROUP_BYTES` of
-buffered columns, whichever comes first), then written: memory holds at most one row group and
-one episode, however many episodes a run has. The file is written under a temporary name and
+Episodes are buffered as they come (numpy arrays) until a row group is full
+(:attr:`ShardWriter.row_group_decisions` decisions, or :data:`ROW_GROUP_BYTES` of buffered
+columns, whichever comes first), then turned into Arrow columns in one go
+(:func:`episodes_batch`: a few numpy operations and Arrow arrays per row group, not per
+episode) and written: memory holds at most one row group and one episode, however many
+episodes a run has. The file is written under a temporary name and
 renamed when complete, so a shard either exists whole or not at all (how a rerun knows what to
 skip).
 
