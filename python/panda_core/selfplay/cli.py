@@ -91,8 +91,9 @@ def register(sub: Any, default: Default = keep_default) -> None:
         "--move-features",
         action="store_true",
         default=default(False),
-        help="also write every legal move's features (year and spin; several times the size "
-        "and the writing time)",
+        help="also write every legal move's features (games "
+        f"{', '.join(g for g in GAMES if spec(g).move_features)}; about 2.6 times the bytes "
+        "and a third of the writing speed)",
     )
     cmd.add_argument(
         "--quiet",
