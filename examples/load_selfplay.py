@@ -26,11 +26,13 @@ def masked_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 
 def main(folder: str) -> None:
-    # 1. Write: 300 episodes, 4 heuristic seats, in this process (workers=0 keeps it simple).
+    # 1. Write: 200 episodes, 4 heuristic seats, in this process (workers=0 keeps it simple).
     info = selfplay(folder, game="head", players=4, bots="heuristic", episodes=200, workers=0)
     print(f"wrote {info.decisions} decisions of {info.episodes} games to {info.path}")
 
-    # 2. Load the columns a policy needs, as numpy arrays.
+    # 2. Load the columns a policy needs, as numpy arrays. The files store each observation's
+    #    non-zero entries and the legal action ids; iter_batches rebuilds the dense
+    #    "observation" and "legal_mask" arrays when they are asked for.
     columns = ["episode", "observation", "legal_mask", "action"]
     parts = list(iter_batches(folder, columns=columns))
     episode = np.concatenate([b["episode"] for b in parts])

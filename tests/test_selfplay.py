@@ -53,51 +53,64 @@ def _files(folder: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def datasets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """A small dataset of each game: 3 players, mixed bots, 5 episodes in shards of 2."""
+    """A small dataset of each game: 3 players, mixed bots, 5 episodes in shards of 2; the
+    climbing games also with move features (``"year+features"``)."""
     out = {}
     for game in GAMES:
-        folder = tmp_path_factory.mktemp(f"selfplay-{game}")
-        selfplay(
-            folder, game=game, players=3, bots=BOTS, episodes=5, seed=11, shard_episodes=2,
-            workers=0,
-        )  # fmt: skip
-        out[game] = folder
+        for features in (False, True) if spec(game).move_features else (False,):
+            name = f"{game}+features" if features else game
+            folder = tmp_path_factory.mktemp(f"selfplay-{name}")
+            selfplay(
+                folder, game=game, players=3, bots=BOTS, episodes=5, seed=11, shard_episodes=2,
+                workers=0, move_features=features,
+            )  # fmt: skip
+            out[name] = folder
     return out
+
+
+CASES = [g for g in GAMES] + [f"{g}+features" for g in GAMES if spec(g).move_features]
+"""Every game's dataset, and those with move features."""
 
 
 # ---- what is written --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_the_columns_and_their_types(datasets: dict[str, Path], game: str) -> None:
+@pytest.mark.parametrize("case", CASES)
+def test_the_columns_and_their_types(datasets: dict[str, Path], case: str) -> None:
+    game, features = case.split("+")[0], case.endswith("+features")
     g = spec(game)
-    table = load(datasets[game]).to_table()
+    table = load(datasets[case]).to_table()
     types = {f.name: f.type for f in table.schema}
     assert types["game"] == pa.dictionary(pa.int8(), pa.string())
     assert types["episode"] == pa.int64() and types["step"] == pa.int32()
     assert types["deal"] == pa.uint64() and types["seat"] == pa.int8()
-    assert types["observation"].list_size == g.observation_size
-    assert types["observation"].value_type == pa.float32()
-    assert types["legal_mask"].list_size == g.num_actions
-    assert types["legal_mask"].value_type == pa.bool_()
+    assert types["observation_index"].value_type == pa.int16()
+    assert types["observation_value"].value_type == pa.float32()
+    assert types["legal_actions"].value_type == pa.int16()
+    assert "observation" not in types and "legal_mask" not in types, "stored sparse"
     assert types["action"] == pa.int32() and types["final_score"] == pa.int32()
     assert types["reward"] == pa.float32() and types["outcome"] == pa.float32()
     assert types["place"] == pa.int8()
     if g.move_features:
-        assert types["move_features"].value_type.list_size == g.move_features
         assert types["move_index"] == pa.int32()
     else:
-        assert "move_features" not in types and "move_index" not in types
+        assert "move_index" not in types
+    if features:
+        assert types["move_features"].value_type.list_size == g.move_features
+    else:
+        assert "move_features" not in types
     assert set(table.column("game").to_pylist()) == {game}
     assert sorted(set(table.column("episode").to_pylist())) == [0, 1, 2, 3, 4]
 
-    batch = next(iter_batches(datasets[game], batch_size=50))
+    batch = next(iter_batches(datasets[case], batch_size=50))
+    assert ("move_features" in batch) == features
+    assert "legal_actions" not in batch and "observation_index" not in batch, "only if named"
     assert batch["observation"].shape == (50, g.observation_size)
     assert batch["observation"].dtype == np.float32
     assert batch["legal_mask"].shape == (50, g.num_actions)
     assert batch["legal_mask"].dtype == np.bool_
     assert batch["action"].shape == (50,) and batch["seat"].dtype == np.int8
-    if g.move_features:
+    if features:
         offsets = batch["move_features_offsets"]
         assert offsets.shape == (51,) and offsets[0] == 0
         assert batch["move_features"].shape == (offsets[-1], g.move_features)
@@ -121,6 +134,7 @@ def test_the_settings_are_in_every_file_and_in_the_manifest(
         settings = json.loads(meta[b"panda_core.selfplay"])
         assert settings["episodes"] == shard["episodes"]
         assert settings["num_actions"] == spec(game).num_actions
+        assert settings["move_features"] is False
 
 
 def test_any_parquet_reader_takes_the_folder(datasets: dict[str, Path]) -> None:
@@ -131,10 +145,21 @@ def test_any_parquet_reader_takes_the_folder(datasets: dict[str, Path]) -> None:
     assert plain.equals(load(datasets["spin"]).to_table())
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_every_row_matches_a_replay_of_its_episode(datasets: dict[str, Path], game: str) -> None:
+@pytest.mark.parametrize("case", CASES)
+def test_every_row_matches_a_replay_of_its_episode(datasets: dict[str, Path], case: str) -> None:
+    game, features = case.split("+")[0], case.endswith("+features")
     g = spec(game)
-    rows = load(datasets[game]).to_table().to_pylist()
+    rows = load(datasets[case]).to_table().to_pylist()
+    # The dense arrays as the reader rebuilds them, row for row.
+    dense = list(iter_batches(datasets[case], columns=["observation", "legal_mask"]))
+    for i, (obs, mask) in enumerate(
+        zip(
+            np.concatenate([b["observation"] for b in dense]),
+            np.concatenate([b["legal_mask"] for b in dense]),
+            strict=True,
+        )
+    ):
+        rows[i]["observation"], rows[i]["legal_mask"] = obs, mask
     by_episode: dict[int, list[dict[str, Any]]] = {}
     for row in rows:
         by_episode.setdefault(row["episode"], []).append(row)
@@ -150,12 +175,16 @@ def test_every_row_matches_a_replay_of_its_episode(datasets: dict[str, Path], ga
             assert np.array_equal(
                 np.asarray(r["observation"], np.float32), replay.observation(seat)
             )
-            mask = np.asarray(r["legal_mask"])
+            assert r["observation"].dtype == np.float32
+            assert r["legal_actions"] == list(replay.legal_actions()), "in the game's order"
+            mask = r["legal_mask"]
+            assert mask.dtype == np.bool_
             assert np.array_equal(mask, replay.legal_action_mask())
             assert mask[r["action"]], "the action is legal under the mask"
+            if features:
+                rows_of_moves = np.asarray(r["move_features"], np.float32)
+                assert np.array_equal(rows_of_moves, g.legal_move_features(replay))
             if g.move_features:
-                features = np.asarray(r["move_features"], np.float32)
-                assert np.array_equal(features, g.legal_move_features(replay))
                 move = replay.legal_moves()[r["move_index"]]
                 assert replay.action_index(move) == r["action"]
                 replay.apply(move)  # the exact move: an action id names a class of moves
@@ -254,6 +283,36 @@ def test_another_dataset_in_the_folder_is_refused(tmp_path: Path) -> None:
         selfplay(tmp_path, game="head", episodes=2, seed=1, workers=0)
 
 
+def test_resuming_with_another_move_features_choice_is_refused(tmp_path: Path) -> None:
+    kwargs: dict[str, Any] = dict(game="spin", players=2, episodes=2, workers=0)
+    selfplay(tmp_path, **kwargs)
+    with pytest.raises(ArgumentError, match="written without move features"):
+        selfplay(tmp_path, move_features=True, **kwargs)
+    selfplay(tmp_path / "f", move_features=True, **kwargs)
+    with pytest.raises(ArgumentError, match=r"with move features: .*move_features=True"):
+        selfplay(tmp_path / "f", **kwargs)
+
+
+def test_resuming_a_folder_of_another_format_version_is_refused(tmp_path: Path) -> None:
+    selfplay(tmp_path, game="head", players=2, episodes=1, workers=0)
+    shard = tmp_path / "part-00000.parquet"
+    table = pq.read_table(shard)
+    settings = json.loads(table.schema.metadata[b"panda_core.selfplay"])
+    settings["format_version"] = FORMAT_VERSION - 1
+    pq.write_table(
+        table.replace_schema_metadata({b"panda_core.selfplay": json.dumps(settings)}), shard
+    )
+    with pytest.raises(ArgumentError, match=f"format version {FORMAT_VERSION - 1}"):
+        selfplay(tmp_path, game="head", players=2, episodes=1, workers=0)
+
+
+def test_move_features_are_for_games_that_have_them(tmp_path: Path) -> None:
+    with pytest.raises(ArgumentError, match="head has no move features"):
+        selfplay(tmp_path, game="head", episodes=1, workers=0, move_features=True)
+    with pytest.raises(TypeError, match="move_features"):
+        selfplay(tmp_path, game="year", episodes=1, workers=0, move_features="yes")
+
+
 def test_row_groups_hold_at_most_the_configured_decisions(tmp_path: Path) -> None:
     info = selfplay(
         tmp_path, game="year", players=3, episodes=4, shard_episodes=4, row_group_decisions=100,
@@ -270,7 +329,7 @@ def test_the_writer_buffers_at_most_a_row_group_and_an_episode(tmp_path: Path) -
 
     from panda_core.selfplay.episodes import SeatBots, play_episode
     from panda_core.selfplay.schema import schema
-    from panda_core.selfplay.writer import ShardWriter, episode_batch
+    from panda_core.selfplay.writer import ShardWriter
 
     g = spec("spin")
     table_schema = schema(g, {"format": "test"})
@@ -279,7 +338,7 @@ def test_the_writer_buffers_at_most_a_row_group_and_an_episode(tmp_path: Path) -
     added = 0
     for e in range(3):
         ep = play_episode(g, 3, g.rules(), bots, e, nth_output(0, e))
-        writer.add(episode_batch(table_schema, "spin", ep))
+        writer.add_episode("spin", ep)
         added += ep.decisions
         assert 0 <= added - writer.decisions < 64, "whole row groups are written as they fill"
     assert writer.close() > 0 and writer.decisions == added
@@ -483,17 +542,30 @@ def test_iter_batches_checks_its_arguments(datasets: dict[str, Path]) -> None:
         next(iter_batches(datasets["head"], batch_size=0))
     picked = next(iter_batches(datasets["head"], columns=["action", "outcome"]))
     assert sorted(picked) == ["action", "outcome"]
+    with pytest.raises(ArgumentError, match="written without move features"):
+        next(iter_batches(datasets["year"], columns=["move_features"]))
 
 
 def test_iter_batches_gives_every_row_once(datasets: dict[str, Path]) -> None:
-    folder = datasets["year"]
+    folder = datasets["year+features"]
     whole = load(folder).to_table()
     batches = list(iter_batches(folder, batch_size=97))
     actions = np.concatenate([b["action"] for b in batches])
     assert np.array_equal(actions, whole.column("action").to_numpy())
+    # The dense arrays of each batch are rebuilt from that batch's rows (batches slice files).
     observations = np.concatenate([b["observation"] for b in batches])
-    flat = whole.column("observation").combine_chunks().flatten().to_numpy()
-    assert np.array_equal(observations, flat.reshape(len(actions), -1))
+    assert observations.shape == (len(actions), spec("year").observation_size)
+    index, values = whole.column("observation_index"), whole.column("observation_value")
+    for i, (where, what) in enumerate(zip(index.to_pylist(), values.to_pylist(), strict=True)):
+        assert np.flatnonzero(observations[i]).tolist() == where
+        assert observations[i][where].tolist() == what
+    masks = np.concatenate([b["legal_mask"] for b in batches])
+    legal = whole.column("legal_actions").to_pylist()
+    assert [np.flatnonzero(m).tolist() for m in masks] == [sorted(a) for a in legal]
+    raw = list(iter_batches(folder, columns=["legal_actions"], batch_size=97))
+    assert sorted(raw[0]) == ["legal_actions", "legal_actions_offsets"]
+    ids = np.concatenate([b["legal_actions"] for b in raw])
+    assert ids.dtype == np.int16 and ids.tolist() == [a for row in legal for a in row]
     # The move-feature rows of a batch are those of its decisions (batches slice the files).
     rows = np.concatenate([b["move_features"] for b in batches])
     counts = np.concatenate([np.diff(b["move_features_offsets"]) for b in batches])
@@ -519,6 +591,9 @@ def test_the_cli_writes_a_dataset_and_prints_a_summary(
     assert f"decisions: {manifest['decisions']}" in out
     assert main(argv) == 0
     assert "(2 already there)" in capsys.readouterr().out
+    assert manifest["move_features"] is False
+    assert main([*argv[:-1], str(tmp_path / "f"), "--move-features"]) == 0
+    assert "move_features" in load(tmp_path / "f").schema.names
 
 
 @pytest.mark.parametrize(
@@ -530,6 +605,7 @@ def test_the_cli_writes_a_dataset_and_prints_a_summary(
         (["--bots", "grandmaster"], "unknown bot"),
         (["--address", "1.2.3.4:6379"], "--address is for --backend ray"),
         (["--backend", "ray", "--workers", "2"], "--workers does not apply"),
+        (["--game", "head", "--move-features"], "head has no move features"),
     ],
 )
 def test_the_cli_refuses_bad_arguments(

@@ -3,13 +3,13 @@
 
 >>> from panda_core.selfplay import selfplay, iter_batches
 >>> info = selfplay("data/head", game="head", episodes=200, workers=0)   # doctest: +SKIP
->>> for batch in iter_batches("data/head", columns=["observation", "action"]):  # doctest: +SKIP
-...     x, y = batch["observation"], batch["action"]
+>>> for batch in iter_batches("data/head", columns=["observation", "legal_mask"]):  # doctest: +SKIP
+...     x, mask = batch["observation"], batch["legal_mask"]
 
 Needs the ``dataset`` extra (``pip install panda-core[dataset]``: pyarrow).
 """
 
-from panda_core.selfplay.reader import iter_batches, load, to_numpy
+from panda_core.selfplay.reader import iter_batches, load, scatter, to_numpy
 from panda_core.selfplay.run import (
     MANIFEST,
     SHARD_EPISODES,
@@ -32,6 +32,7 @@ __all__ = [
     "ShardInfo",
     "iter_batches",
     "load",
+    "scatter",
     "selfplay",
     "to_numpy",
 ]

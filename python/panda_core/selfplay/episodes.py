@@ -1,8 +1,9 @@
 """Playing one episode with bots and keeping every decision, as numpy columns.
 
 Everything goes through the one game API (``panda_core.Game``): ``observation(seat)``,
-``legal_action_mask()``, ``legal_moves()``, ``action_index(move)``, and the registry's
-``legal_move_features`` for games that have them, so one loop serves every game.
+``legal_actions()``, ``legal_moves()``, ``action_index(move)``, and the registry's
+``legal_move_features`` for games that have them (when asked for), so one loop serves every
+game.
 
 An episode is kept whole until it ends because its outcome (who won, each seat's place and
 score) is only known then and is written on every one of its rows.
@@ -47,14 +48,16 @@ class Episode:
     seats: npt.NDArray[np.int8]
     observations: npt.NDArray[np.float32]
     """``(decisions, observation_size)``: what the seat to move saw."""
-    masks: npt.NDArray[np.bool_]
-    """``(decisions, num_actions)``: the legal actions."""
+    legal_actions: npt.NDArray[np.int16]
+    """Every decision's ``legal_actions()``, one after the other (``legal_offsets``)."""
+    legal_offsets: npt.NDArray[np.int32]
+    """``(decisions + 1,)``: decision ``i``'s are ``legal_actions[offsets[i]:offsets[i+1]]``."""
     actions: npt.NDArray[np.int32]
     move_index: npt.NDArray[np.int32]
     """The chosen move's position in ``legal_moves()`` (every game has it; only games with
-    move features write it, as the row of ``move_features`` chosen)."""
+    move features write it: the climbing games need it to replay the exact move)."""
     move_features: npt.NDArray[np.float32] | None
-    """``(legal moves of all decisions, move_features)``; ``None`` without move features."""
+    """``(legal moves of all decisions, move_features)``; ``None`` unless asked for."""
     move_offsets: npt.NDArray[np.int32] | None
     """``(decisions + 1,)``: decision ``i``'s rows are ``move_offsets[i]:move_offsets[i+1]``."""
     winner: int
@@ -154,8 +157,10 @@ def play_episode(
     bots: SeatBots,
     index: int,
     deal: int,
+    move_features: bool = False,
 ) -> Episode:
-    """Play the game dealt from ``deal`` to its end and return every decision.
+    """Play the game dealt from ``deal`` to its end and return every decision (with every
+    legal move's features if ``move_features``, for a game that has them).
 
     A built-in bot is asked on the game itself (it reads only what its seat may know); any
     other bot is shown a clone, as ``play_game`` does, so nothing it does reaches the game."""
@@ -167,10 +172,11 @@ def play_episode(
             f"episode {index} (deal {deal}): the bots could not be set up: "
             f"{type(err).__name__}: {err}"
         ) from err
-    features = game_spec.move_features > 0
+    features = move_features and game_spec.move_features > 0
     seats: list[int] = []
     observations: list[npt.NDArray[np.float32]] = []
-    masks: list[npt.NDArray[np.bool_]] = []
+    legal_ids: list[int] = []
+    legal_counts: list[int] = []
     actions: list[int] = []
     chosen: list[int] = []
     move_rows: list[npt.NDArray[np.float32]] = []
@@ -179,7 +185,9 @@ def play_episode(
         if seat is None:
             break
         observations.append(game.observation(seat))
-        masks.append(game.legal_action_mask())
+        ids = game.legal_actions()
+        legal_ids.extend(ids)
+        legal_counts.append(len(ids))
         legal = game.legal_moves()
         if features:
             move_rows.append(game_spec.legal_move_features(game))  # type: ignore[arg-type]
@@ -202,6 +210,8 @@ def play_episode(
     assert winner is not None, "the loop ends only when the game is over"
     scores = tuple(game.scores)
     n = len(seats)
+    legal_offsets = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(legal_counts, out=legal_offsets[1:])
     offsets = None
     flat = None
     if features:
@@ -219,7 +229,8 @@ def play_episode(
         observations=np.stack(observations).astype(np.float32, copy=False)
         if n
         else np.zeros((0, game_spec.observation_size), dtype=np.float32),
-        masks=np.stack(masks) if n else np.zeros((0, game_spec.num_actions), dtype=np.bool_),
+        legal_actions=np.asarray(legal_ids, dtype=np.int16),
+        legal_offsets=legal_offsets,
         actions=np.asarray(actions, dtype=np.int32),
         move_index=np.asarray(chosen, dtype=np.int32),
         move_features=flat,

@@ -1,5 +1,11 @@
 """Reading a self-play dataset back: as a ``pyarrow.dataset.Dataset`` (filter, project, hand to
 pandas, polars, DuckDB …) or as batches of numpy arrays shaped for training.
+
+The files hold each observation as its non-zero entries (``observation_index``,
+``observation_value``) and each decision's legal actions as a list of ids (``legal_actions``);
+the dense ``(n, observation_size)`` float32 ``observation`` and ``(n, num_actions)`` bool
+``legal_mask`` that training wants are rebuilt here, in one numpy scatter per batch
+(:func:`scatter`).
 """
 
 from __future__ import annotations
@@ -19,10 +25,36 @@ from panda_core._core import ArgumentError
 from panda_core.selfplay.run import MANIFEST, filesystem
 from panda_core.selfplay.schema import FORMAT, FORMAT_VERSION, settings_of
 
-__all__ = ["BATCH_SIZE", "iter_batches", "load", "to_numpy"]
+__all__ = ["BATCH_SIZE", "DENSE", "iter_batches", "load", "scatter", "to_numpy"]
 
 BATCH_SIZE = 65_536
 """Default decisions per batch of :func:`iter_batches`."""
+DENSE: dict[str, tuple[str, str | None, str]] = {
+    "observation": ("observation_index", "observation_value", "observation_size"),
+    "legal_mask": ("legal_actions", None, "num_actions"),
+}
+"""The arrays :func:`iter_batches` rebuilds (they are not columns of the files): name ->
+(the positions' column, the values' column or ``None`` for ``True``, the setting that gives the
+width)."""
+
+
+def scatter(
+    index: np.ndarray[Any, Any],
+    offsets: np.ndarray[Any, Any],
+    width: int,
+    values: np.ndarray[Any, Any] | None = None,
+) -> np.ndarray[Any, Any]:
+    """The dense ``(len(offsets) - 1, width)`` array whose row ``i`` holds ``values[j]`` (float32;
+    ``True`` without ``values``: a bool mask) at position ``index[j]`` for ``j`` in
+    ``offsets[i]:offsets[i + 1]``, zero elsewhere. One vectorised numpy assignment."""
+    n = len(offsets) - 1
+    dense: np.ndarray[Any, Any] = np.zeros(
+        (n, width), dtype=np.bool_ if values is None else np.float32
+    )
+    rows = np.repeat(np.arange(n, dtype=np.intp), np.diff(offsets))
+    part = slice(int(offsets[0]), int(offsets[-1]))
+    dense[rows, index[part]] = True if values is None else values[part]
+    return dense
 
 
 def _files(fs: pafs.FileSystem, folder: str) -> list[str]:
@@ -87,18 +119,27 @@ def _column(name: str, column: pa.Array, out: dict[str, np.ndarray[Any, Any]]) -
             .reshape(len(rows), kind.value_type.list_size)
         )
         out[f"{name}_offsets"] = (offsets - offsets[0]).astype(np.int64)
+    elif pa.types.is_list(kind):  # the values of a batch's rows, and where each row starts
+        offsets = column.offsets.to_numpy()
+        out[name] = column.flatten().to_numpy(zero_copy_only=False)
+        out[f"{name}_offsets"] = (offsets - offsets[0]).astype(np.int64)
     elif pa.types.is_dictionary(kind):
         out[name] = column.dictionary_decode().to_numpy(zero_copy_only=False)
     else:
         out[name] = column.to_numpy(zero_copy_only=False)
 
 
-def to_numpy(batch: pa.RecordBatch | pa.Table) -> dict[str, np.ndarray[Any, Any]]:
-    """One batch (or table) of decisions as numpy arrays: ``observation`` 2-D float32
-    ``(n, observation_size)``, ``legal_mask`` 2-D bool ``(n, num_actions)``, the scalar columns
-    1-D, and ``move_features`` as every legal move's row, ``(rows, move_features)``, with
-    ``move_features_offsets`` ``(n + 1,)``: decision ``i``'s rows are
-    ``move_features[offsets[i]:offsets[i + 1]]``."""
+def to_numpy(
+    batch: pa.RecordBatch | pa.Table, settings: dict[str, Any] | None = None
+) -> dict[str, np.ndarray[Any, Any]]:
+    """One batch (or table) of decisions as numpy arrays: the scalar columns 1-D; each list
+    column (``observation_index``, ``observation_value``, ``legal_actions``) as every row's
+    values one after the other, with ``<name>_offsets`` ``(n + 1,)``: row ``i``'s are
+    ``values[offsets[i]:offsets[i + 1]]``; ``move_features`` (when written) as every legal
+    move's row, ``(rows, move_features)``, with ``move_features_offsets`` likewise. With the
+    dataset's ``settings`` (``load(path).schema`` metadata; :func:`iter_batches` passes them),
+    also the dense ``observation`` (2-D float32 ``(n, observation_size)``) and ``legal_mask``
+    (2-D bool ``(n, num_actions)``) from the columns they are rebuilt from, when present."""
     if isinstance(batch, pa.Table):
         batch = batch.combine_chunks().to_batches()[0] if batch.num_rows else None
         if batch is None:
@@ -106,6 +147,15 @@ def to_numpy(batch: pa.RecordBatch | pa.Table) -> dict[str, np.ndarray[Any, Any]
     out: dict[str, np.ndarray[Any, Any]] = {}
     for name, column in zip(batch.schema.names, batch.columns, strict=True):
         _column(name, column, out)
+    for name, (index, values, width) in DENSE.items() if settings else ():
+        if index in out and (values is None or values in out):
+            assert settings is not None
+            out[name] = scatter(
+                out[index],
+                out[f"{index}_offsets"],
+                int(settings[width]),
+                None if values is None else out[values],
+            )
     return out
 
 
@@ -115,20 +165,44 @@ def iter_batches(
     batch_size: int = BATCH_SIZE,
 ) -> Iterator[dict[str, np.ndarray[Any, Any]]]:
     """The dataset at ``path`` in batches of at most ``batch_size`` decisions, in file order,
-    each as :func:`to_numpy` gives it; ``columns`` picks the columns (default: all). Memory
-    holds one batch at a time."""
+    each as :func:`to_numpy` gives it. ``columns`` picks what to give: columns of the files
+    and the dense arrays rebuilt from them, ``observation`` and ``legal_mask`` (their columns
+    are then read, but given only if asked for too). Default: the scalar columns, the dense
+    ``observation`` and ``legal_mask``, and ``move_features`` when the dataset has them; the
+    sparse columns only if named. Memory holds one batch at a time."""
     dataset = load(path)
-    if columns is not None:
+    names = list(dataset.schema.names)
+    sparse = {c for index, values, _ in DENSE.values() for c in (index, values) if c}
+    if columns is None:
+        wanted = {c for c in names if c not in sparse} | set(DENSE)
+    else:
         if isinstance(columns, str) or not all(isinstance(c, str) for c in columns):
             raise TypeError(f"columns must be a list of column names, got {shown(columns)}")
-        unknown = sorted(set(columns) - set(dataset.schema.names))
+        unknown = sorted(set(columns) - set(names) - set(DENSE))
         if unknown:
-            raise ArgumentError(
-                f"unknown columns {unknown}; the columns are {dataset.schema.names}"
+            hint = (
+                " (this dataset was written without move features: "
+                "selfplay(..., move_features=True) or --move-features writes them)"
+                if "move_features" in unknown
+                else ""
             )
-        columns = list(columns)
+            raise ArgumentError(
+                f"unknown columns {unknown}; the columns are {names + list(DENSE)}{hint}"
+            )
+        wanted = set(columns)
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         raise ArgumentError(f"batch_size must be an int >= 1, got {shown(batch_size)}")
-    for batch in dataset.to_batches(columns=columns, batch_size=batch_size):
+    needed = set(wanted)
+    for name, (index, values, _) in DENSE.items():
+        if name in wanted:
+            needed |= {c for c in (index, values) if c}
+    read = [c for c in names if c in needed]
+    settings = settings_of(dataset.schema) or {}
+    for batch in dataset.to_batches(columns=read, batch_size=batch_size):
         if batch.num_rows:
-            yield to_numpy(batch)
+            out = to_numpy(batch, settings)
+            for extra in sorted(needed - wanted):
+                del out[extra], out[f"{extra}_offsets"]
+            for name in set(DENSE) - wanted:
+                out.pop(name, None)
+            yield out

@@ -25,7 +25,7 @@ import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from panda_core._args import count_arg, cut, int_arg, players_arg, seed_arg, shown
 from panda_core._core import ArgumentError, PandaCoreError, __version__, nth_output
-from panda_core._registry import AnyRules, GameName, spec
+from panda_core._registry import GAMES, AnyRules, GameName, spec
 from panda_core.bot_import import import_bot, is_bot_path
 from panda_core.bots import bot_name, is_builtin_bot
 from panda_core.parallel.backend import Backend, SerialBackend, TaskFailure
@@ -34,7 +34,6 @@ from panda_core.selfplay.schema import FORMAT, FORMAT_VERSION, schema, schema_js
 from panda_core.selfplay.writer import (
     ROW_GROUP_DECISIONS,
     ShardWriter,
-    episode_batch,
     shard_name,
     temp_name,
 )
@@ -143,6 +142,7 @@ class _Task:
     seed: int
     settings: dict[str, Any] = field(repr=False)
     row_group_decisions: int = ROW_GROUP_DECISIONS
+    move_features: bool = False
 
 
 @dataclass(frozen=True)
@@ -173,7 +173,7 @@ def _run_shard(task: _Task) -> _Outcome:
     fs, folder = filesystem(task.out)
     game = spec(task.game)
     settings = _shard_settings(task.settings, task.shard, task.first, task.episodes)
-    table_schema = schema(game, settings)
+    table_schema = schema(game, settings, task.move_features)
     try:
         bots = SeatBots(task.bots)
     except PandaCoreError as err:  # an import path that no longer imports in this worker
@@ -181,8 +181,9 @@ def _run_shard(task: _Task) -> _Outcome:
     writer = ShardWriter(fs, folder, task.shard, table_schema, task.row_group_decisions)
     try:
         for e in range(task.first, task.first + task.episodes):
-            ep = play_episode(game, task.players, task.rules, bots, e, nth_output(task.seed, e))
-            writer.add(episode_batch(table_schema, game.name, ep))
+            deal = nth_output(task.seed, e)
+            ep = play_episode(game, task.players, task.rules, bots, e, deal, task.move_features)
+            writer.add_episode(game.name, ep)
         size = writer.close()
     except BotFailure as err:
         writer.abort()
@@ -252,6 +253,19 @@ def _existing(fs: pafs.FileSystem, folder: str, task: _Task) -> ShardInfo | None
         ) from err
     found = settings_of(meta.schema.to_arrow_schema()) or {}
     mine = _shard_settings(task.settings, task.shard, task.first, task.episodes)
+    if found.get("format") == FORMAT and found.get("format_version") != FORMAT_VERSION:
+        raise ArgumentError(
+            f"{path} was written in self-play format version {found.get('format_version')}; "
+            f"this panda-core writes version {FORMAT_VERSION} and does not mix them: use "
+            "another folder, or remove the old shards to start afresh"
+        )
+    if found.get("format") == FORMAT and found.get("move_features") != mine["move_features"]:
+        how = (
+            "with move features: resume it with move_features=True (--move-features)"
+            if found.get("move_features")
+            else "without move features: resume it without move_features=True (--move-features)"
+        )
+        raise ArgumentError(f"{path} was written {how}, or use another folder")
     same_dataset = {k: v for k, v in found.items() if k != "episodes"} == {
         k: v for k, v in mine.items() if k != "episodes"
     }
@@ -315,6 +329,7 @@ def selfplay(
     backend: object = "local",
     address: str | None = None,
     progress: Progress | None = None,
+    move_features: bool = False,
 ) -> DatasetInfo:
     """Play ``episodes`` games of ``game`` with ``bots`` and write every decision to ``out``.
 
@@ -327,6 +342,8 @@ def selfplay(
     row groups of ``row_group_decisions`` decisions at most. ``workers`` / ``backend`` /
     ``address``: where the shards are played (``panda_core.parallel.make_backend``; ``workers=0``
     plays them in this process). ``progress(done, total)`` counts episodes as shards finish.
+    ``move_features``: also write every legal move's features (``move_features`` column; the
+    climbing games only), which multiplies a climbing dataset's size and writing time.
 
     A shard whose bot raised, played an illegal move or whose worker died is not written; once
     every other shard is, :class:`SelfPlayError` names each failed shard and why. Rerunning the
@@ -346,6 +363,14 @@ def selfplay(
     row_group_decisions = int_arg(row_group_decisions, "row_group_decisions")
     if row_group_decisions < 1:
         raise ArgumentError(f"row_group_decisions must be >= 1, got {row_group_decisions}")
+    if not isinstance(move_features, bool):
+        raise TypeError(f"move_features must be True or False, got {shown(move_features)}")
+    if move_features and not game_spec.move_features:
+        having = ", ".join(g for g in GAMES if spec(g).move_features)
+        raise ArgumentError(
+            f"{game_spec.name} has no move features (its action ids name its moves exactly): "
+            f"move_features=True is for {having}"
+        )
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be a callable progress(done, total), got {shown(progress)}")
     the_rules = _rules(game_spec.name, rules)
@@ -364,7 +389,8 @@ def selfplay(
         "seed": seed,
         "observation_size": game_spec.observation_size,
         "num_actions": game_spec.num_actions,
-        "move_features": game_spec.move_features,
+        "move_features": move_features,
+        "move_feature_size": game_spec.move_features,
     }
     tasks = [
         _Task(
@@ -379,6 +405,7 @@ def selfplay(
             seed=seed,
             settings=settings,
             row_group_decisions=row_group_decisions,
+            move_features=move_features,
         )
         for k, first in enumerate(range(0, episodes, shard_episodes))
     ]
@@ -418,7 +445,7 @@ def selfplay(
         skipped=skipped,
         seconds=time.perf_counter() - start,
     )
-    _write_manifest(fs, folder, info, schema_json(schema(game_spec)))
+    _write_manifest(fs, folder, info, schema_json(schema(game_spec, None, move_features)))
     return info
 
 

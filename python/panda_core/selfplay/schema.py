@@ -1,9 +1,18 @@
 """The columns of a self-play dataset and its format version (docs/selfplay.md, "Columns").
 
-One row is one decision: the seat to move, what it saw (``observation``, ``legal_mask`` and, for
-games with move features, one feature row per legal move), what it did (``action``,
-``move_index``) and how its game ended for it (``reward``, ``outcome``, ``final_score``,
-``place``). The game's settings go in each file's key-value metadata (:data:`METADATA_KEY`).
+One row is one decision: the seat to move, what it saw (``observation``, ``legal_actions`` and,
+when asked for, one feature row per legal move), what it did (``action``, ``move_index``) and how
+its game ended for it (``reward``, ``outcome``, ``final_score``, ``place``). The game's settings
+go in each file's key-value metadata (:data:`METADATA_KEY`).
+
+The observation and the legal actions are stored sparse: the observation as the positions and
+values of its non-zero entries (``observation_index``, ``observation_value``: about 70 of a
+climbing observation's 952 floats, 25 of Panda Head's 96), the legal actions as the list of
+their ids (a handful per decision), not as the dense mask (24 or 1,284 bools). Parquet encodes
+every value of a list column at a cost of its own (its repetition and definition levels, about
+10 ns each): dense, a climbing decision's observation alone took as long to write as the
+decision took to play. Sparse, they hold exactly the same information, and the reader rebuilds
+the dense ``observation`` and ``legal_mask`` arrays in numpy (``reader.scatter``).
 
 Every field and every list item is declared non-nullable: nothing is ever missing, and Parquet
 then writes no definition levels for them, which makes the wide list columns (thousands of
@@ -21,11 +30,14 @@ import pyarrow as pa  # type: ignore[import-untyped]
 from panda_core._registry import GameSpec
 
 __all__ = [
+    "ACTION_TYPE",
     "FORMAT",
     "FORMAT_VERSION",
     "METADATA_KEY",
-    "bool_rows",
+    "action_lists",
+    "float_lists",
     "float_rows",
+    "index_lists",
     "schema",
     "schema_json",
     "settings_of",
@@ -33,8 +45,11 @@ __all__ = [
 
 FORMAT = "panda-core/selfplay"
 """What a file says it is (``format`` in its metadata and in ``_dataset.json``)."""
-FORMAT_VERSION = 1
-"""Bumped whenever a column changes meaning, type or shape (a reader checks it)."""
+FORMAT_VERSION = 2
+"""Bumped whenever a column changes meaning, type or shape (a reader checks it). Version 2:
+``legal_actions`` (ids) instead of the dense ``legal_mask``, the observation's non-zero entries
+(``observation_index``, ``observation_value``) instead of the dense ``observation``,
+``move_features`` opt-in."""
 METADATA_KEY = b"panda_core.selfplay"
 """The Parquet key-value metadata entry holding the settings (JSON) of a file."""
 
@@ -44,29 +59,53 @@ def float_rows(size: int) -> pa.DataType:
     return pa.list_(pa.field("item", pa.float32(), nullable=False), size)
 
 
-def bool_rows(size: int) -> pa.DataType:
-    """A fixed-size list of ``size`` bools (one legal-action mask)."""
-    return pa.list_(pa.field("item", pa.bool_(), nullable=False), size)
+ACTION_TYPE = pa.int16()
+"""The type of a legal action id: every game's ``num_actions`` is below 2**15 (checked by
+:func:`schema`)."""
+
+
+def action_lists() -> pa.DataType:
+    """A list of action ids (one decision's legal actions, in ``game.legal_actions()`` order)."""
+    return pa.list_(pa.field("item", ACTION_TYPE, nullable=False))
+
+
+def index_lists() -> pa.DataType:
+    """A list of positions in an observation (its non-zero entries, ascending)."""
+    return pa.list_(pa.field("item", pa.int16(), nullable=False))
+
+
+def float_lists() -> pa.DataType:
+    """A list of float32 (the values of an observation's non-zero entries)."""
+    return pa.list_(pa.field("item", pa.float32(), nullable=False))
 
 
 def _field(name: str, kind: pa.DataType) -> pa.Field:
     return pa.field(name, kind, nullable=False)
 
 
-def schema(game: GameSpec, settings: Mapping[str, Any] | None = None) -> pa.Schema:
+def schema(
+    game: GameSpec, settings: Mapping[str, Any] | None = None, move_features: bool = False
+) -> pa.Schema:
     """The columns of ``game``'s datasets, with ``settings`` (JSON-ready) as file metadata.
 
-    The ``move_features`` and ``move_index`` columns exist only for games with move features
-    (``GameSpec.move_features`` > 0): a game without them would hold empty lists.
+    ``move_index`` (one int per decision: the exact move, which an action id of the climbing
+    games does not name) exists for every game with move features (``GameSpec.move_features``
+    > 0); the ``move_features`` column itself (one row of floats per legal move, the bulk of a
+    climbing decision) only when ``move_features`` is asked for, which such a game needs.
     """
+    if max(game.num_actions, game.observation_size) >= 2**15:  # pragma: no cover
+        raise ValueError(f"{game.name}: its actions or observation do not fit int16 indices")
+    if move_features and not game.move_features:
+        raise ValueError(f"{game.name} has no move features")
     fields = [
         _field("game", pa.dictionary(pa.int8(), pa.string())),
         _field("episode", pa.int64()),
         _field("deal", pa.uint64()),
         _field("step", pa.int32()),
         _field("seat", pa.int8()),
-        _field("observation", float_rows(game.observation_size)),
-        _field("legal_mask", bool_rows(game.num_actions)),
+        _field("observation_index", index_lists()),
+        _field("observation_value", float_lists()),
+        _field("legal_actions", action_lists()),
         _field("action", pa.int32()),
         _field("reward", pa.float32()),
         _field("outcome", pa.float32()),
@@ -74,8 +113,10 @@ def schema(game: GameSpec, settings: Mapping[str, Any] | None = None) -> pa.Sche
         _field("place", pa.int8()),
     ]
     if game.move_features:
+        fields.append(_field("move_index", pa.int32()))
+    if move_features:
         rows = pa.field("item", float_rows(game.move_features), nullable=False)
-        fields += [_field("move_features", pa.list_(rows)), _field("move_index", pa.int32())]
+        fields.append(_field("move_features", pa.list_(rows)))
     metadata = None if settings is None else {METADATA_KEY: json.dumps(dict(settings))}
     return pa.schema(fields, metadata=metadata)
 

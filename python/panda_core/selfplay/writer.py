@@ -1,9 +1,11 @@
 """Writing one shard: episodes in, one Parquet file out, with bounded memory.
 
-Episodes are turned into Arrow columns (:func:`episode_batch`) and buffered until a row group
-is full (:attr:`ShardWriter.row_group_decisions` decisions, or :data:`ROW_GROUP_BYTES` of
-buffered columns, whichever comes first), then written: memory holds at most one row group and
-one episode, however many episodes a run has. The file is written under a temporary name and
+Episodes are buffered as they come (numpy arrays) until a row group is full
+(:attr:`ShardWriter.row_group_decisions` decisions, or :data:`ROW_GROUP_BYTES` of buffered
+columns, whichever comes first), then turned into Arrow columns in one go
+(:func:`episodes_batch`: a few numpy operations and Arrow arrays per row group, not per
+episode) and written: memory holds at most one row group and one episode, however many
+episodes a run has. The file is written under a temporary name and
 renamed when complete, so a shard either exists whole or not at all (how a rerun knows what to
 skip).
 
@@ -14,6 +16,7 @@ thread interrupted by Ctrl-C in the middle of a row group is hard to stop cleanl
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -22,6 +25,7 @@ import pyarrow.fs as pafs  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from panda_core.selfplay.episodes import Episode
+from panda_core.selfplay.schema import action_lists, float_lists, index_lists
 
 __all__ = [
     "COMPRESSION",
@@ -29,6 +33,7 @@ __all__ = [
     "ROW_GROUP_DECISIONS",
     "ShardWriter",
     "episode_batch",
+    "episodes_batch",
     "shard_name",
     "temp_name",
 ]
@@ -37,7 +42,7 @@ ROW_GROUP_DECISIONS = 8192
 """Default decisions per row group (the unit a reader loads at once)."""
 ROW_GROUP_BYTES = 64 << 20
 """A row group is also written once its columns reach this size: a climbing game's decision
-carries ~10 kB of move features, a Panda Head one ~0.5 kB."""
+with move features carries ~10 kB of them, without ~4 kB; a Panda Head one ~0.5 kB."""
 COMPRESSION = "zstd"
 """zstd shrinks the mostly-zero observations and features 30-80x at about the cost of snappy."""
 
@@ -57,39 +62,97 @@ def _fixed_rows(values: np.ndarray[Any, Any], kind: pa.DataType) -> pa.Array:
     return pa.FixedSizeListArray.from_arrays(pa.array(values.reshape(-1)), type=kind)
 
 
-def episode_batch(schema: pa.Schema, game: str, ep: Episode) -> pa.RecordBatch:
-    """One episode's rows as a record batch of ``schema`` (:func:`schema.schema`)."""
-    n = ep.decisions
-    winner = ep.seats == ep.winner
-    reward = np.zeros(n, dtype=np.float32)
-    if n:  # the vector environments' reward: the game's result, on its last step only
-        reward[-1] = 1.0 if winner[-1] else -1.0
-    seats = ep.seats.astype(np.intp)
+def _sparse_rows(
+    rows: np.ndarray[Any, Any],
+) -> tuple[pa.Array, np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """A 2-D float array's non-zero entries: (offsets, positions int16, values), row ``i``'s
+    being ``offsets[i]:offsets[i + 1]`` (vectorised: no Python loop per row).
+
+    Found in the flat array through a bool mask: numpy's ``nonzero`` of a 2-D float array is
+    several times slower, and was most of the cost of writing a climbing decision."""
+    n, size = rows.shape
+    flat = rows.reshape(-1)
+    where = np.flatnonzero(flat != 0)
+    offsets = np.zeros(n + 1, dtype=np.int32)
+    offsets[1:] = np.searchsorted(where, np.arange(1, n + 1) * size)
+    return pa.array(offsets), (where % size).astype(np.int16), flat[where]
+
+
+def _joined_offsets(parts: Sequence[np.ndarray[Any, Any]]) -> pa.Array:
+    """The offsets of lists joined end to end, from each part's own (each starting at 0)."""
+    counts = np.concatenate([np.diff(p) for p in parts])
+    offsets = np.zeros(len(counts) + 1, dtype=np.int32)
+    np.cumsum(counts, out=offsets[1:])
+    return pa.array(offsets)
+
+
+def _per_row(eps: Sequence[Episode], values: Sequence[Any], dtype: Any) -> np.ndarray[Any, Any]:
+    """One value per episode, repeated over its rows."""
+    counts = [ep.decisions for ep in eps]
+    return np.repeat(np.asarray(values, dtype=dtype), counts)
+
+
+def _per_seat(eps: Sequence[Episode], name: str, dtype: Any) -> np.ndarray[Any, Any]:
+    """Each row's acting seat's entry of its episode's per-seat tuple ``name``."""
+    return np.concatenate(
+        [np.asarray(getattr(ep, name), dtype=dtype)[ep.seats.astype(np.intp)] for ep in eps]
+    )
+
+
+def episodes_batch(schema: pa.Schema, game: str, eps: Sequence[Episode]) -> pa.RecordBatch:
+    """Episodes' rows, one after the other, as one record batch of ``schema``
+    (:func:`schema.schema`). Built column by column from numpy arrays joined over all of them:
+    a handful of Arrow arrays per row group rather than per episode."""
+    n = sum(ep.decisions for ep in eps)
+    seats = np.concatenate([ep.seats for ep in eps])
+    won = seats == _per_row(eps, [ep.winner for ep in eps], np.int8)
+    last = np.zeros(n, dtype=np.bool_)  # the vector environments' reward: on the last step only
+    last[np.cumsum([ep.decisions for ep in eps])[[ep.decisions > 0 for ep in eps]] - 1] = True
+    outcome = np.where(won, 1.0, -1.0).astype(np.float32)
+    obs_offsets, obs_index, obs_value = _sparse_rows(
+        np.concatenate([ep.observations for ep in eps])
+    )
     columns: dict[str, pa.Array] = {
         "game": pa.DictionaryArray.from_arrays(
             pa.array(np.zeros(n, dtype=np.int8)), pa.array([game], pa.string())
         ),
-        "episode": pa.array(np.full(n, ep.index, dtype=np.int64)),
-        "deal": pa.array(np.full(n, ep.deal, dtype=np.uint64)),
-        "step": pa.array(np.arange(n, dtype=np.int32)),
-        "seat": pa.array(ep.seats),
-        "observation": _fixed_rows(ep.observations, schema.field("observation").type),
-        "legal_mask": _fixed_rows(ep.masks, schema.field("legal_mask").type),
-        "action": pa.array(ep.actions),
-        "reward": pa.array(reward),
-        "outcome": pa.array(np.where(winner, 1.0, -1.0).astype(np.float32)),
-        "final_score": pa.array(np.asarray(ep.scores, dtype=np.int32)[seats]),
-        "place": pa.array(np.asarray(ep.places, dtype=np.int8)[seats]),
+        "episode": pa.array(_per_row(eps, [ep.index for ep in eps], np.int64)),
+        "deal": pa.array(_per_row(eps, [ep.deal for ep in eps], np.uint64)),
+        "step": pa.array(np.concatenate([np.arange(ep.decisions, dtype=np.int32) for ep in eps])),
+        "seat": pa.array(seats),
+        "observation_index": pa.ListArray.from_arrays(
+            obs_offsets, pa.array(obs_index), type=index_lists()
+        ),
+        "observation_value": pa.ListArray.from_arrays(
+            obs_offsets, pa.array(obs_value), type=float_lists()
+        ),
+        "legal_actions": pa.ListArray.from_arrays(
+            _joined_offsets([ep.legal_offsets for ep in eps]),
+            pa.array(np.concatenate([ep.legal_actions for ep in eps])),
+            type=action_lists(),
+        ),
+        "action": pa.array(np.concatenate([ep.actions for ep in eps])),
+        "reward": pa.array(np.where(last, outcome, 0.0).astype(np.float32)),
+        "outcome": pa.array(outcome),
+        "final_score": pa.array(_per_seat(eps, "scores", np.int32)),
+        "place": pa.array(_per_seat(eps, "places", np.int8)),
     }
+    if "move_index" in schema.names:
+        columns["move_index"] = pa.array(np.concatenate([ep.move_index for ep in eps]))
     if "move_features" in schema.names:
-        assert ep.move_features is not None and ep.move_offsets is not None
+        features = [ep.move_features for ep in eps if ep.move_features is not None]
+        move_offsets = [ep.move_offsets for ep in eps if ep.move_offsets is not None]
+        assert len(features) == len(move_offsets) == len(eps), "played with move features"
         kind = schema.field("move_features").type
-        rows = _fixed_rows(ep.move_features, kind.value_type)
-        columns["move_features"] = pa.ListArray.from_arrays(
-            pa.array(ep.move_offsets), rows, type=kind
-        )
-        columns["move_index"] = pa.array(ep.move_index)
+        rows = _fixed_rows(np.concatenate(features), kind.value_type)
+        offsets = _joined_offsets(move_offsets)
+        columns["move_features"] = pa.ListArray.from_arrays(offsets, rows, type=kind)
     return pa.RecordBatch.from_arrays([columns[name] for name in schema.names], schema=schema)
+
+
+def episode_batch(schema: pa.Schema, game: str, ep: Episode) -> pa.RecordBatch:
+    """One episode's rows as a record batch of ``schema``."""
+    return episodes_batch(schema, game, [ep])
 
 
 class ShardWriter:
@@ -113,6 +176,10 @@ class ShardWriter:
         self._pending: list[pa.RecordBatch] = []
         self._pending_rows = 0
         self._pending_bytes = 0
+        self._episodes: list[Episode] = []
+        self._episode_rows = 0
+        self._episode_bytes = 0
+        self._game = ""
         self._closed = False
         self._writer = pq.ParquetWriter(
             self.temp,
@@ -125,8 +192,31 @@ class ShardWriter:
             write_statistics=["episode", "deal", "step", "seat"],
         )
 
+    def add_episode(self, game: str, ep: Episode) -> None:
+        """Buffer episode ``ep`` of ``game`` as it is (numpy), and once the buffered rows fill a
+        row group, turn them into Arrow columns in one go (:func:`episodes_batch`) and write it.
+        Memory holds at most a row group and an episode, as with :meth:`add`."""
+        self._game = game
+        self._episodes.append(ep)
+        self._episode_rows += ep.decisions
+        self._episode_bytes += ep.observations.nbytes + (
+            0 if ep.move_features is None else ep.move_features.nbytes
+        )
+        if (
+            self._pending_rows + self._episode_rows >= self.row_group_decisions
+            or self._pending_bytes + self._episode_bytes >= ROW_GROUP_BYTES
+        ):
+            self._convert()
+
+    def _convert(self) -> None:
+        """Hand the buffered episodes to :meth:`add` as one record batch."""
+        if self._episodes:
+            batch = episodes_batch(self.schema, self._game, self._episodes)
+            self._episodes, self._episode_rows, self._episode_bytes = [], 0, 0
+            self.add(batch)
+
     def add(self, batch: pa.RecordBatch) -> None:
-        """Buffer ``batch`` (one episode), writing every row group it completes."""
+        """Buffer ``batch`` (one episode, or several), writing every row group it completes."""
         self._pending.append(batch)
         self._pending_rows += batch.num_rows
         self._pending_bytes += batch.nbytes
@@ -151,6 +241,7 @@ class ShardWriter:
     def close(self) -> int:
         """Write what is buffered, close the file and give it its final name; its size. If
         this raises (Ctrl-C while the last row group is encoded), :meth:`abort` still applies."""
+        self._convert()
         self._flush(self._pending_rows)
         self._writer.close()
         self._closed = True
