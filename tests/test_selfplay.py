@@ -603,7 +603,7 @@ def test_the_cli_writes_a_dataset_and_prints_a_summary(
         (["--players", "9"], "players"),
         (["--bots", "heuristic,random,random,random,random"], "at most one per seat"),
         (["--bots", "grandmaster"], "unknown bot"),
-        (["--address", "1.2.3.4:6379"], "--address is for --backend ray"),
+        (["--address", "1.2.3.4:6379"], "--address applies to --backend ray"),
         (["--backend", "ray", "--workers", "2"], "--workers does not apply"),
         (["--game", "head", "--move-features"], "head has no move features"),
     ],

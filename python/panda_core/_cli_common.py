@@ -17,7 +17,9 @@ __all__ = [
     "INTERRUPTED",
     "Default",
     "UsageError",
+    "add_backend_options",
     "add_rule_options",
+    "check_backend_options",
     "check_rule_options",
     "int_in",
     "keep_default",
@@ -112,6 +114,34 @@ def add_rule_options(parser: argparse.ArgumentParser, default: Default) -> None:
         default=default(0),
         help="seat that leads the first round",
     )
+
+
+def add_backend_options(parser: argparse.ArgumentParser, default: Default, what: str) -> None:
+    """``--workers``, ``--backend`` and ``--address``: where ``what`` (games, shards) run
+    (``panda_core.parallel``; docs/cluster.md)."""
+    parser.add_argument(
+        "--workers",
+        type=int_in(0, 4096),
+        default=default(None),
+        help=f"worker processes for the {what} (default None: one per core; 0: this process)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default=default("local"),
+        help="local worker processes, or Ray tasks (extra [ray]; docs/cluster.md)",
+    )
+    parser.add_argument(
+        "--address",
+        default=default(None),
+        help="the Ray cluster's address (--backend ray; default: RAY_ADDRESS, or a local Ray)",
+    )
+
+
+def check_backend_options(args: argparse.Namespace) -> None:
+    """Refuse ``--address`` without ``--backend ray`` (it would be ignored silently)."""
+    if args.address is not None and args.backend != "ray":
+        raise UsageError("--address applies to --backend ray only")
 
 
 def check_rule_options(args: argparse.Namespace, given: set[str]) -> None:

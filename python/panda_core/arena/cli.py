@@ -19,8 +19,9 @@ from typing import Any
 from panda_core._cli_common import (
     INTERRUPTED,
     Default,
-    UsageError,
+    add_backend_options,
     add_rule_options,
+    check_backend_options,
     check_rule_options,
     int_in,
     keep_default,
@@ -65,23 +66,7 @@ def register(sub: Any, default: Default = keep_default) -> None:
         default=default("rotations"),
         help="seatings per deal: each entrant in each seat once (rotations), or every order",
     )
-    p.add_argument(
-        "--workers",
-        type=int_in(0, 4096),
-        default=default(None),
-        help="worker processes for Python bots (default None: every core; 0: this process)",
-    )
-    p.add_argument(
-        "--backend",
-        choices=("local", "ray"),
-        default=default("local"),
-        help="local worker processes, or Ray tasks (extra [ray]; docs/cluster.md)",
-    )
-    p.add_argument(
-        "--address",
-        default=default(None),
-        help="the Ray cluster's address (--backend ray; default: RAY_ADDRESS, or a local Ray)",
-    )
+    add_backend_options(p, default, "games with a Python bot")
     p.add_argument(
         "--out",
         metavar="DIR",
@@ -124,8 +109,7 @@ def _cmd_arena(args: argparse.Namespace, given: set[str]) -> int:
     from panda_core.arena.run import ArenaInterrupted, arena, arena_settings, scheduled_games
 
     check_rule_options(args, given)
-    if args.address is not None and args.backend != "ray":
-        raise UsageError("--address applies to --backend ray only")
+    check_backend_options(args)
     rules = spec(args.game).cli_rules(args)
     common: dict[str, Any] = {
         "game": args.game,

@@ -16,7 +16,9 @@ from panda_core._cli_common import (
     INTERRUPTED,
     Default,
     UsageError,
+    add_backend_options,
     add_rule_options,
+    check_backend_options,
     check_rule_options,
     int_in,
     keep_default,
@@ -72,21 +74,7 @@ def register(sub: Any, default: Default = keep_default) -> None:
         default=default(100),
         help="episodes per file",
     )
-    cmd.add_argument(
-        "--workers",
-        type=int_in(0, 4096),
-        default=default(None),
-        help="worker processes (None: one per core; 0: in this process)",
-    )
-    cmd.add_argument(
-        "--backend",
-        choices=("local", "ray"),
-        default=default("local"),
-        help="where the shards are played: worker processes here, or a Ray cluster",
-    )
-    cmd.add_argument(
-        "--address", default=default(None), help="the Ray cluster's address (--backend ray)"
-    )
+    add_backend_options(cmd, default, "shards")
     cmd.add_argument(
         "--move-features",
         action="store_true",
@@ -129,8 +117,7 @@ def _size(n: int) -> str:
 
 def _cmd_selfplay(args: argparse.Namespace, given: set[str]) -> int:
     check_rule_options(args, given)
-    if args.address is not None and args.backend != "ray":
-        raise UsageError("--address is for --backend ray only")
+    check_backend_options(args)
     if args.backend == "ray" and "workers" in given:
         raise UsageError("--workers does not apply to --backend ray (Ray runs a task per CPU)")
     try:
