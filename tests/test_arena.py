@@ -209,8 +209,12 @@ def test_results_are_the_same_for_any_worker_count(game: str) -> None:
 
 
 def test_built_in_line_ups_give_the_same_results_in_processes_and_in_this_process() -> None:
+    """Built-in line-ups play in this process by default (nothing to isolate); in worker
+    processes (a backend given as an object) they give the same results."""
+    from panda_core.parallel.local import ProcessBackend
+
     settings = arena_settings(["heuristic", "random", "ismcts:10"], game="year", deals=20)
-    assert play_arena(settings, workers=2) == play_arena(settings, workers=1)
+    assert play_arena(settings, backend=ProcessBackend(2)) == play_arena(settings, workers=2)
 
 
 @pytest.mark.parametrize(

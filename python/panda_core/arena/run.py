@@ -233,8 +233,10 @@ def _backend(
     if count is not None and count < 0:
         raise ArenaError(f"workers must be >= 0 (0: in this process), got {count}")
     builtin_only = all(e.builtin for e in settings.entrants)
-    if backend == "local" and (count == 0 or (builtin_only and count == 1)):
-        # Nothing to isolate (built-in bots cannot crash the process) or asked for no processes.
+    if backend == "local" and (count == 0 or builtin_only):
+        # Asked for no processes, or nothing to isolate: built-in bots cannot crash the process,
+        # and their games (tens of microseconds each in the batch path) are faster here than
+        # shipped to workers and back (measured: 18,000 against 15,000 games/s on 2 cores).
         return SerialBackend(), 1
     from panda_core.parallel.factory import make_backend
 
