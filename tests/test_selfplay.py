@@ -42,8 +42,11 @@ BOTS = ["heuristic", "random", "heuristic"]
 
 
 def _env() -> dict[str, str]:
-    """A child process that imports this checkout's panda_core and this file's bots."""
-    paths = [str(SOURCE), str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")]
+    """A child process that imports the panda_core under test and this file's bots: the
+    source tree's only when that is the one under test (not an installed wheel's)."""
+    paths = [str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")]
+    if Path(panda_core.__file__).resolve().is_relative_to(SOURCE.resolve()):
+        paths.insert(0, str(SOURCE))
     return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
 
 
