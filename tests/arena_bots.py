@@ -76,6 +76,13 @@ class Exits(_Misbehaves):
         os._exit(7)
 
 
+class ExitsCleanly(_Misbehaves):
+    """Ends its worker process as if all were well (exit code 0)."""
+
+    def misbehave(self, game: Any) -> Any:
+        os._exit(0)
+
+
 class HangsInC(_Misbehaves):
     """Loops inside the regex engine, where no signal handler runs (only killing stops it)."""
 

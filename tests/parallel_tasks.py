@@ -28,6 +28,13 @@ def exit_on_three(x: int) -> int:
     return x
 
 
+def exit_zero_on_three(x: int) -> int:
+    """Task 3 ends its worker with ``os._exit(0)``, as if all were well."""
+    if x == 3:
+        os._exit(0)
+    return x
+
+
 def sleep_for(seconds: float) -> float:
     time.sleep(seconds)
     return seconds

@@ -153,6 +153,18 @@ def test_a_dead_worker_fails_its_task_only_and_the_pool_goes_on(backend: Backend
     assert outcomes(backend, tasks.square, list(range(6))) == {k: k * k for k in range(6)}
 
 
+def test_a_task_ending_its_worker_with_exit_code_0_is_a_dead_worker_at_once() -> None:
+    """pebble takes a worker exiting with 0 for one that ended normally; the workers turn a
+    task's ``os._exit(0)`` into a failing exit code, so it is reported now, not at its timeout
+    (the 60 s bound here only keeps a regression from hanging the test)."""
+    with ProcessBackend(2) as backend:
+        got = dict(backend.run(tasks.exit_zero_on_three, list(range(6)), [60.0] * 6))
+    failure = got.pop(3)
+    assert isinstance(failure, TaskFailure) and failure.kind == "dead_worker", failure
+    assert "exit code 70" in failure.message
+    assert got == {k: k for k in range(6) if k != 3}
+
+
 @pytest.mark.parametrize("backend", PROCESSES, indirect=True)
 def test_a_task_past_its_timeout_is_stopped_and_the_others_finish(backend: Backend) -> None:
     started = time.monotonic()

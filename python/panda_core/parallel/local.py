@@ -18,7 +18,7 @@ import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from panda_core._args import int_arg
 from panda_core._core import ArgumentError
@@ -85,12 +85,28 @@ def timed_out(bound: float | None) -> TaskFailure:
     return TaskFailure("timeout", f"the task ran past its {bound:g} s and its worker was stopped")
 
 
-def _ignore_sigint() -> None:
-    """Worker initializer: Ctrl-C in a terminal reaches the whole process group, but stopping is
-    the parent's decision (it stops the pool); a worker that died of the signal would be
-    reported as a dead worker instead. pebble's workers ignore SIGINT too; saying it here keeps
-    the guarantee independent of that detail."""
+EXIT_IN_TASK = 70
+"""The exit code a worker reports when a task ends it with ``os._exit(0)``."""
+
+
+def _setup_worker() -> None:
+    """Worker initializer.
+
+    * SIGINT is ignored: Ctrl-C in a terminal reaches the whole process group, but stopping is
+      the parent's decision (it stops the pool); a worker that died of the signal would be
+      reported as a dead worker instead. pebble's workers ignore SIGINT too; saying it here
+      keeps the guarantee independent of that detail.
+    * ``os._exit(0)`` from a task exits with :data:`EXIT_IN_TASK`: pebble takes a worker that
+      exits with 0 for one that ended normally, and its task would wait for its timeout. pebble
+      itself calls ``os._exit`` only with a non-zero code, which passes unchanged.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    real_exit = os._exit
+
+    def exit_as_a_failure(status: int) -> NoReturn:
+        real_exit(status or EXIT_IN_TASK)
+
+    os._exit = exit_as_a_failure
 
 
 def available_cores() -> int:
@@ -203,7 +219,7 @@ class ProcessBackend:
                 ) from err
             self._pool = ProcessPool(
                 max_workers=self._workers,
-                initializer=_ignore_sigint,
+                initializer=_setup_worker,
                 context=multiprocessing.get_context("spawn"),
             )
         return self._pool
