@@ -11,19 +11,21 @@ from collections.abc import Callable
 from typing import Any
 
 from panda_core._core import PandaCoreError, check_players
-from panda_core._registry import SPECS, spec
+from panda_core._registry import GAMES, SPECS, spec
 
 __all__ = [
     "INTERRUPTED",
     "Default",
     "UsageError",
     "add_backend_options",
+    "add_game_options",
     "add_rule_options",
     "check_backend_options",
     "check_rule_options",
     "int_in",
     "keep_default",
     "progress_bar",
+    "seat_bots",
 ]
 
 INTERRUPTED = 130
@@ -114,6 +116,31 @@ def add_rule_options(parser: argparse.ArgumentParser, default: Default) -> None:
         default=default(0),
         help="seat that leads the first round",
     )
+
+
+def add_game_options(parser: argparse.ArgumentParser, default: Default) -> None:
+    """``--game`` and ``--players``."""
+    parser.add_argument(
+        "--game",
+        choices=GAMES,
+        default=default("head"),
+        help="head (Panda Head), year (Year of the Panda) or spin (Panda Spin)",
+    )
+    parser.add_argument("--players", type=int, default=default(4), help="2 to 5")
+
+
+def seat_bots(spec: str, players: int) -> list[str]:
+    """``--bots``: comma-separated names repeated to fill the seats; more names than seats is a
+    mistake, not something to drop silently."""
+    names = [b.strip() for b in spec.split(",") if b.strip()]
+    if not names:
+        raise UsageError("--bots needs at least one bot name")
+    if len(names) > players:
+        raise UsageError(
+            f"--bots names {len(names)} bots ({', '.join(names)}) for {players} players; "
+            "give at most one per seat (names repeat to fill the seats)"
+        )
+    return [names[s % len(names)] for s in range(players)]
 
 
 def add_backend_options(parser: argparse.ArgumentParser, default: Default, what: str) -> None:

@@ -9,13 +9,21 @@ reported as the bot's (:class:`BotImportError`), never as a crash.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, Literal
 
-from panda_core._args import cut
+from panda_core._args import cut, shown
 from panda_core._core import ArgumentError
-from panda_core.bots import Bot
+from panda_core.bots import Bot, BuiltinBot, is_builtin_bot
 
-__all__ = ["BotImportError", "import_bot", "instantiate_bot", "is_bot_path", "load_bot"]
+__all__ = [
+    "BotImportError",
+    "bot_spec_kind",
+    "import_bot",
+    "instantiate_bot",
+    "is_bot_path",
+    "load_bot",
+    "make_bot",
+]
 
 
 class BotImportError(ArgumentError):
@@ -69,3 +77,27 @@ def load_bot(path: str) -> Bot[Any]:
     """The Python bot at ``"package.module:attr"``: an instance if it names a class, else the
     callable itself. :class:`BotImportError` says what is wrong otherwise."""
     return instantiate_bot(import_bot(path), path)
+
+
+def bot_spec_kind(text: str) -> Literal["builtin", "python"] | None:
+    """What a bot spec names: ``"builtin"`` for a name the engine's bot parser accepts,
+    ``"python"`` for an import path (imported now, so a missing module is a
+    :class:`BotImportError` at once rather than in every game), ``None`` for neither."""
+    if is_builtin_bot(text):
+        return "builtin"
+    if is_bot_path(text):
+        import_bot(text)
+        return "python"
+    return None
+
+
+def make_bot(spec: object) -> Bot[Any]:
+    """A bot for one game from a seat's spec: a built-in name gives a fresh
+    :class:`~panda_core.bots.BuiltinBot`, an import path :func:`load_bot` (a class is
+    instantiated afresh, so no state leaks from one game into the next; the module is imported
+    once per process), a bot object is itself."""
+    if isinstance(spec, str):
+        return BuiltinBot(spec) if is_builtin_bot(spec) else load_bot(spec)
+    if not callable(spec):
+        raise TypeError(f"a bot is a bot spec or a callable bot(game, player), got {shown(spec)}")
+    return spec

@@ -22,15 +22,16 @@ import numpy.typing as npt
 from panda_core._cli_common import (
     INTERRUPTED,
     UsageError,
+    add_game_options,
     add_rule_options,
     check_rule_options,
     int_in,
     progress_bar,
+    seat_bots,
 )
 from panda_core._core import BOT_NAMES, MAX_THREADS, PandaCoreError, __version__
 from panda_core._registry import (
     CLIMB_OPTIONS,
-    GAMES,
     HEAD_OPTIONS,
     YEAR_OPTIONS,
     AnyRules,
@@ -149,20 +150,6 @@ def _json(summary: Summary) -> str:
     )
 
 
-def _seat_bots(spec: str, players: int) -> list[str]:
-    """``--bots``: comma-separated names repeated to fill the seats; more names than seats is a
-    mistake, not something to drop silently."""
-    names = [b.strip() for b in spec.split(",") if b.strip()]
-    if not names:
-        raise UsageError("--bots needs at least one bot name")
-    if len(names) > players:
-        raise UsageError(
-            f"--bots names {len(names)} bots ({', '.join(names)}) for {players} players; "
-            "give at most one per seat (names repeat to fill the seats)"
-        )
-    return [names[s % len(names)] for s in range(players)]
-
-
 def _records_writer(
     args: argparse.Namespace, bots: list[str], rules: AnyRules
 ) -> Callable[[SimulationResult], None] | None:
@@ -193,7 +180,7 @@ def _records_writer(
 
 def _cmd_simulate(args: argparse.Namespace, given: set[str]) -> int:
     check_rule_options(args, given)
-    bots = _seat_bots(args.bots, args.players)
+    bots = seat_bots(args.bots, args.players)
     rules = spec(args.game).cli_rules(args)
     save = _records_writer(args, bots, rules)
     summary = Summary(args.game, args.players, tuple(bots), args.seed, args.games)
@@ -241,13 +228,7 @@ def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
         "stops the run and prints the games finished so far (exit status 130).",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    sim.add_argument(
-        "--game",
-        choices=GAMES,
-        default=default("head"),
-        help="head (Panda Head), year (Year of the Panda) or spin (Panda Spin)",
-    )
-    sim.add_argument("--players", type=int, default=default(4), help="2 to 5")
+    add_game_options(sim, default)
     sim.add_argument(
         "--games", "-n", type=int_in(0, MAX_GAMES), default=default(10_000), help="games to play"
     )

@@ -20,6 +20,7 @@ from panda_core._cli_common import (
     INTERRUPTED,
     Default,
     add_backend_options,
+    add_game_options,
     add_rule_options,
     check_backend_options,
     check_rule_options,
@@ -27,7 +28,7 @@ from panda_core._cli_common import (
     keep_default,
     progress_bar,
 )
-from panda_core._registry import GAMES, spec
+from panda_core._registry import spec
 
 __all__ = ["default_folder", "register"]
 
@@ -54,8 +55,7 @@ def register(sub: Any, default: Default = keep_default) -> None:
         help="comma-separated bots: built-in (random, heuristic, ismcts, ismcts:N) or Python "
         "bots 'package.module:attr' (a class or a callable), each optionally 'label=spec'",
     )
-    p.add_argument("--game", choices=GAMES, default=default("head"), help="head, year or spin")
-    p.add_argument("--players", type=int, default=default(4), help="seats per game, 2 to 5")
+    add_game_options(p, default)
     p.add_argument(
         "--deals", "-n", type=int_in(1, 10**9), default=default(100), help="deals to play"
     )

@@ -15,8 +15,8 @@ from typing import Any
 from panda_core._args import cut, shown
 from panda_core.arena.errors import ArenaError
 from panda_core.arena.model import Entrant
-from panda_core.bot_import import import_bot, is_bot_path
-from panda_core.bots import bot_name, is_builtin_bot
+from panda_core.bot_import import bot_spec_kind
+from panda_core.bots import bot_name
 
 __all__ = ["MAX_ENTRANTS", "parse_entrants"]
 
@@ -71,10 +71,10 @@ def _label_arg(label: object) -> str:
 def _entrant(label: str | None, value: object) -> Entrant:
     if isinstance(value, str):
         spec = value.strip()
-        if is_builtin_bot(spec):
+        kind = bot_spec_kind(spec)  # a missing module or attribute: a BotImportError, now
+        if kind == "builtin":
             return Entrant(label=label or spec, spec=spec, builtin=True)
-        if is_bot_path(spec):
-            import_bot(spec)  # a missing module or attribute: a BotImportError, now
+        if kind == "python":
             return Entrant(label=label or spec.rpartition(":")[2], spec=spec, builtin=False)
         raise ArenaError(
             f"unknown entrant {cut(spec)!r}: an entrant is a built-in bot ('random', "

@@ -7,7 +7,7 @@ Everything here is plain data: it pickles (worker processes, Ray tasks) and has 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
@@ -183,8 +183,3 @@ class ArenaSettings:
             "move_time": self.move_time,
             "game_time": self.game_time,
         }
-
-
-def lineup_labels(settings: ArenaSettings, lineup: Sequence[int]) -> tuple[str, ...]:
-    """The labels seated by ``lineup``."""
-    return tuple(settings.entrants[i].label for i in lineup)

@@ -26,7 +26,7 @@ from panda_core._registry import AnyGame, GameSpec, spec, spec_of
 from panda_core.arena.model import ArenaSettings, Forfeit, ForfeitKind, Match, MatchResult
 from panda_core.arena.move_timer import MoveTimeout, MoveTimer
 from panda_core.arena.stats import worst_place
-from panda_core.bot_import import import_bot, instantiate_bot
+from panda_core.bot_import import make_bot
 from panda_core.bots import Bot, BuiltinBot, reset_bots
 
 __all__ = ["ChunkTask", "dead_worker_result", "play_chunk"]
@@ -54,20 +54,18 @@ def play_chunk(task: ChunkTask) -> list[MatchResult]:
     settings = task.settings
     game = spec(settings.game)
     out: dict[int, MatchResult] = {}
-    builtin = [m for m in task.matches if _all_builtin(settings, m)]
-    for match in builtin:
-        out[match.index] = _play_batch(settings, game, match, task.threads)
-    python = [m for m in task.matches if not _all_builtin(settings, m)]
+    python = []
+    for match in task.matches:
+        if all(settings.entrants[i].builtin for i in match.lineup):
+            out[match.index] = _play_batch(settings, game, match, task.threads)
+        else:
+            python.append(match)
     if python:
         with MoveTimer(settings.move_time) as timer:
             for match in python:
                 note = None if task.journal is None else _note_path(task.journal, match)
                 out[match.index] = _play_python(settings, game, match, timer, note)
     return [out[m.index] for m in task.matches]
-
-
-def _all_builtin(settings: ArenaSettings, match: Match) -> bool:
-    return all(settings.entrants[i].builtin for i in match.lineup)
 
 
 def _play_batch(
@@ -94,23 +92,6 @@ def _play_batch(
     )
 
 
-_TARGETS: dict[str, Any] = {}
-"""Python bots' classes or functions by import path, imported once per process."""
-
-
-def _python_bot(settings: ArenaSettings, entrant: int) -> Bot[Any]:
-    """A fresh bot for one game: a class is instantiated anew, a function or object is itself."""
-    e = settings.entrants[entrant]
-    if e.builtin:
-        return BuiltinBot(e.spec)
-    if e.bot is not None:
-        return e.bot  # type: ignore[no-any-return]
-    target = _TARGETS.get(e.spec)
-    if target is None:
-        target = _TARGETS[e.spec] = import_bot(e.spec)
-    return instantiate_bot(target, e.spec)
-
-
 class _Forfeited(Exception):
     """A game ended by a seat's misbehaviour (internal to this module)."""
 
@@ -131,7 +112,8 @@ def _play_python(
         bots = []
         for seat, entrant in enumerate(match.lineup):
             try:
-                bots.append(_python_bot(settings, entrant))
+                e = settings.entrants[entrant]
+                bots.append(make_bot(e.bot if e.bot is not None else e.spec))
             except Exception as err:
                 raise _Forfeited(seat, "exception", f"cannot create the bot: {err}") from err
         try:

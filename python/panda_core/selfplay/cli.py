@@ -17,12 +17,14 @@ from panda_core._cli_common import (
     Default,
     UsageError,
     add_backend_options,
+    add_game_options,
     add_rule_options,
     check_backend_options,
     check_rule_options,
     int_in,
     keep_default,
     progress_bar,
+    seat_bots,
 )
 from panda_core._registry import GAMES, spec
 
@@ -43,13 +45,7 @@ def register(sub: Any, default: Default = keep_default) -> None:
         "shards (exit status 130); a bot that fails fails its shard only (exit status 1).",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    cmd.add_argument(
-        "--game",
-        choices=GAMES,
-        default=default("head"),
-        help="head (Panda Head), year (Year of the Panda) or spin (Panda Spin)",
-    )
-    cmd.add_argument("--players", type=int, default=default(4), help="2 to 5")
+    add_game_options(cmd, default)
     cmd.add_argument(
         "--bots",
         default=default("heuristic"),
@@ -94,19 +90,6 @@ def register(sub: Any, default: Default = keep_default) -> None:
     cmd.set_defaults(func=_cmd_selfplay)
 
 
-def _seat_bots(text: str, players: int) -> list[str]:
-    """``--bots``: comma-separated specs repeated to fill the seats (as ``simulate``'s)."""
-    names = [b.strip() for b in text.split(",") if b.strip()]
-    if not names:
-        raise UsageError("--bots needs at least one bot")
-    if len(names) > players:
-        raise UsageError(
-            f"--bots names {len(names)} bots for {players} players; give at most one per seat "
-            "(names repeat to fill the seats)"
-        )
-    return [names[s % len(names)] for s in range(players)]
-
-
 def _size(n: int) -> str:
     for unit in ("B", "kB", "MB", "GB"):
         if n < 1000 or unit == "GB":
@@ -126,7 +109,7 @@ def _cmd_selfplay(args: argparse.Namespace, given: set[str]) -> int:
         raise UsageError(
             f"panda-core selfplay needs pyarrow: pip install 'panda-core[dataset]' ({err})"
         ) from None
-    bots = _seat_bots(args.bots, args.players)
+    bots = seat_bots(args.bots, args.players)
     rules = spec(args.game).cli_rules(args)
     bar = progress_bar(args.episodes, args.quiet, "episodes")
     state = {"done": 0}

@@ -21,8 +21,8 @@ import numpy.typing as npt
 from panda_core._args import cut, shown
 from panda_core._core import ArgumentError, ClimbMove, HeadMove
 from panda_core._registry import AnyRules, GameSpec
-from panda_core.bot_import import import_bot, instantiate_bot, is_bot_path
-from panda_core.bots import Bot, BuiltinBot, bot_name, is_builtin_bot, reset_bots
+from panda_core.bot_import import bot_spec_kind, make_bot
+from panda_core.bots import Bot, BuiltinBot, bot_name, reset_bots
 from panda_core.game import Game
 
 __all__ = ["NO_ACTION", "BotFailure", "Episode", "SeatBots", "play_episode"]
@@ -80,30 +80,15 @@ class SeatBots:
 
     def __init__(self, specs: Sequence[object]) -> None:
         self.names = tuple(bot_name(s) for s in specs)
-        self._builtin: dict[int, BuiltinBot] = {}
-        self._paths: dict[int, tuple[Any, str]] = {}
-        self._objects: dict[int, Bot[Any]] = {}
-        for seat, item in enumerate(specs):
-            if isinstance(item, str) and is_builtin_bot(item):
-                self._builtin[seat] = BuiltinBot(item)
-            elif isinstance(item, str) and is_bot_path(item):
-                self._paths[seat] = (import_bot(item), item)
-            elif isinstance(item, str):
+        self._specs = tuple(specs)
+        for spec in self._specs:
+            if isinstance(spec, str) and bot_spec_kind(spec) is None:
                 # Not reached through selfplay(), which checks every spec first.
-                raise ArgumentError(f"not a bot: {cut(item)!r}")
-            else:
-                self._objects[seat] = item  # type: ignore[assignment]  # checked by selfplay()
+                raise ArgumentError(f"not a bot: {cut(spec)!r}")
 
     def for_episode(self, deal: int) -> list[Bot[Any]]:
         """One bot per seat for the game dealt from ``deal``, each reset from it."""
-        bots: list[Bot[Any]] = []
-        for seat in range(len(self.names)):
-            if seat in self._builtin:
-                bots.append(self._builtin[seat])
-            elif seat in self._paths:
-                bots.append(instantiate_bot(*self._paths[seat]))
-            else:
-                bots.append(self._objects[seat])
+        bots = [make_bot(spec) for spec in self._specs]
         reset_bots(bots, deal)
         return bots
 

@@ -26,8 +26,8 @@ import pyarrow.parquet as pq  # type: ignore[import-untyped]
 from panda_core._args import count_arg, cut, int_arg, players_arg, seed_arg, shown
 from panda_core._core import ArgumentError, PandaCoreError, __version__, nth_output
 from panda_core._registry import GAMES, AnyRules, GameName, spec
-from panda_core.bot_import import import_bot, is_bot_path
-from panda_core.bots import bot_name, is_builtin_bot
+from panda_core.bot_import import bot_spec_kind
+from panda_core.bots import bot_name
 from panda_core.parallel.backend import Backend, SerialBackend, TaskFailure
 from panda_core.selfplay.episodes import BotFailure, SeatBots, play_episode
 from panda_core.selfplay.schema import FORMAT, FORMAT_VERSION, schema, schema_json, settings_of
@@ -214,14 +214,11 @@ def _seat_specs(bots: object, players: int) -> tuple[object, ...]:
         raise TypeError(f"bots must be a bot spec, a bot or a list of them, got {shown(bots)}")
     for item in seats:
         if isinstance(item, str):
-            if is_builtin_bot(item):
-                continue
-            if not is_bot_path(item):
+            if bot_spec_kind(item) is None:  # an import path is imported: BotImportError now
                 raise ArgumentError(
                     f"unknown bot {cut(item)!r}: a built-in bot (random, heuristic, ismcts, "
                     "ismcts:N) or a Python bot 'package.module:Name'"
                 )
-            import_bot(item)  # a BotImportError now rather than in every shard
         elif not callable(item):
             raise TypeError(
                 f"a bot is a built-in bot name, an import path or a callable bot(game, "
