@@ -154,7 +154,7 @@ fn main() {
         ("spin", ClimbSettings::preset(Preset::Spin)),
     ] {
         let games = 2000;
-        let bots = [panda_core::bots::BotKind::Random; 4];
+        let bots = [const { panda_core::bots::BotKind::Random }; 4];
         let t = Instant::now();
         let out =
             panda_core::sim::simulate::<ClimbState>(0, games, 4, &settings, &bots, 1, Some(1))

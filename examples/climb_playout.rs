@@ -95,7 +95,7 @@ fn time_state_loop() {
 }
 
 fn time_sim_random() {
-    let bots = [BotKind::Random; 4];
+    let bots = [const { BotKind::Random }; 4];
     for (name, s) in settings() {
         let (t, c) = (Instant::now(), cpu_seconds());
         let mut d = 0u64;

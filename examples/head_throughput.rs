@@ -3,12 +3,12 @@
 use panda_core::bots::BotKind;
 use panda_core::climb::{ClimbSettings, ClimbState, Preset};
 use panda_core::head::{HeadRules, HeadState};
-use panda_core::search::Searchable;
+use panda_core::bots::BotGame;
 use panda_core::sim::simulate;
 use std::time::Instant;
 
-fn rate<G: Searchable>(name: &str, games: usize, settings: &G::Settings) {
-    let bots = [BotKind::Random; 4];
+fn rate<G: BotGame>(name: &str, games: usize, settings: &G::Settings) {
+    let bots = [const { BotKind::Random }; 4];
     let t = Instant::now();
     let out = simulate::<G>(0, games, 4, settings, &bots, 1, Some(1)).expect("sim");
     let secs = t.elapsed().as_secs_f64();

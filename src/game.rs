@@ -10,6 +10,7 @@
 //! - [`Observe`]: a fixed-size observation tensor per seat;
 //! - [`MoveFeatures`]: a feature row per legal move;
 //! - [`HeuristicPolicy`]: the game's rule-of-thumb player;
+//! - [`Learned`]: what a trained policy ([`crate::nn`]) must be to play the game, and its move;
 //! - [`Determinize`] and [`SearchValue`]: what ISMCTS needs (sampling a seat's information set,
 //!   valuing a rollout at its horizon);
 //! - [`Recorded`]: the same game with its history, written as a JSON record;
@@ -24,6 +25,7 @@
 use std::fmt::Debug;
 
 use crate::error::EngineError;
+use crate::nn::{Policy, PolicyShape, Scratch};
 use crate::rng::SplitMix64;
 
 /// Most seats of any game: fixed-size per-seat arrays (outcomes, scores) use it.
@@ -168,6 +170,9 @@ pub trait ActionSpace: Game {
 /// A feature row per legal move, for agents that score every move (DouZero-style).
 pub trait MoveFeatures: ActionSpace {
     const MOVE_FEATURES: usize;
+    /// The feature layout's version: a trained policy reads one layout, and a change to the
+    /// features (what a column means) is a new version, so old policies are refused, not misread.
+    const MOVE_FEATURES_LAYOUT: &'static str;
     /// The legal moves a position's cache holds, in the order move indices refer to.
     fn legal_moves_of(legal: &Self::Legal) -> &[Self::Move];
     /// Write `mv`'s features (a legal move of this position) into `out` (`MOVE_FEATURES` long).
@@ -177,6 +182,8 @@ pub trait MoveFeatures: ActionSpace {
 /// A fixed-size observation per seat.
 pub trait Observe: Game {
     const OBSERVATION_SIZE: usize;
+    /// The observation layout's version (see [`MoveFeatures::MOVE_FEATURES_LAYOUT`]).
+    const OBSERVATION_LAYOUT: &'static str;
     /// Write what `player` may know into `out` (all zeros, `OBSERVATION_SIZE` long).
     fn write_observation(&self, player: u8, out: &mut [f32]);
 }
@@ -186,6 +193,23 @@ pub trait HeuristicPolicy: Game {
     /// The heuristic's move for the player to move; `buf` receives the legal list when the
     /// game uses one.
     fn heuristic_move(&self, buf: &mut Vec<Self::Move>) -> Result<Pick<Self::Move>, EngineError>;
+}
+
+/// A game a trained policy can play: the built-in `neural` bot.
+pub trait Learned: Observe {
+    /// What a policy must be to play a game of these settings (which game it was trained
+    /// for, its kind, the layouts and widths it reads).
+    fn policy_shape(settings: &Self::Settings) -> PolicyShape;
+    /// The settings this position was created with.
+    fn settings_of(&self) -> &Self::Settings;
+    /// The move `policy` (checked to fit [`Learned::policy_shape`]) picks for the player to
+    /// move; `buf` receives the legal list when the game uses one.
+    fn neural_move(
+        &self,
+        policy: &Policy,
+        scratch: &mut Scratch,
+        buf: &mut Vec<Self::Move>,
+    ) -> Result<Pick<Self::Move>, EngineError>;
 }
 
 /// The rollout policy of a search: what plays the moves after the tree.

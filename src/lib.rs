@@ -27,6 +27,7 @@ pub mod event;
 pub mod game;
 pub mod head;
 pub mod interrupt;
+pub mod nn;
 pub mod pool;
 pub mod record;
 pub mod rng;

@@ -8,12 +8,11 @@
 
 use rayon::prelude::*;
 
-use crate::bots::{BotKind, Seat};
+use crate::bots::{BotGame, BotKind, Seat};
 use crate::error::{EngineError, RulesError, StateError};
 use crate::game::{Game, Recorded, MAX_PLAYERS};
 use crate::interrupt::{Interrupt, NEVER};
 use crate::rng::SplitMix64;
-use crate::search::Searchable;
 
 /// The outcome of one simulated game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -33,7 +32,7 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
 }
 
 /// Play one complete game dealt from `seed`, one bot per seat.
-pub fn play_game<G: Searchable>(
+pub fn play_game<G: BotGame>(
     players: u8,
     seed: u64,
     settings: &G::Settings,
@@ -46,7 +45,7 @@ pub fn play_game<G: Searchable>(
 /// [`play_game`] that gives up (`Ok(None)`) once `stop` is set. Only games with a search bot
 /// poll it between decisions (and the search between iterations): any other game ends in
 /// microseconds.
-pub fn play_game_until<G: Searchable>(
+pub fn play_game_until<G: BotGame>(
     players: u8,
     seed: u64,
     settings: &G::Settings,
@@ -69,7 +68,7 @@ pub fn game_record<R>(
 ) -> Result<Option<String>, EngineError>
 where
     R: Recorded,
-    R::State: Searchable,
+    R::State: BotGame,
 {
     let mut table = Kept(R::new(players, seed, settings)?);
     if play_on(&mut table, seed, bots, stop)?.is_none() {
@@ -115,17 +114,24 @@ impl<R: Recorded> Table<R::State> for Kept<R> {
 }
 
 /// Play the game on `table` (dealt from `seed`) to its end with one bot per seat.
-fn play_on<G: Searchable, T: Table<G>>(
+fn play_on<G: BotGame, T: Table<G>>(
     table: &mut T,
     seed: u64,
     bots: &[BotKind],
     stop: &Interrupt,
 ) -> Result<Option<Outcome>, EngineError> {
+    let settings = table.state().settings_of();
     let mut seats: Vec<Seat<G>> = bots
         .iter()
         .enumerate()
-        .map(|(p, &k)| Seat::new(k, SplitMix64::nth_output(seed ^ G::BOT_STREAM, p as u64)))
-        .collect();
+        .map(|(p, k)| {
+            Seat::new(
+                k,
+                SplitMix64::nth_output(seed ^ G::BOT_STREAM, p as u64),
+                settings,
+            )
+        })
+        .collect::<Result<_, _>>()?;
     // Only search bots watch every move; the random/heuristic loop stays lean.
     let observers = seats.iter().any(Seat::is_search);
     let mut buf = Vec::with_capacity(64);
@@ -222,7 +228,7 @@ pub fn simulate_rounds_until<G: Game>(
 /// over `threads` threads (all cores when `None`). Deterministic for a given seed whatever the
 /// thread count, and splitting a batch into consecutive chunks gives the same games.
 #[allow(clippy::too_many_arguments)]
-pub fn simulate<G: Searchable>(
+pub fn simulate<G: BotGame>(
     first_game: u64,
     games: usize,
     players: u8,
@@ -240,7 +246,7 @@ pub fn simulate<G: Searchable>(
 /// [`simulate`] that stops within one game per thread (a search bot: within a few search
 /// iterations) once `stop` is set, returning `Ok(None)`: a batch is complete or not returned.
 #[allow(clippy::too_many_arguments)]
-pub fn simulate_until<G: Searchable>(
+pub fn simulate_until<G: BotGame>(
     first_game: u64,
     games: usize,
     players: u8,
@@ -252,6 +258,7 @@ pub fn simulate_until<G: Searchable>(
 ) -> Result<Option<Vec<Outcome>>, EngineError> {
     G::validate(players, settings)?;
     check_bots(players, bots)?;
+    check_policies::<G>(settings, bots)?;
     run_batch(
         first_game,
         games,
@@ -278,15 +285,27 @@ pub fn records_until<R>(
 ) -> Result<Option<Vec<String>>, EngineError>
 where
     R: Recorded,
-    R::State: Searchable,
+    R::State: BotGame,
 {
     R::State::validate(players, settings)?;
     check_bots(players, bots)?;
+    check_policies::<R::State>(settings, bots)?;
     // Recording costs several times a bare game: smaller tasks.
     let chunk = (<R::State as Game>::BATCH_CHUNK / 4).clamp(1, 8);
     run_batch(first_game, games, seed, threads, chunk, stop, |game_seed| {
         game_record::<R>(players, game_seed, settings, bots, stop)
     })
+}
+
+/// Check that every `neural` bot's policy plays this game, before any game starts (each seat
+/// checks again when created, for callers that play single games).
+pub fn check_policies<G: BotGame>(settings: &G::Settings, bots: &[BotKind]) -> Result<(), RulesError> {
+    for bot in bots {
+        if let BotKind::Neural(neural) = bot {
+            neural.policy_for::<G>(settings)?;
+        }
+    }
+    Ok(())
 }
 
 /// Check a simulation request before any work starts.

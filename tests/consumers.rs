@@ -2,7 +2,7 @@
 //! that replay the batch, interrupts, bad requests.
 
 use panda_core::bots::decide::decision;
-use panda_core::bots::BotKind;
+use panda_core::bots::{BotKind, Neural};
 use panda_core::climb::{ClimbGame, ClimbSettings, ClimbState, Mood, Preset};
 use panda_core::error::EngineError;
 use panda_core::game::{Game, Recorded};
@@ -103,7 +103,7 @@ fn a_set_interrupt_stops_a_batch_and_a_search() {
     let game = HeadGame::new(4, 3, rules).unwrap();
     let a = panda_core::bots::decide::decision_until(
         &game,
-        BotKind::Ismcts {
+        &BotKind::Ismcts {
             iterations: 1_000_000,
         },
         0,
@@ -128,7 +128,7 @@ fn bad_requests_are_refused_before_any_work() {
     let s = ClimbSettings::default();
     let r = simulate::<ClimbState>(0, 1, 3, &s, &[BotKind::Random], 0, Some(1));
     assert!(matches!(r, Err(EngineError::Rules(_))));
-    let r = simulate::<ClimbState>(0, 1, 6, &s, &[BotKind::Random; 6], 0, Some(1));
+    let r = simulate::<ClimbState>(0, 1, 6, &s, &[const { BotKind::Random }; 6], 0, Some(1));
     assert!(matches!(r, Err(EngineError::Rules(_))));
 }
 
@@ -149,25 +149,27 @@ fn random_rounds_count_their_decisions() {
 fn decisions_are_legal_and_seeded() {
     let mut game = HeadGame::new(4, 3, HeadRules::default()).unwrap();
     for step in 0..60 {
-        let kind = match step % 3 {
+        let kind = match step % 4 {
             0 => BotKind::Random,
             1 => BotKind::Heuristic,
+            2 => BotKind::Neural(Neural::Shipped),
             _ => BotKind::Ismcts { iterations: 10 },
         };
-        let a = decision(&game, kind, step).unwrap();
-        assert_eq!(a, decision(&game, kind, step).unwrap());
+        let a = decision(&game, &kind, step).unwrap();
+        assert_eq!(a, decision(&game, &kind, step).unwrap());
         game.apply(a).unwrap();
     }
     let mut game = ClimbGame::new(3, 4, ClimbSettings::default()).unwrap();
     for step in 0..30 {
         let legal = game.legal_moves();
-        let kind = match step % 3 {
+        let kind = match step % 4 {
             0 => BotKind::Random,
             1 => BotKind::Heuristic,
+            2 => BotKind::Neural(Neural::Shipped),
             _ => BotKind::Ismcts { iterations: 8 },
         };
-        let mv = decision(&game, kind, step).unwrap();
-        assert_eq!(mv, decision(&game, kind, step).unwrap());
+        let mv = decision(&game, &kind, step).unwrap();
+        assert_eq!(mv, decision(&game, &kind, step).unwrap());
         assert!(legal.binary_search(&mv).is_ok(), "the bot's move is legal");
         game.apply(&mv).unwrap();
         if game.state().is_over() {
@@ -180,7 +182,7 @@ fn decisions_are_legal_and_seeded() {
 fn a_finished_game_has_no_decision() {
     let mut game = HeadGame::new(2, 5, HeadRules::default()).unwrap();
     while !game.state().is_over() {
-        let a = decision(&game, BotKind::Random, 1).unwrap();
+        let a = decision(&game, &BotKind::Random, 1).unwrap();
         game.apply(a).unwrap();
     }
     for kind in [
@@ -189,7 +191,7 @@ fn a_finished_game_has_no_decision() {
         BotKind::Ismcts { iterations: 3 },
     ] {
         assert!(matches!(
-            decision(&game, kind, 0),
+            decision(&game, &kind, 0),
             Err(EngineError::GameOver)
         ));
     }

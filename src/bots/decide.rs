@@ -1,12 +1,13 @@
 //! One decision of a built-in bot for the player to move, for callers that drive a game
 //! themselves (the Python `bot_action`/`bot_move`, the Gymnasium opponents, user tournaments).
 
-use super::BotKind;
+use super::{BotGame, BotKind};
 use crate::error::EngineError;
-use crate::game::{Determinize, Game, HeuristicPolicy, Recorded};
+use crate::game::{Determinize, Game, HeuristicPolicy, Learned, Recorded};
 use crate::interrupt::{Interrupt, NEVER};
+use crate::nn::Scratch;
 use crate::rng::SplitMix64;
-use crate::search::{ismcts_move_until, Searchable};
+use crate::search::ismcts_move_until;
 
 /// The move of a game's state.
 pub type MoveOf<R> = <<R as Recorded>::State as Game>::Move;
@@ -16,13 +17,13 @@ pub type MoveOf<R> = <<R as Recorded>::State as Game>::Move;
 /// caller is being cancelled: the move is legal but not a full-strength decision).
 pub fn decision_until<R>(
     game: &R,
-    kind: BotKind,
+    kind: &BotKind,
     seed: u64,
     stop: &Interrupt,
 ) -> Result<MoveOf<R>, EngineError>
 where
     R: Recorded,
-    R::State: Searchable,
+    R::State: BotGame,
 {
     let state = game.state();
     if state.is_over() {
@@ -36,16 +37,22 @@ where
         BotKind::Heuristic => Ok(state.heuristic_move(&mut buf)?.into_move(&buf)),
         BotKind::Ismcts { iterations } => {
             let mut memory: <R::State as Determinize>::Memory = game.search_memory();
-            ismcts_move_until(state, &mut memory, iterations, seed, stop)
+            ismcts_move_until(state, &mut memory, *iterations, seed, stop)
+        }
+        BotKind::Neural(neural) => {
+            let policy = neural.policy_for::<R::State>(state.settings_of())?;
+            Ok(state
+                .neural_move(&policy, &mut Scratch::default(), &mut buf)?
+                .into_move(&buf))
         }
     }
 }
 
 /// [`decision_until`] without an interrupt.
-pub fn decision<R>(game: &R, kind: BotKind, seed: u64) -> Result<MoveOf<R>, EngineError>
+pub fn decision<R>(game: &R, kind: &BotKind, seed: u64) -> Result<MoveOf<R>, EngineError>
 where
     R: Recorded,
-    R::State: Searchable,
+    R::State: BotGame,
 {
     decision_until(game, kind, seed, &NEVER)
 }

@@ -1,9 +1,14 @@
 //! The built-in bots' names: what `simulate`, the CLI and `bot_move` accept.
 
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
 use crate::error::RulesError;
+use crate::game::Learned;
+use crate::nn::{cache, shipped, Policy};
 
 /// The built-in bots, by name (the same names for every game).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum BotKind {
     /// Uniform over the legal moves.
     Random,
@@ -12,27 +17,102 @@ pub enum BotKind {
     /// Information-set Monte Carlo tree search ([`crate::search`]) with this many iterations
     /// per decision.
     Ismcts { iterations: u32 },
+    /// A trained policy ([`crate::nn`]): the one shipped for the game, or a policy file.
+    Neural(Neural),
+}
+
+/// Where a `neural` bot's policy comes from.
+#[derive(Clone, Debug)]
+pub enum Neural {
+    /// `neural`: the policy shipped for the game being played.
+    Shipped,
+    /// `neural:PATH`: a policy file, read and checked when the name was parsed.
+    File { path: String, policy: Arc<Policy> },
+}
+
+impl PartialEq for Neural {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Shipped, Self::Shipped) => true,
+            (Self::File { path: a, policy: p }, Self::File { path: b, policy: q }) => {
+                a == b && p.sha256() == q.sha256()
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Neural {}
+
+impl Hash for Neural {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        match self {
+            Self::Shipped => 0u8.hash(state),
+            Self::File { path, .. } => path.hash(state),
+        }
+    }
+}
+
+impl Neural {
+    /// The policy this bot plays in a game of `settings`, checked to fit it.
+    pub fn policy_for<G: Learned>(&self, settings: &G::Settings) -> Result<Arc<Policy>, RulesError> {
+        let shape = G::policy_shape(settings);
+        let policy = match self {
+            Self::Shipped => shipped::policy(shape.game).map_err(|e| RulesError(e.0))?,
+            Self::File { policy, .. } => Arc::clone(policy),
+        };
+        policy.check_fits(&shape).map_err(|e| {
+            RulesError(format!(
+                "bot {:?} cannot play {:?}: {}",
+                cut(&BotKind::Neural(self.clone()).name()),
+                shape.game,
+                e.0
+            ))
+        })?;
+        Ok(policy)
+    }
 }
 
 impl BotKind {
-    /// The base names; `ismcts` also takes an iteration count, `ismcts:N`.
-    pub const NAMES: [&'static str; 3] = ["random", "heuristic", "ismcts"];
+    /// The base names; `ismcts` also takes an iteration count, `ismcts:N`, and `neural` a
+    /// policy file, `neural:PATH`.
+    pub const NAMES: [&'static str; 4] = ["random", "heuristic", "ismcts", "neural"];
 
     /// The name [`Self::parse`] reads back: `random`, `heuristic`, `ismcts` (default
-    /// iterations) or `ismcts:N`.
-    pub fn name(self) -> String {
+    /// iterations), `ismcts:N`, `neural` or `neural:PATH`.
+    pub fn name(&self) -> String {
         match self {
             Self::Random => "random".into(),
             Self::Heuristic => "heuristic".into(),
-            Self::Ismcts { iterations } if iterations == DEFAULT_ISMCTS_ITERATIONS => {
+            Self::Ismcts { iterations } if *iterations == DEFAULT_ISMCTS_ITERATIONS => {
                 "ismcts".into()
             }
             Self::Ismcts { iterations } => format!("ismcts:{iterations}"),
+            Self::Neural(Neural::Shipped) => "neural".into(),
+            Self::Neural(Neural::File { path, .. }) => format!("neural:{path}"),
         }
     }
 
+    /// A bot by name; `neural:PATH` reads and checks the policy file (kept for later names of
+    /// the same unchanged file, [`cache`]).
     pub fn parse(s: &str) -> Result<Self, RulesError> {
+        if let Some(path) = s.strip_prefix("neural:") {
+            if path.is_empty() {
+                return Err(RulesError(
+                    "bad bot \"neural:\": `neural:PATH` names a policy file (`neural` alone \
+                     plays the policy shipped for the game)"
+                        .into(),
+                ));
+            }
+            let policy = cache::load(path)
+                .map_err(|e| RulesError(format!("bad bot {:?}: {}", cut(s), e.0)))?;
+            return Ok(Self::Neural(Neural::File {
+                path: path.to_owned(),
+                policy,
+            }));
+        }
         match s {
+            "neural" => Ok(Self::Neural(Neural::Shipped)),
             "random" => Ok(Self::Random),
             "heuristic" => Ok(Self::Heuristic),
             "ismcts" => Ok(Self::Ismcts {
@@ -51,7 +131,7 @@ impl BotKind {
                 },
                 None => Err(RulesError(format!(
                     "unknown bot {:?}; built-in bots are {:?} (and `ismcts:N` for N \
-                     iterations)",
+                     iterations, `neural:PATH` for a policy file)",
                     cut(other),
                     Self::NAMES
                 ))),
@@ -91,8 +171,9 @@ mod tests {
             BotKind::Ismcts {
                 iterations: DEFAULT_ISMCTS_ITERATIONS,
             },
+            BotKind::Neural(Neural::Shipped),
         ] {
-            assert_eq!(BotKind::parse(&k.name()), Ok(k));
+            assert_eq!(BotKind::parse(&k.name()), Ok(k.clone()));
         }
         assert_eq!(
             BotKind::parse("ismcts"),
@@ -108,6 +189,9 @@ mod tests {
             "ismcts:1000001",
             "ISMCTS",
             "mcts",
+            "neural:",
+            "neural:/no/such/policy.safetensors",
+            "Neural",
         ] {
             assert!(BotKind::parse(bad).is_err(), "{bad}");
         }

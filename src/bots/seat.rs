@@ -1,34 +1,43 @@
 //! One seat's bot in a game loop, without dynamic dispatch.
 
-use super::BotKind;
+use std::sync::Arc;
+
+use super::{BotGame, BotKind};
 use crate::error::EngineError;
 use crate::game::Pick;
 use crate::interrupt::Interrupt;
+use crate::nn::{Policy, Scratch};
 use crate::rng::SplitMix64;
-use crate::search::{IsmctsBot, SearchSettings, Searchable};
+use crate::search::{IsmctsBot, SearchSettings};
 
 /// A built-in bot playing one seat of game `G`.
 #[derive(Clone, Debug)]
-pub enum Seat<G: Searchable> {
+pub enum Seat<G: BotGame> {
     /// Uniform over the legal moves, drawing from its own stream.
     Random(SplitMix64),
     /// The game's heuristic (deterministic).
     Heuristic,
     /// ISMCTS with the game's default settings.
     Ismcts(Box<IsmctsBot<G>>),
+    /// A trained policy (deterministic), with the buffers of its forward passes.
+    Neural(Arc<Policy>, Box<Scratch>),
 }
 
-impl<G: Searchable> Seat<G> {
-    /// The bot `kind` with its random stream started at `seed`.
-    pub fn new(kind: BotKind, seed: u64) -> Self {
-        match kind {
+impl<G: BotGame> Seat<G> {
+    /// The bot `kind` for a game of `settings`, its random stream started at `seed`; a
+    /// `neural` bot whose policy does not fit the game is refused here.
+    pub fn new(kind: &BotKind, seed: u64, settings: &G::Settings) -> Result<Self, EngineError> {
+        Ok(match kind {
             BotKind::Random => Self::Random(SplitMix64::new(seed)),
             BotKind::Heuristic => Self::Heuristic,
             BotKind::Ismcts { iterations } => Self::Ismcts(Box::new(IsmctsBot::new(
-                SearchSettings::default_for::<G>().with_iterations(iterations),
+                SearchSettings::default_for::<G>().with_iterations(*iterations),
                 seed,
             ))),
-        }
+            BotKind::Neural(neural) => {
+                Self::Neural(neural.policy_for::<G>(settings)?, Box::default())
+            }
+        })
     }
 
     /// Whether the bot watches every move ([`Seat::observe`]) and polls an interrupt.
@@ -50,6 +59,7 @@ impl<G: Searchable> Seat<G> {
             Self::Random(rng) => state.random_move(rng, buf),
             Self::Heuristic => state.heuristic_move(buf),
             Self::Ismcts(bot) => bot.choose_until(state, buf, stop),
+            Self::Neural(policy, scratch) => state.neural_move(policy, scratch, buf),
         }
     }
 

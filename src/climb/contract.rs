@@ -8,10 +8,10 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::determinize::wind_holders;
-use super::encoding::{self, move_features_into, MOVE_FEATURES};
+use super::encoding::{self, move_features_into, MOVE_FEATURES, MOVE_FEATURES_LAYOUT};
 use super::game::ClimbGame;
 use super::moves::Move;
-use super::observation::{observation_into_zeroed, OBSERVATION_SIZE};
+use super::observation::{observation_into_zeroed, OBSERVATION_LAYOUT, OBSERVATION_SIZE};
 use super::rules::{ClimbSettings, Mood, Preset};
 use super::search_value::WindMemory;
 use super::snapshot::{parse_snapshot, snapshot};
@@ -185,6 +185,7 @@ impl ClimbState {
 
 impl MoveFeatures for ClimbState {
     const MOVE_FEATURES: usize = MOVE_FEATURES;
+    const MOVE_FEATURES_LAYOUT: &'static str = MOVE_FEATURES_LAYOUT;
     #[inline]
     fn legal_moves_of(legal: &ClimbLegal) -> &[Move] {
         &legal.moves
@@ -197,6 +198,7 @@ impl MoveFeatures for ClimbState {
 
 impl Observe for ClimbState {
     const OBSERVATION_SIZE: usize = OBSERVATION_SIZE;
+    const OBSERVATION_LAYOUT: &'static str = OBSERVATION_LAYOUT;
     #[inline]
     fn write_observation(&self, player: u8, out: &mut [f32]) {
         observation_into_zeroed(self, player, out);

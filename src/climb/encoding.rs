@@ -101,6 +101,8 @@ use super::state::ClimbState;
 
 /// Length of one move feature row.
 pub const MOVE_FEATURES: usize = 326;
+/// The version of the move-feature layout; trained policies name the one they read.
+pub const MOVE_FEATURES_LAYOUT: &str = "climb-move-features/1";
 
 const ALL_IDS: usize = cards::NUM_CARDS as usize;
 const ANIMAL_IDS: usize = NUM_ANIMALS as usize;

@@ -40,6 +40,7 @@ pub mod lanes;
 pub mod legal;
 pub mod movegen;
 pub mod moves;
+pub mod neural;
 pub mod notation;
 pub mod observation;
 pub mod record;

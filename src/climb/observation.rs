@@ -72,6 +72,9 @@ use super::state::ClimbState;
 
 /// Length of [`observation`].
 pub const OBSERVATION_SIZE: usize = 952;
+/// The version of the layout above (year and spin share it); trained policies name the one
+/// they read. A change to what any column means makes it `/2`.
+pub const OBSERVATION_LAYOUT: &str = "climb-observation/1";
 
 /// Animal card ids per block of faces.
 const ANIMAL_IDS: usize = cards::NUM_ANIMALS as usize;

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::action::{mask_ids, Action, ActionId, NUM_ACTIONS};
 use super::determinize::HandLog;
 use super::game::HeadGame;
-use super::observation::{observation_into_zeroed, OBSERVATION_SIZE};
+use super::observation::{observation_into_zeroed, OBSERVATION_LAYOUT, OBSERVATION_SIZE};
 use super::rules::HeadRules;
 use super::state::{Deal, HandResult, HeadState};
 use crate::error::{EngineError, StateError};
@@ -158,6 +158,7 @@ impl ActionSpace for HeadState {
 
 impl Observe for HeadState {
     const OBSERVATION_SIZE: usize = OBSERVATION_SIZE;
+    const OBSERVATION_LAYOUT: &'static str = OBSERVATION_LAYOUT;
     #[inline]
     fn write_observation(&self, player: u8, out: &mut [f32]) {
         observation_into_zeroed(self, player, out);

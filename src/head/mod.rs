@@ -25,6 +25,7 @@ pub mod game;
 pub mod heuristic;
 pub mod legal;
 pub mod move_info;
+pub mod neural;
 pub mod observation;
 pub mod random;
 pub mod record;

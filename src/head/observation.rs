@@ -30,6 +30,9 @@ use super::state::{HeadState, MAX_PLAYERS};
 
 /// Length of [`observation`].
 pub const OBSERVATION_SIZE: usize = 96;
+/// The version of the layout above; trained policies name the one they read. A change to what
+/// any column means makes it `/2`.
+pub const OBSERVATION_LAYOUT: &str = "head-observation/1";
 
 /// The 13 card kinds of the encoding: values 1..=11, Big Panda, Bamboo (masks and scales).
 const KIND_MASKS: [CardSet; 13] = {

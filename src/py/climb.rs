@@ -571,7 +571,7 @@ impl BoundGame for PyClimbGame {
     fn from_json(py: Python<'_>, text: &str) -> PyResult<Self> {
         Ok(Self::from_core(record::from_json(text).py_err(py)?))
     }
-    fn decide(&self, kind: BotKind, seed: u64, stop: &Interrupt) -> Result<Move, EngineError> {
+    fn decide(&self, kind: &BotKind, seed: u64, stop: &Interrupt) -> Result<Move, EngineError> {
         decision_until(&self.game, kind, seed, stop)
     }
     fn decided_move(&self, inner: Move) -> PyClimbMove {

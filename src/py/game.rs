@@ -97,7 +97,7 @@ pub trait BoundGame: PyClass<Frozen = False> + Clone {
     /// the GIL released, maybe on a worker thread); a search ends early once `stop` is set.
     fn decide(
         &self,
-        kind: BotKind,
+        kind: &BotKind,
         seed: u64,
         stop: &Interrupt,
     ) -> Result<Self::Decision, EngineError>;
@@ -218,9 +218,11 @@ pub fn bot_move<G: BoundGame + Sync>(
     let limit = time_limit.map(time_limit_arg).transpose()?;
     let decision = match kind {
         BotKind::Ismcts { .. } => {
-            interruptible_for(py, limit, |stop| game.decide(kind, seed, stop))?
+            interruptible_for(py, limit, |stop| game.decide(&kind, seed, stop))?
         }
-        BotKind::Random | BotKind::Heuristic => py.detach(|| game.decide(kind, seed, &NEVER)),
+        BotKind::Random | BotKind::Heuristic | BotKind::Neural(_) => {
+            py.detach(|| game.decide(&kind, seed, &NEVER))
+        }
     };
     Ok(game.decided_move(engine(py, decision)?))
 }

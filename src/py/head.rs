@@ -577,7 +577,7 @@ impl BoundGame for PyHeadGame {
             game: record::from_json(text).py_err(py)?,
         })
     }
-    fn decide(&self, kind: BotKind, seed: u64, stop: &Interrupt) -> Result<ActionId, EngineError> {
+    fn decide(&self, kind: &BotKind, seed: u64, stop: &Interrupt) -> Result<ActionId, EngineError> {
         decision_until(&self.game, kind, seed, stop)
     }
     fn decided_move(&self, id: ActionId) -> PyHeadMove {

@@ -15,7 +15,7 @@ use crate::climb::{ClimbGame, ClimbState};
 use crate::error::EngineError;
 use crate::game::{Game, Recorded};
 use crate::head::{HeadGame, HeadState};
-use crate::search::Searchable;
+use crate::bots::BotGame;
 use crate::sim::{records_until, simulate_rounds_until, simulate_until, MAX_BATCH_GAMES};
 
 /// Play `games` complete Panda Head games with built-in bots (one name per seat) and return numpy
@@ -138,7 +138,7 @@ fn simulate_head_hands<'py>(
 #[pyfunction]
 fn check_bot(name: Text) -> PyResult<String> {
     BotKind::parse(&name)
-        .map(BotKind::name)
+        .map(|k| k.name())
         .map_err(|e| RulesError::new_err(cut_message(&e.0)))
 }
 
@@ -157,7 +157,7 @@ fn check_seed(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
 
 /// Play the batch `args` of game `G` (GIL released, Ctrl-C when long) as the numpy result dict;
 /// `rounds_key` names the rounds column (`hands` in Panda Head).
-fn batch<'py, G: Searchable>(
+fn batch<'py, G: BotGame>(
     py: Python<'py>,
     players: u8,
     args: &BatchArgs,
@@ -196,7 +196,7 @@ fn records<R>(
 ) -> PyResult<Vec<String>>
 where
     R: Recorded,
-    R::State: Searchable,
+    R::State: BotGame,
 {
     let quick = (<R::State as Game>::BATCH_CHUNK / 4).clamp(1, 8);
     let records = interruptible_if(py, args.long(quick), |stop| {

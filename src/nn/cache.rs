@@ -1,0 +1,60 @@
+//! Policy files by path: a bot named `neural:PATH` is parsed wherever a bot name is (every
+//! `bot_move` call, every batch), and reading and hashing a file costs about a millisecond a
+//! megabyte, so each file is read once and kept while its size and modification time stay the
+//! same.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::SystemTime;
+
+use super::file::{self, MAX_FILE_BYTES};
+use super::policy::{Policy, PolicyError};
+
+/// Files kept at once; a process that names more starts again (they are re-read on use).
+const KEPT: usize = 64;
+
+type Stamp = (u64, Option<SystemTime>);
+
+fn cache() -> &'static Mutex<HashMap<PathBuf, (Stamp, Arc<Policy>)>> {
+    static CACHE: OnceLock<Mutex<HashMap<PathBuf, (Stamp, Arc<Policy>)>>> = OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+/// The policy in the file at `path`, read and checked (or kept from an earlier read of the
+/// same unchanged file).
+pub fn load(path: &str) -> Result<Arc<Policy>, PolicyError> {
+    let cannot = |e: std::io::Error| PolicyError(format!("cannot read policy file {path:?}: {e}"));
+    let meta = std::fs::metadata(path).map_err(cannot)?;
+    if !meta.is_file() {
+        return Err(PolicyError(format!(
+            "policy file {path:?} is not a file"
+        )));
+    }
+    if meta.len() > MAX_FILE_BYTES as u64 {
+        return Err(PolicyError(format!(
+            "policy file {path:?} has {} bytes; a policy file is at most {MAX_FILE_BYTES}",
+            meta.len()
+        )));
+    }
+    let stamp = (meta.len(), meta.modified().ok());
+    let key = PathBuf::from(path);
+    // A poisoned lock only means another thread panicked mid-insert: the map is still a map.
+    let mut kept = cache().lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((s, policy)) = kept.get(&key) {
+        if *s == stamp {
+            return Ok(Arc::clone(policy));
+        }
+    }
+    drop(kept);
+    let bytes = std::fs::read(path).map_err(cannot)?;
+    let policy = Arc::new(
+        file::read(&bytes).map_err(|e| PolicyError(format!("policy file {path:?}: {}", e.0)))?,
+    );
+    kept = cache().lock().unwrap_or_else(|p| p.into_inner());
+    if kept.len() >= KEPT {
+        kept.clear();
+    }
+    kept.insert(key, (stamp, Arc::clone(&policy)));
+    Ok(policy)
+}
