@@ -1,9 +1,9 @@
 //! Quick batch-simulation throughput check without Python, every game, 4 random bots, 1 thread:
 //! `cargo run --release --example head_throughput [-- GAMES]`.
+use panda_core::bots::BotGame;
 use panda_core::bots::BotKind;
 use panda_core::climb::{ClimbSettings, ClimbState, Preset};
 use panda_core::head::{HeadRules, HeadState};
-use panda_core::bots::BotGame;
 use panda_core::sim::simulate;
 use std::time::Instant;
 

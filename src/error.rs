@@ -10,6 +10,11 @@ pub struct RulesError(pub String);
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StateError(pub String);
 
+/// A policy file that cannot be read, or a policy that cannot play the game asked of it
+/// ([`crate::nn`]). The message names the file's manifest entry at fault and what is allowed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PolicyError(pub String);
+
 /// A move that is not legal in the current state. The state is unchanged.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IllegalMove {
@@ -27,6 +32,7 @@ pub enum EngineError {
     Rules(RulesError),
     State(StateError),
     Illegal(IllegalMove),
+    Policy(PolicyError),
     /// The game is over; no move can be applied.
     GameOver,
     /// A card had to come from an empty draw pile (H-4.6). A bug or an impossible position, never
@@ -84,6 +90,7 @@ impl fmt::Display for EngineError {
             Self::Rules(e) => e.fmt(f),
             Self::State(e) => e.fmt(f),
             Self::Illegal(e) => e.fmt(f),
+            Self::Policy(e) => f.write_str(&e.0),
             Self::GameOver => f.write_str("the game is over: no move can be applied"),
             Self::DrawPileExhausted => f.write_str(
                 "the draw pile is exhausted (H-4.6): this cannot happen in a legal hand",
@@ -96,6 +103,18 @@ impl std::error::Error for RulesError {}
 impl std::error::Error for StateError {}
 impl std::error::Error for IllegalMove {}
 impl std::error::Error for EngineError {}
+
+impl fmt::Display for PolicyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<PolicyError> for EngineError {
+    fn from(e: PolicyError) -> Self {
+        Self::Policy(e)
+    }
+}
 
 impl From<RulesError> for EngineError {
     fn from(e: RulesError) -> Self {

@@ -38,4 +38,4 @@ pub mod vecenv;
 #[cfg(feature = "python")]
 mod py;
 
-pub use error::{EngineError, IllegalMove, RulesError, StateError};
+pub use error::{EngineError, IllegalMove, PolicyError, RulesError, StateError};

@@ -299,7 +299,10 @@ where
 
 /// Check that every `neural` bot's policy plays this game, before any game starts (each seat
 /// checks again when created, for callers that play single games).
-pub fn check_policies<G: BotGame>(settings: &G::Settings, bots: &[BotKind]) -> Result<(), RulesError> {
+pub fn check_policies<G: BotGame>(
+    settings: &G::Settings,
+    bots: &[BotKind],
+) -> Result<(), EngineError> {
     for bot in bots {
         if let BotKind::Neural(neural) = bot {
             neural.policy_for::<G>(settings)?;

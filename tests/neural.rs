@@ -48,7 +48,9 @@ fn the_shipped_policies_play_complete_games_at_every_table_size() {
         assert_eq!(head, again, "deterministic whatever the threads");
         for settings in [ClimbSettings::default(), spin()] {
             let out = simulate::<ClimbState>(0, 8, players, &settings, &bots, 5, Some(2)).unwrap();
-            assert!(out.iter().all(|o| o.decisions > 0 && (o.winner as usize) < players as usize));
+            assert!(out
+                .iter()
+                .all(|o| o.decisions > 0 && (o.winner as usize) < players as usize));
         }
     }
 }
@@ -66,11 +68,11 @@ fn a_policy_file_plays_only_its_own_game() {
     let year = simulate::<ClimbState>(0, 4, 3, &ClimbSettings::default(), &bots, 1, Some(1));
     assert_eq!(year.unwrap().len(), 4);
     match simulate::<ClimbState>(0, 4, 3, &spin(), &bots, 1, Some(1)) {
-        Err(EngineError::Rules(e)) => assert!(e.0.contains("plays \"year\", not \"spin\""), "{e}"),
+        Err(EngineError::Policy(e)) => assert!(e.0.contains("plays \"year\", not \"spin\""), "{e}"),
         other => panic!("a year policy played spin: {other:?}"),
     }
     match simulate::<HeadState>(0, 4, 3, &HeadRules::default(), &bots, 1, Some(1)) {
-        Err(EngineError::Rules(e)) => assert!(e.0.contains("not \"head\""), "{e}"),
+        Err(EngineError::Policy(e)) => assert!(e.0.contains("not \"head\""), "{e}"),
         other => panic!("a year policy played head: {other:?}"),
     }
     // A damaged file is refused when named.

@@ -12,8 +12,8 @@ import importlib
 from typing import Any, Literal
 
 from panda_core._args import cut, shown
-from panda_core._core import ArgumentError
-from panda_core.bots import Bot, BuiltinBot, is_builtin_bot
+from panda_core._core import ArgumentError, check_bot
+from panda_core.bots import Bot, BuiltinBot, is_builtin_bot, names_builtin
 
 __all__ = [
     "BotImportError",
@@ -34,7 +34,7 @@ class BotImportError(ArgumentError):
 def is_bot_path(text: str) -> bool:
     """True for text shaped like ``"package.module:attr"`` (not checked for existence)."""
     module_name, sep, attr = text.partition(":")
-    return bool(sep and module_name and attr) and not text.startswith("ismcts")
+    return bool(sep and module_name and attr) and not names_builtin(text)
 
 
 def import_bot(path: str) -> Any:
@@ -80,10 +80,13 @@ def load_bot(path: str) -> Bot[Any]:
 
 
 def bot_spec_kind(text: str) -> Literal["builtin", "python"] | None:
-    """What a bot spec names: ``"builtin"`` for a name the engine's bot parser accepts,
-    ``"python"`` for an import path (imported now, so a missing module is a
-    :class:`BotImportError` at once rather than in every game), ``None`` for neither."""
-    if is_builtin_bot(text):
+    """What a bot spec names: ``"builtin"`` for a name the engine's bot parser accepts (text in
+    its grammar that it refuses, such as ``"ismcts:0"`` or a ``"neural:PATH"`` whose file does
+    not play, raises its ``RulesError`` / ``PolicyError``), ``"python"`` for an import path
+    (imported now, so a missing module is a :class:`BotImportError` at once rather than in every
+    game), ``None`` for neither."""
+    if names_builtin(text):
+        check_bot(text)
         return "builtin"
     if is_bot_path(text):
         import_bot(text)

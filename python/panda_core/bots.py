@@ -36,6 +36,7 @@ import numpy as np
 
 from panda_core._args import count_arg, cut, players_arg, seed_arg, shown
 from panda_core._core import (
+    BOT_NAMES,
     ArgumentError,
     ClimbMove,
     ClimbSettings,
@@ -63,6 +64,7 @@ __all__ = [
     "bot_name",
     "climb_settings",
     "is_builtin_bot",
+    "names_builtin",
     "new_game",
     "nth_output",
     "play_game",
@@ -129,9 +131,17 @@ def new_game(
 # ---- built-in bots ----------------------------------------------------------------------------
 
 
+def names_builtin(name: str) -> bool:
+    """True for text in the built-in bots' grammar, valid or not: one of ``BOT_NAMES``, or
+    ``"ismcts:…"`` / ``"neural:…"``. Such text is never a Python import path: a spec that
+    names a built-in bot badly gets the engine's error (``check_bot``), not an import error."""
+    return name in BOT_NAMES or name.startswith(("ismcts:", "neural:"))
+
+
 def is_builtin_bot(name: object) -> bool:
-    """True for the name of a built-in bot: one of ``BOT_NAMES``, or ``"ismcts:N"`` with N in
-    the engine's range. The engine's own parser decides (one grammar for every entry point)."""
+    """True for the name of a built-in bot: one of ``BOT_NAMES``, ``"ismcts:N"`` with N in
+    the engine's range, or ``"neural:PATH"`` naming a policy file that plays (a file is read
+    and checked once). The engine's own parser decides (one grammar for every entry point)."""
     if not isinstance(name, str):
         return False
     try:
@@ -149,8 +159,8 @@ def _check_builtin(name: str) -> str:
 
 
 class BuiltinBot:
-    """A built-in bot (``"random"``, ``"heuristic"``, ``"ismcts"``, ``"ismcts:N"``) as a
-    :class:`Bot`, for either game.
+    """A built-in bot (``"random"``, ``"heuristic"``, ``"ismcts"``, ``"ismcts:N"``,
+    ``"neural"``, ``"neural:PATH"``) as a :class:`Bot`, for any game.
 
     Each call asks the engine (``game.bot_move``) with a fresh seed
     from the bot's own stream; :meth:`reset` restarts that stream from ``(seed, reset seed)``, so a

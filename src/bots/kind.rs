@@ -3,7 +3,7 @@
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use crate::error::RulesError;
+use crate::error::{PolicyError, RulesError};
 use crate::game::Learned;
 use crate::nn::{cache, shipped, Policy};
 
@@ -55,14 +55,17 @@ impl Hash for Neural {
 
 impl Neural {
     /// The policy this bot plays in a game of `settings`, checked to fit it.
-    pub fn policy_for<G: Learned>(&self, settings: &G::Settings) -> Result<Arc<Policy>, RulesError> {
+    pub fn policy_for<G: Learned>(
+        &self,
+        settings: &G::Settings,
+    ) -> Result<Arc<Policy>, PolicyError> {
         let shape = G::policy_shape(settings);
         let policy = match self {
-            Self::Shipped => shipped::policy(shape.game).map_err(|e| RulesError(e.0))?,
+            Self::Shipped => shipped::policy(shape.game)?,
             Self::File { policy, .. } => Arc::clone(policy),
         };
         policy.check_fits(&shape).map_err(|e| {
-            RulesError(format!(
+            PolicyError(format!(
                 "bot {:?} cannot play {:?}: {}",
                 cut(&BotKind::Neural(self.clone()).name()),
                 shape.game,

@@ -12,12 +12,14 @@ use super::file::{self, MAX_FILE_BYTES};
 use super::policy::{Policy, PolicyError};
 
 /// Files kept at once; a process that names more starts again (they are re-read on use).
-const KEPT: usize = 64;
+const MAX_KEPT: usize = 64;
 
+/// A file's size and modification time when it was read.
 type Stamp = (u64, Option<SystemTime>);
+type Kept = HashMap<PathBuf, (Stamp, Arc<Policy>)>;
 
-fn cache() -> &'static Mutex<HashMap<PathBuf, (Stamp, Arc<Policy>)>> {
-    static CACHE: OnceLock<Mutex<HashMap<PathBuf, (Stamp, Arc<Policy>)>>> = OnceLock::new();
+fn cache() -> &'static Mutex<Kept> {
+    static CACHE: OnceLock<Mutex<Kept>> = OnceLock::new();
     CACHE.get_or_init(Default::default)
 }
 
@@ -27,9 +29,7 @@ pub fn load(path: &str) -> Result<Arc<Policy>, PolicyError> {
     let cannot = |e: std::io::Error| PolicyError(format!("cannot read policy file {path:?}: {e}"));
     let meta = std::fs::metadata(path).map_err(cannot)?;
     if !meta.is_file() {
-        return Err(PolicyError(format!(
-            "policy file {path:?} is not a file"
-        )));
+        return Err(PolicyError(format!("policy file {path:?} is not a file")));
     }
     if meta.len() > MAX_FILE_BYTES as u64 {
         return Err(PolicyError(format!(
@@ -52,7 +52,7 @@ pub fn load(path: &str) -> Result<Arc<Policy>, PolicyError> {
         file::read(&bytes).map_err(|e| PolicyError(format!("policy file {path:?}: {}", e.0)))?,
     );
     kept = cache().lock().unwrap_or_else(|p| p.into_inner());
-    if kept.len() >= KEPT {
+    if kept.len() >= MAX_KEPT {
         kept.clear();
     }
     kept.insert(key, (stamp, Arc::clone(&policy)));

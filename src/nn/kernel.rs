@@ -55,7 +55,13 @@ mod tests {
     fn matches_the_plain_sum() {
         let (n_in, n_out) = (37, 19);
         let x: Vec<f32> = (0..n_in)
-            .map(|j| if j % 3 == 0 { 0.0 } else { j as f32 * 0.25 - 4.0 })
+            .map(|j| {
+                if j % 3 == 0 {
+                    0.0
+                } else {
+                    j as f32 * 0.25 - 4.0
+                }
+            })
             .collect();
         let rows: Vec<f32> = (0..n_in * n_out)
             .map(|k| ((k * 7919) % 101) as f32 / 50.0 - 1.0)

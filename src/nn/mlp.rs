@@ -16,7 +16,11 @@ impl Dense {
     /// A layer from its weights as files and trainers store them, `[outputs][inputs]`
     /// row-major, and its bias (`outputs` long).
     pub fn from_out_in(inputs: usize, outputs: usize, weight: &[f32], bias: Vec<f32>) -> Self {
-        assert_eq!(weight.len(), inputs * outputs, "weight of {outputs}×{inputs}");
+        assert_eq!(
+            weight.len(),
+            inputs * outputs,
+            "weight of {outputs}×{inputs}"
+        );
         assert_eq!(bias.len(), outputs, "bias of {outputs}");
         let mut rows = vec![0.0; inputs * outputs];
         for (o, w_o) in weight.chunks_exact(inputs).enumerate() {

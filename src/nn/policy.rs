@@ -1,20 +1,9 @@
 //! A checked policy: its network, what it plays, and whether it fits a game.
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use super::mlp::{Mlp, Scratch};
-
-/// A policy file that cannot be read, or a policy that cannot play the game asked of it. The
-/// message names the file's field at fault and what is allowed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PolicyError(pub String);
-
-impl fmt::Display for PolicyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+pub use crate::error::PolicyError;
 
 /// How a policy's network turns a position into a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

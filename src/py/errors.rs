@@ -57,6 +57,14 @@ create_exception!(
 );
 create_exception!(
     panda_core,
+    PolicyError,
+    RulesError,
+    "A policy file that cannot be read (damaged, not a panda-core policy, another format \
+     version), or a policy that cannot play the game asked of it (another game, another \
+     observation layout). The message names the manifest entry at fault."
+);
+create_exception!(
+    panda_core,
     ArgumentError,
     PandaCoreError,
     "An argument outside its allowed range: a seat, an index, a count, a size or a thread count."
@@ -117,6 +125,7 @@ pub fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
             let _ = value.setattr("legal", &e.legal);
             exc
         }
+        EngineError::Policy(e) => PolicyError::new_err(cut_message(&e.0)),
         EngineError::GameOver => GameOverError::new_err(err.to_string()),
         EngineError::DrawPileExhausted => EngineInvariantError::new_err(err.to_string()),
     }
@@ -146,6 +155,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("PandaCoreError", py.get_type::<PandaCoreError>())?;
     m.add("RulesError", py.get_type::<RulesError>())?;
+    m.add("PolicyError", py.get_type::<PolicyError>())?;
     m.add("ArgumentError", py.get_type::<ArgumentError>())?;
     m.add("ConcurrentUseError", py.get_type::<ConcurrentUseError>())?;
     m.add("InvalidStateError", py.get_type::<InvalidStateError>())?;

@@ -19,7 +19,7 @@ use pyo3::PyClass;
 use serde::Serialize;
 
 use super::args::{cut_message, seed_arg, time_limit_arg, Int};
-use super::errors::{concurrent_use, to_py as to_py_err, RulesError};
+use super::errors::{concurrent_use, to_py as to_py_err, PolicyError, RulesError};
 use super::events::PyMoveEvents;
 use super::interrupt::interruptible_for;
 use super::json::{events_to_py, serde_to_py};
@@ -194,8 +194,15 @@ pub fn result<'py, G: BoundGame>(game: &G, py: Python<'py>) -> PyResult<Bound<'p
 }
 
 /// A built-in bot name, checked by the engine's own parser (`RulesError` naming the bots).
+/// A `neural:PATH` whose file is refused is a `PolicyError` (a `RulesError` too).
 pub fn bot_kind(name: &str) -> PyResult<BotKind> {
-    BotKind::parse(name).map_err(|e| RulesError::new_err(cut_message(&e.0)))
+    BotKind::parse(name).map_err(|e| {
+        if name.starts_with("neural:") {
+            PolicyError::new_err(cut_message(&e.0))
+        } else {
+            RulesError::new_err(cut_message(&e.0))
+        }
+    })
 }
 
 /// An optional seed, 0 when absent.

@@ -11,6 +11,7 @@ mod game;
 mod head;
 mod interrupt;
 mod json;
+mod policy;
 mod sim;
 mod vecenv;
 
@@ -51,6 +52,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     sim::register(m)?;
     climb::register(m)?;
     vecenv::register(m)?;
+    policy::register(m)?;
     m.add_function(wrap_pyfunction!(nth_output, m)?)?;
     m.add_function(wrap_pyfunction!(mix64, m)?)?;
     m.add_function(wrap_pyfunction!(check_threads, m)?)?;

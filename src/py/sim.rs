@@ -5,17 +5,18 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::args::{cut_message, threads_arg, Int, Text};
+use super::args::{threads_arg, Int, Text};
 use super::climb::{PyClimbSettings, CLIMB};
-use super::errors::{ArgumentError, IntoPyResult, RulesError};
+use super::errors::{ArgumentError, IntoPyResult};
+use super::game::bot_kind;
 use super::head::{players_arg, seed_arg, PyHeadRules, HEAD};
 use super::interrupt::{interruptible_if, prepare_numpy};
+use crate::bots::BotGame;
 use crate::bots::{BotKind, MAX_ISMCTS_ITERATIONS};
 use crate::climb::{ClimbGame, ClimbState};
 use crate::error::EngineError;
 use crate::game::{Game, Recorded};
 use crate::head::{HeadGame, HeadState};
-use crate::bots::BotGame;
 use crate::sim::{records_until, simulate_rounds_until, simulate_until, MAX_BATCH_GAMES};
 
 /// Play `games` complete Panda Head games with built-in bots (one name per seat) and return numpy
@@ -137,9 +138,7 @@ fn simulate_head_hands<'py>(
 /// which names exist and which iteration counts `ismcts:N` takes.
 #[pyfunction]
 fn check_bot(name: Text) -> PyResult<String> {
-    BotKind::parse(&name)
-        .map(|k| k.name())
-        .map_err(|e| RulesError::new_err(cut_message(&e.0)))
+    bot_kind(&name).map(|k| k.name())
 }
 
 /// A player count as every game's constructor checks it (2 to 5, H-2.1 and S-12), for the Python
@@ -258,7 +257,7 @@ impl BatchArgs {
         }
         let bots = bots
             .iter()
-            .map(|b| BotKind::parse(b).map_err(|e| RulesError::new_err(e.0)))
+            .map(|b| bot_kind(b))
             .collect::<PyResult<Vec<_>>>()?;
         let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
         let threads = threads_arg(threads)?;

@@ -16,7 +16,8 @@
   actions (``year``, ``spin``). The legal actions are ``info["action_mask"]`` (int8, ready for
   ``action_space.sample(mask=...)``) and ``env.action_masks()`` (bool, the method MaskablePPO
   looks for).
-* Opponents: built-in bots (``"random"``, ``"heuristic"``, ``"ismcts"``, ``"ismcts:N"``), one name
+* Opponents: built-in bots (``"random"``, ``"heuristic"``, ``"ismcts"``, ``"ismcts:N"``,
+  ``"neural"``, ``"neural:PATH"``), one name
   for every other seat or one per other seat; they move inside :meth:`PandaEnv.step` (and in
   :meth:`PandaEnv.reset` when they move before the agent), with seeds derived from the deal.
 * Reward: 0 until the game ends, then +1 if the agent's seat won, -1 otherwise. One game is one
@@ -49,9 +50,9 @@ from panda_core._core import (
     HeadRules,
     IllegalMoveError,
     RulesError,
+    check_bot,
 )
 from panda_core._registry import spec
-from panda_core.bots import is_builtin_bot
 from panda_core.rl._game import Table, observation_bounds
 
 __all__ = ["PandaEnv"]
@@ -85,8 +86,9 @@ class PandaEnv(gym.Env[Obs, np.int64]):
         if len(names) != others:
             raise RulesError(f"need one opponent per other seat: {others}, got {len(names)}")
         for bot in names:
-            if not is_builtin_bot(bot):
+            if not isinstance(bot, str):
                 raise RulesError(f"unknown bot {shown(bot)}; opponents are built-in bots")
+            check_bot(bot)  # the engine's message: the bots it has, or why a policy file fails
         self.opponents: tuple[str, ...] = tuple(names)
         if seat is not None:
             seat = int_arg(seat, "seat")

@@ -3,7 +3,8 @@
 A seat is given as
 
 * ``"human"`` or ``"human:NAME"`` — a person, answered through :meth:`Table.play`;
-* a built-in bot name (``"random"``, ``"heuristic"``, ``"ismcts"``, ``"ismcts:N"``), checked by the
+* a built-in bot name (``"random"``, ``"heuristic"``, ``"ismcts"``, ``"ismcts:N"``, ``"neural"``,
+  ``"neural:PATH"``), checked by the
   engine's own parser, so every entry point accepts exactly the same names;
 * ``"package.module:attr"`` — a Python bot imported by path: a class (instantiated with no
   arguments) or a callable ``bot(game, player)``;
@@ -16,9 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from panda_core._args import cut, int_arg, shown
-from panda_core.bot_import import BotImportError
+from panda_core._core import check_bot
+from panda_core.bot_import import BotImportError, is_bot_path
 from panda_core.bot_import import load_bot as _load_bot
-from panda_core.bots import Bot, bot_name, is_builtin_bot
+from panda_core.bots import Bot, bot_name, names_builtin
 from panda_core.table.errors import TableError
 
 __all__ = ["SeatSpec", "check_seat", "load_bot", "parse_seat"]
@@ -71,13 +73,15 @@ def parse_seat(seat: object) -> SeatSpec:
                     f"a person's name is 1 to 40 printable characters, got {cut(seat)!r}"
                 )
             return SeatSpec("human", name)
-        if is_builtin_bot(seat):
+        if names_builtin(seat):
+            check_bot(seat)  # the engine's message for 'ismcts:0' or a policy file that fails
             return SeatSpec("bot", seat, builtin=seat)
-        if ":" in seat and not seat.startswith("ismcts"):
+        if is_bot_path(seat):
             return SeatSpec("bot", seat, bot=load_bot(seat))
         raise TableError(
             f"unknown seat {cut(seat)!r}: a seat is 'human', 'human:NAME', a built-in bot "
-            "('random', 'heuristic', 'ismcts', 'ismcts:N') or a Python bot 'package.module:attr'"
+            "('random', 'heuristic', 'ismcts', 'ismcts:N', 'neural', 'neural:PATH') or a Python "
+            "bot 'package.module:attr'"
         )
     if callable(seat):
         return SeatSpec("bot", bot_name(seat), bot=seat)

@@ -87,20 +87,35 @@ fn damaged_files_are_refused() {
 fn every_manifest_entry_is_checked() {
     refused(&with_entry("format", Some("other")), "\"format\"");
     refused(&with_entry("format", None), "no \"format\"");
-    refused(&with_entry("format_version", Some("2")), "\"format_version\"");
+    refused(
+        &with_entry("format_version", Some("2")),
+        "\"format_version\"",
+    );
     refused(&with_entry("game", Some("Head!")), "\"game\"");
     refused(&with_entry("kind", Some("q")), "\"kind\"");
     refused(&with_entry("activation", Some("tanh")), "\"activation\"");
-    refused(&with_entry("observation_layout", None), "observation_layout");
-    refused(&with_entry("move_features_layout", Some("m/1")), "action-values");
-    refused(&with_entry("kind", Some("move-scores")), "move_features_layout");
+    refused(
+        &with_entry("observation_layout", None),
+        "observation_layout",
+    );
+    refused(
+        &with_entry("move_features_layout", Some("m/1")),
+        "action-values",
+    );
+    refused(
+        &with_entry("kind", Some("move-scores")),
+        "move_features_layout",
+    );
     refused(&with_entry("layers", Some("4,3")), "missing");
     refused(&with_entry("layers", Some("4,3,2,2")), "missing");
     refused(&with_entry("layers", Some("4,9,2")), "shape");
     refused(&with_entry("layers", Some("4,x,2")), "\"layers\"");
     refused(&with_entry("layers", Some("4,0,2")), "\"layers\"");
     refused(&with_entry("layers", Some("4,5000,2")), "\"layers\"");
-    refused(&with_entry("layers", Some("1,1,1,1,1,1,1,1,1,1")), "\"layers\"");
+    refused(
+        &with_entry("layers", Some("1,1,1,1,1,1,1,1,1,1")),
+        "\"layers\"",
+    );
 }
 
 #[test]
@@ -123,7 +138,11 @@ fn fit_names_what_differs() {
     };
     assert_eq!(p.check_fits(&shape), Ok(()));
     let e = |s: PolicyShape| p.check_fits(&s).unwrap_err().0;
-    assert!(e(PolicyShape { game: "year", ..shape }).contains("\"year\""));
+    assert!(e(PolicyShape {
+        game: "year",
+        ..shape
+    })
+    .contains("\"year\""));
     assert!(e(PolicyShape {
         kind: PolicyKind::MoveScores,
         ..shape
@@ -139,5 +158,9 @@ fn fit_names_what_differs() {
         ..shape
     })
     .contains("inputs"));
-    assert!(e(PolicyShape { outputs: 3, ..shape }).contains("outputs"));
+    assert!(e(PolicyShape {
+        outputs: 3,
+        ..shape
+    })
+    .contains("outputs"));
 }
