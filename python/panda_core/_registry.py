@@ -21,7 +21,10 @@ from panda_core import climb, head
 from panda_core._args import shown
 from panda_core._core import (
     CLIMB_MOVE_FEATURES,
+    CLIMB_MOVE_FEATURES_LAYOUT,
+    CLIMB_OBSERVATION_LAYOUT,
     CLIMB_OBSERVATION_SIZE,
+    HEAD_OBSERVATION_LAYOUT,
     HEAD_OBSERVATION_SIZE,
     NUM_CLIMB_ACTIONS,
     NUM_HEAD_ACTIONS,
@@ -96,9 +99,29 @@ class GameSpec:
     """The field of a record that lists the moves, in order."""
     _placements: Callable[[int, Sequence[int]], tuple[int, ...]]
     _rules_dict: Callable[[Any], dict[str, Any]]
+    observation_layout: str = ""
+    """The version of the observation layout (trained policies name the one they read)."""
     move_features: int = 0
     """Floats per row of ``game.legal_move_features()`` (one row per legal move, in
     ``legal_moves()`` order: docs/climb_encodings.md); 0 for a game without move features."""
+    move_features_layout: str | None = None
+    """The version of the move-feature layout; ``None`` without move features."""
+
+    @property
+    def policy_kind(self) -> Literal["action-values", "move-scores"]:
+        """What a trained policy of this game computes (docs/train_your_agent.md): the value
+        of every action id from the observation, or the score of one legal move from the
+        observation and that move's features (the games that have them)."""
+        return "move-scores" if self.move_features else "action-values"
+
+    def new_vector_env(
+        self, num_envs: int, players: int = 4, rules: object = None, threads: int | None = None
+    ) -> HeadVectorEnv | ClimbVectorEnv:
+        """A vector env of ``num_envs`` games of this game (with this game's rules)."""
+        chosen = self.rules(rules)
+        if isinstance(chosen, HeadRules):
+            return HeadVectorEnv(num_envs, players, rules=chosen, threads=threads)
+        return ClimbVectorEnv(num_envs, players, settings=chosen, threads=threads)
 
     def rules(self, rules: object = None, **options: Any) -> AnyRules:
         """This game's rules: ``rules`` (an object of :attr:`rules_class`), or one built from
@@ -343,7 +366,9 @@ def _climb_spec(name: Literal["year", "spin"], title: str) -> GameSpec:
         record_moves="moves",
         _placements=_by_score,
         _rules_dict=_climb_rules_dict,
+        observation_layout=CLIMB_OBSERVATION_LAYOUT,
         move_features=CLIMB_MOVE_FEATURES,
+        move_features_layout=CLIMB_MOVE_FEATURES_LAYOUT,
     )
 
 
@@ -371,6 +396,7 @@ SPECS: dict[str, GameSpec] = {
         record_moves="actions",
         _placements=_winner_first,
         _rules_dict=_head_rules_dict,
+        observation_layout=HEAD_OBSERVATION_LAYOUT,
     ),
     "year": _climb_spec("year", "Year of the Panda"),
     "spin": _climb_spec("spin", "Panda Spin"),
