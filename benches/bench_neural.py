@@ -1,0 +1,139 @@
+"""How strong the shipped policies are, and what a decision costs (issue 12, item 4).
+
+Strength, in the arena on duplicate deals with the seats rotated (every line-up plays each deal
+once per rotation, so each bot meets the same cards from every seat), per game at 4 players:
+
+* ``neural`` against 3 ``heuristic``, and ``ismcts:200`` against 3 ``heuristic`` on the same
+  deals: the target is neural's win rate >= ismcts:200's, in the same run;
+* ``neural`` against ``ismcts:200`` head to head (two seats each, alternating round the table);
+* ``neural`` against ``heuristic`` at 2, 3 and 5 players (the policies are trained at 4; chance
+  is 1/players), with ``--other-sizes``.
+
+Win rates come with the arena's 95% intervals (Wilson, deals as clusters). Cost: seconds per
+decision of each bot playing every seat of ``simulate`` on one thread (the engine's batch path:
+no Python between moves), measured in the same run; the target is ismcts:200 / neural >= 50.
+
+    python benches/bench_neural.py [--deals 250] [--games head,year,spin] [--other-sizes]
+        [--json results.json]
+
+``--deals 250`` is 1,000 games per line-up. With pytest-benchmark, the per-decision cost alone:
+``python -m pytest benches/bench_neural.py --benchmark-only``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+import pytest
+
+from panda_core import simulate
+from panda_core.arena.run import arena
+
+GAMES = ("head", "year", "spin")
+SEARCH = "ismcts:200"
+
+
+def per_decision(game: str, bot: str, games: int, players: int = 4) -> float:
+    """Seconds per decision of ``bot`` in every seat of ``games`` games, one thread."""
+    started = time.perf_counter()
+    result = simulate(games, game=game, players=players, bots=bot, seed=99, threads=1)
+    seconds = time.perf_counter() - started
+    return seconds / int(result.decisions.sum())
+
+
+def win_rate(game: str, entrants: list[str], deals: int, players: int, seed: int) -> dict[str, Any]:
+    """The first entrant's standing (and the head-to-head of the first two) in an arena."""
+    report = arena(entrants, game=game, players=players, deals=deals, seed=seed)
+    first = report.standings[0]
+    interval = first.win_interval
+    row: dict[str, Any] = {
+        "lineup": entrants,
+        "games": len(report.results),
+        "win_rate": first.win_rate,
+        "interval": None if interval is None else [interval.low, interval.high],
+        "mean_place": first.mean_place,
+    }
+    pair = report.head_to_head.get(0, 1)
+    if pair is not None:
+        row["head_to_head"] = {
+            "games": pair.games,
+            "wins": pair.wins,
+            "ties": pair.ties,
+            "losses": pair.losses,
+            "score": pair.score,
+        }
+    return row
+
+
+def shown(row: dict[str, Any]) -> str:
+    low, high = row["interval"] or (float("nan"), float("nan"))
+    return f"{row['win_rate']:.3f} [{low:.3f}, {high:.3f}] over {row['games']} games"
+
+
+def measure(game: str, deals: int, seed: int, other_sizes: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"game": game}
+    heuristics = ["heuristic"] * 3
+    out["neural_vs_3_heuristic"] = win_rate(game, ["neural", *heuristics], deals, 4, seed)
+    out["ismcts_vs_3_heuristic"] = win_rate(game, [SEARCH, *heuristics], deals, 4, seed)
+    out["neural_vs_ismcts"] = win_rate(game, ["neural", SEARCH], deals, 4, seed)
+    print(f"{game}: neural vs 3 heuristic   {shown(out['neural_vs_3_heuristic'])}", flush=True)
+    print(f"{game}: {SEARCH} vs 3 heuristic {shown(out['ismcts_vs_3_heuristic'])}", flush=True)
+    h2h = out["neural_vs_ismcts"]["head_to_head"]
+    print(
+        f"{game}: neural vs {SEARCH} (2 seats each): neural wins {shown(out['neural_vs_ismcts'])}"
+        f"; head to head {h2h['wins']}-{h2h['ties']}-{h2h['losses']} (score {h2h['score']:.3f})",
+        flush=True,
+    )
+    search_games = {"head": 8, "year": 3, "spin": 3}[game]
+    neural = per_decision(game, "neural", 200)
+    search = per_decision(game, SEARCH, search_games)
+    heuristic = per_decision(game, "heuristic", 200)
+    out["seconds_per_decision"] = {"neural": neural, SEARCH: search, "heuristic": heuristic}
+    out["search_over_neural"] = search / neural
+    print(
+        f"{game}: per decision neural {neural * 1e6:.1f} µs, {SEARCH} {search * 1e6:.0f} µs, "
+        f"heuristic {heuristic * 1e6:.1f} µs: {SEARCH} / neural = {search / neural:.0f}x",
+        flush=True,
+    )
+    if other_sizes:
+        for players in (2, 3, 5):
+            key = f"neural_vs_heuristic_{players}p"
+            lineup = ["neural"] + ["heuristic"] * (players - 1)
+            out[key] = win_rate(game, lineup, deals, players, seed)
+            print(
+                f"{game}: {players} players, neural vs heuristic {shown(out[key])} "
+                f"(chance {1 / players:.3f})",
+                flush=True,
+            )
+    return out
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=250)
+    parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--other-sizes", action="store_true")
+    parser.add_argument("--json")
+    args = parser.parse_args(argv)
+    results = [measure(g, args.deals, args.seed, args.other_sizes) for g in args.games.split(",")]
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(results, f, indent=2)
+    return 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("bot", ["neural", "heuristic"])
+def test_decision(benchmark: Any, game: str, bot: str) -> None:
+    """Seconds per call of 20 games of ``bot`` in every seat (``extra_info``: per decision)."""
+    result = benchmark(simulate, 20, game=game, bots=bot, seed=5, threads=1)
+    benchmark.extra_info["decisions_per_call"] = int(result.decisions.sum())
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
