@@ -73,7 +73,7 @@ def test_games_lists_every_game_its_players_rules_and_bots() -> None:
     assert body["games"][1]["rules"] == {"panda_mood": "hungry", "first_player": 0}
     assert "panda_mood" not in body["games"][2]["rules"]  # spin has no panda mood (S-7.6)
     assert all("deck" not in g["rules"] for g in body["games"])  # a path: never from a page
-    assert body["bots"] == ["random", "heuristic", "ismcts:50", "ismcts:200"]
+    assert body["bots"] == ["random", "heuristic", "neural", "ismcts:50", "ismcts:200"]
 
 
 # ---- complete games ---------------------------------------------------------------------------
@@ -153,6 +153,7 @@ BAD_TABLES: list[tuple[Any, int, str]] = [
     ([], 400, "JSON object"),
     ({"game": "head"}, 400, "players"),
     ({"game": 7, "players": 2, "bots": ["random"]}, 400, "game"),
+    ({"game": "head", "players": 2, "bots": ["neural:/etc/passwd"]}, 422, "opens no path"),
     ({"game": "chess", "players": 2, "bots": ["random"]}, 422, "unknown game"),
     ({"game": "head", "players": "2", "bots": ["random"]}, 400, "players"),
     ({"game": "head", "players": True, "bots": ["random"]}, 400, "players"),

@@ -114,6 +114,13 @@ class GameSpec:
         observation and that move's features (the games that have them)."""
         return "move-scores" if self.move_features else "action-values"
 
+    def check_builtin_bots(self, players: int, bots: Sequence[str], rules: object = None) -> None:
+        """Refuse built-in bot names that cannot play this game (the engine's ``RulesError``, or
+        ``PolicyError`` for a ``neural`` policy of another game or layout): a batch of no
+        games, which checks every seat before it would deal."""
+        for bot in bots:
+            self.simulate_batch(0, players, [bot] * players, 0, rules, 1, 0)
+
     def new_vector_env(
         self, num_envs: int, players: int = 4, rules: object = None, threads: int | None = None
     ) -> HeadVectorEnv | ClimbVectorEnv:

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from panda_core._args import cut, shown
+from panda_core._core import RulesError
 from panda_core.arena.errors import ArenaError
 from panda_core.arena.model import Entrant
 from panda_core.bot_import import bot_spec_kind
@@ -71,15 +72,18 @@ def _label_arg(label: object) -> str:
 def _entrant(label: str | None, value: object) -> Entrant:
     if isinstance(value, str):
         spec = value.strip()
-        kind = bot_spec_kind(spec)  # a missing module or attribute: a BotImportError, now
+        try:
+            kind = bot_spec_kind(spec)  # a missing module or attribute: a BotImportError, now
+        except RulesError as err:  # 'ismcts:0', a policy file that does not play
+            raise ArenaError(f"bad entrant {cut(spec)!r}: {err}") from err
         if kind == "builtin":
             return Entrant(label=label or spec, spec=spec, builtin=True)
         if kind == "python":
             return Entrant(label=label or spec.rpartition(":")[2], spec=spec, builtin=False)
         raise ArenaError(
             f"unknown entrant {cut(spec)!r}: an entrant is a built-in bot ('random', "
-            "'heuristic', 'ismcts', 'ismcts:N') or a Python bot 'package.module:attr', "
-            "optionally labelled 'label=spec'"
+            "'heuristic', 'ismcts', 'ismcts:N', 'neural', 'neural:PATH') or a Python bot "
+            "'package.module:attr', optionally labelled 'label=spec'"
         )
     if callable(value):
         name = label or bot_name(value)

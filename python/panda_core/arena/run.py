@@ -152,14 +152,18 @@ def arena_settings(
         raise ArenaError(f"deals must be in 1..={MAX_DEALS}, got {count}")
     if permutations not in ("rotations", "all"):
         raise ArenaError(f"permutations is 'rotations' or 'all', got {shown(permutations)}")
+    parsed = parse_entrants(entrants)
+    chosen = game_spec.rules(rules, **options)
+    # A neural entrant's policy must play this game: refused now, not as a failed batch later.
+    game_spec.check_builtin_bots(n, [e.spec for e in parsed if e.builtin], chosen)
     return ArenaSettings(
         game=game_spec.name,
         players=n,
-        entrants=parse_entrants(entrants),
+        entrants=parsed,
         deals=count,
         seed=seed_arg(seed),
         permutations=permutations,
-        rules=game_spec.rules(rules, **options),
+        rules=chosen,
         move_time=_seconds(move_time, "move_time"),
         game_time=_seconds(game_time, "game_time"),
     )

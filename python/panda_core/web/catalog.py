@@ -20,8 +20,8 @@ WEB_BOTS: tuple[str, ...] = (
     "ismcts:50",
     "ismcts:200",
 )
-"""The bots offered to a page (any built-in name is accepted; Python bots never are: a request
-must not make the server import a module)."""
+"""The bots offered to a page (any built-in name is accepted but ``neural:PATH``, and Python bots
+never are: a request must not make the server open a file or import a module)."""
 
 
 def _players() -> list[int]:

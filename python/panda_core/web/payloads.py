@@ -242,6 +242,12 @@ def new_table(body: Mapping[str, Any]) -> NewTable:
         rules = {}
     if not isinstance(rules, dict):
         raise Malformed(f"rules must be an object of rule options, got {_cut(rules)}")
+    for b in bots:
+        if b.startswith("neural:"):
+            raise Unprocessable(
+                "a page may seat 'neural' (the policy shipped with the engine), never "
+                "'neural:PATH': the server opens no path a request names"
+            )
     try:
         spec(game)
         check_players(players)
