@@ -151,6 +151,9 @@ pub trait ActionSpace: Game {
     /// The ticket of the `index`-th legal move (`None`: out of range). A game whose action ids
     /// reach every move may take ids here too.
     fn resolve_index(&self, legal: &Self::Legal, index: usize) -> Option<u32>;
+    /// The index [`ActionSpace::resolve_index`] takes for the legal move `mv` (`None`: not
+    /// legal here): how a bot's move is given back to an env.
+    fn move_index(&self, legal: &Self::Legal, mv: &Self::Move) -> Option<usize>;
     /// Apply a move by its ticket.
     fn apply_ticket(
         &mut self,

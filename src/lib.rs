@@ -9,6 +9,7 @@
 //! - [`head`]: Panda Head (Part H)
 //! - [`climb`]: the climbing games `year` and `spin` (Part S)
 //! - [`bots`]: built-in players, for every game of the contract
+//! - [`nn`]: trained policies (policy files, the dense network's forward pass), game-agnostic
 //! - [`search`]: determinization-based search (ISMCTS), for every game of the contract
 //! - [`sim`]: batch simulation over many games, in parallel, deterministic per seed
 //! - [`vecenv`]: batched RL environments: N games stepped in one call
@@ -16,7 +17,7 @@
 //! - [`pool`]: the shared, bounded worker pools behind every `threads` argument
 //!
 //! Layers, each importing only those below it: the shared base (`rng`, `error`, `event`,
-//! `interrupt`, `pool`, `record`, `game`) → the games (`head`, `climb`) → the generic consumers
+//! `interrupt`, `pool`, `record`, `nn`, `game`) → the games (`head`, `climb`) → the generic consumers
 //! (`search` → `bots` → `sim`; `vecenv`) → the binding (`py`).
 
 pub mod bots;

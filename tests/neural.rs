@@ -85,3 +85,27 @@ fn a_policy_file_plays_only_its_own_game() {
     assert!(e.0.contains("SHA-256"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn move_indices_are_positions_in_the_legal_list() {
+    use panda_core::game::{ActionSpace, Game};
+    use panda_core::rng::SplitMix64;
+    fn check<G: ActionSpace>(mut state: G) {
+        let mut rng = SplitMix64::new(7);
+        let (mut legal, mut moves) = (G::Legal::default(), Vec::new());
+        while !state.is_over() {
+            state.cache_legal(&mut legal).unwrap();
+            state.legal_moves_into(&mut moves).unwrap();
+            for (k, mv) in moves.iter().enumerate() {
+                assert_eq!(state.move_index(&legal, mv), Some(k));
+                assert!(state.resolve_index(&legal, k).is_some());
+            }
+            assert!(state.resolve_index(&legal, moves.len()).is_none());
+            let pick = state.random_move(&mut rng, &mut moves).unwrap();
+            let mv = pick.into_move(&moves);
+            state.apply(&mv).unwrap();
+        }
+    }
+    check(HeadState::new(4, 3, HeadRules::default()).unwrap());
+    check(<ClimbState as Game>::new(4, 3, &ClimbSettings::default()).unwrap());
+}

@@ -21,7 +21,7 @@ import pytest
 
 import panda_core
 from panda_core import GAMES, NeuralPolicy, PolicyError, RulesError, make, simulate
-from panda_core._core import ArgumentError
+from panda_core._core import ArgumentError, nth_output
 from panda_core._registry import spec
 from panda_core.arena.run import arena, arena_settings
 from panda_core.bots import play_game
@@ -230,3 +230,36 @@ def test_a_policy_pickles_and_shows_itself() -> None:
     with pytest.raises(PolicyError, match="no policy ships"):
         NeuralPolicy.shipped("chess")
     assert "neural" in panda_core.BOT_NAMES
+
+
+# ---- the vector env -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_bot_moves_in_every_env_are_the_bots_decisions(game: str) -> None:
+    env = spec(game).new_vector_env(24, players=3, threads=2)
+    _, _, player = env.reset(seed=5)
+    for _ in range(30):
+        neural = env.bot_moves("neural")
+        random = env.bot_moves("random", seed=9)
+        for i in (0, 7, 23):
+            copy = env.game(i)
+            legal = copy.legal_moves()
+            assert legal[int(neural[i])] == copy.bot_move("neural")
+            assert legal[int(random[i])] == copy.bot_move("random", seed=nth_output(9, i))
+        # Half the envs by the policy, half at random: one step, every env moved.
+        mixed = np.where(player % 2 == 0, neural, random)
+        _, _, _, _, player = env.step_moves(mixed)
+    search = env.bot_moves("ismcts:5", seed=1)
+    assert all(0 <= int(m) < len(env.game(i).legal_moves()) for i, m in enumerate(search))
+
+
+def test_bot_moves_refuse_what_cannot_play(year_file: Path) -> None:
+    env = spec("spin").new_vector_env(4)
+    env.reset(seed=1)
+    with pytest.raises(PolicyError, match='not "spin"'):
+        env.bot_moves(f"neural:{year_file}")
+    with pytest.raises(RulesError, match="unknown bot"):
+        env.bot_moves("nobody")
+    with pytest.raises(TypeError):
+        env.bot_moves(3)  # type: ignore[arg-type]

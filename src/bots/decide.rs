@@ -1,7 +1,8 @@
 //! One decision of a built-in bot for the player to move, for callers that drive a game
 //! themselves (the Python `bot_action`/`bot_move`, the Gymnasium opponents, user tournaments).
 
-use super::{BotGame, BotKind};
+use super::game::BotGame;
+use super::kind::BotKind;
 use crate::error::EngineError;
 use crate::game::{Determinize, Game, HeuristicPolicy, Learned, Recorded};
 use crate::interrupt::{Interrupt, NEVER};

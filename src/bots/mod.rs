@@ -10,16 +10,10 @@
 //! - `neural`: a trained policy ([`crate::nn`]), the one shipped for the game or a file's.
 
 pub mod decide;
+pub mod game;
 pub mod kind;
 pub mod seat;
 
+pub use game::BotGame;
 pub use kind::{BotKind, Neural, DEFAULT_ISMCTS_ITERATIONS, MAX_ISMCTS_ITERATIONS};
-
-use crate::game::Learned;
-use crate::search::Searchable;
-
-/// A game every built-in bot can play: searchable (ISMCTS, with the heuristic's rollouts) and
-/// learned (the `neural` bot).
-pub trait BotGame: Searchable + Learned {}
-impl<G: Searchable + Learned> BotGame for G {}
 pub use seat::Seat;

@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use super::{BotGame, BotKind};
+use super::game::BotGame;
+use super::kind::BotKind;
 use crate::error::EngineError;
 use crate::game::Pick;
 use crate::interrupt::Interrupt;

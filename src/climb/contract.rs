@@ -147,6 +147,10 @@ impl ActionSpace for ClimbState {
         (index < legal.moves.len()).then_some(index as u32)
     }
     #[inline]
+    fn move_index(&self, legal: &ClimbLegal, mv: &Move) -> Option<usize> {
+        legal.moves.binary_search(mv).ok() // listed in increasing order
+    }
+    #[inline]
     fn apply_ticket(
         &mut self,
         legal: &ClimbLegal,

@@ -117,10 +117,17 @@ impl ActionSpace for HeadState {
     fn resolve_action(&self, _legal: &(), action: usize) -> Option<u32> {
         (action < NUM_ACTIONS && self.legal_actions() & (1 << action) != 0).then_some(action as u32)
     }
-    /// Panda Head has no separate move-index steps: indices are action ids.
+    /// The legal moves are the legal action ids in increasing order: index `k` is the `k`-th
+    /// set bit of the mask.
     #[inline]
-    fn resolve_index(&self, legal: &(), index: usize) -> Option<u32> {
-        self.resolve_action(legal, index)
+    fn resolve_index(&self, _legal: &(), index: usize) -> Option<u32> {
+        mask_ids(self.legal_actions()).nth(index).map(u32::from)
+    }
+    #[inline]
+    fn move_index(&self, _legal: &(), mv: &ActionId) -> Option<usize> {
+        let legal = self.legal_actions();
+        (*mv < NUM_ACTIONS as ActionId && legal & (1 << mv) != 0)
+            .then(|| (legal & ((1 << mv) - 1)).count_ones() as usize)
     }
     #[inline]
     fn apply_ticket(
@@ -133,8 +140,8 @@ impl ActionSpace for HeadState {
     fn legal_action_ids(&self, _legal: &()) -> Vec<i64> {
         mask_ids(self.legal_actions()).map(i64::from).collect()
     }
-    fn legal_indices(&self, legal: &()) -> Vec<i64> {
-        self.legal_action_ids(legal)
+    fn legal_indices(&self, _legal: &()) -> Vec<i64> {
+        (0..self.legal_actions().count_ones() as i64).collect()
     }
     fn refused_action(&self, _legal: &(), action: i64) -> String {
         let names: Vec<String> = mask_ids(self.legal_actions())
@@ -151,8 +158,13 @@ impl ActionSpace for HeadState {
             names.join(", ")
         )
     }
-    fn refused_index(&self, legal: &(), index: i64) -> String {
-        self.refused_action(legal, index)
+    fn refused_index(&self, _legal: &(), index: i64) -> String {
+        format!(
+            "move index {index} is out of range for seat {}: it has {} legal moves (indices into \
+             legal_moves())",
+            self.current_player().map_or(-1, |p| p as i64),
+            self.legal_actions().count_ones()
+        )
     }
 }
 

@@ -9,7 +9,7 @@
 use std::sync::{Mutex, MutexGuard};
 
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArray};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArray};
 use numpy::{PyArrayDescrMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyTypeError};
 use pyo3::prelude::*;
@@ -18,8 +18,10 @@ use pyo3::types::{PyString, PyTuple};
 use super::args::{int_value, shown, threads_arg, type_name, Int};
 use super::climb::{PyClimbGame, PyClimbMove, PyClimbSettings, CLIMB};
 use super::errors::{to_py, ArgumentError, IllegalMoveError};
+use super::game::bot_kind;
 use super::head::{players_arg, seed_arg, PyHeadGame, PyHeadRules, HEAD};
 use super::interrupt::interruptible_if;
+use crate::bots::BotKind;
 use crate::climb::encoding::MOVE_FEATURES;
 use crate::climb::snapshot::snapshot;
 use crate::climb::{ClimbGame, ClimbState};
@@ -272,6 +274,38 @@ macro_rules! vector_env_methods {
                 step_env(py, &self.env, actions, ActionKind::Action)
             }
 
+            /// Like `step`, but each action is an index into that env's legal-move list, in
+            /// canonical order (climbing: the rows of `legal_move_features()`, so every legal
+            /// move is reachable; Panda Head: the legal action ids in increasing order).
+            fn step_moves<'py>(
+                &self,
+                py: Python<'py>,
+                indices: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyTuple>> {
+                step_env(py, &self.env, indices, ActionKind::MoveIndex)
+            }
+
+            /// The move the built-in bot `bot` picks for the player to move in every env, as
+            /// `step_moves` takes it (int64, one per env); env `i`'s bot draws from
+            /// `nth_output(seed, i)`. Ctrl-C stops a search.
+            #[pyo3(signature = (bot, seed = None))]
+            fn bot_moves<'py>(
+                &self,
+                py: Python<'py>,
+                bot: &str,
+                seed: Option<&Bound<'py, PyAny>>,
+            ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+                let kind = bot_kind(bot)?;
+                let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
+                let env = locked(py, &self.env);
+                let long = long_step(&env) || matches!(kind, BotKind::Ismcts { .. });
+                let env = &*env;
+                let moves = interruptible_if(py, long, |stop| env.bot_moves_until(&kind, seed, stop))?
+                    .map_err(|e| to_py(py, e))?
+                    .ok_or_else(|| PyKeyboardInterrupt::new_err("interrupted"))?;
+                Ok(moves.into_pyarray(py))
+            }
+
             /// The number of episodes env `i` has started since the last reset.
             fn episodes(&self, py: Python<'_>, i: Int) -> PyResult<u64> {
                 let env = locked(py, &self.env);
@@ -410,16 +444,6 @@ vector_env_methods!(PyClimbVectorEnv, "ClimbVectorEnv", {
     #[getter]
     fn move_features(&self) -> usize {
         MOVE_FEATURES
-    }
-
-    /// Like `step`, but each action is an index into that env's legal-move list (the rows of
-    /// `legal_move_features()`), so every legal move is reachable.
-    fn step_moves<'py>(
-        &self,
-        py: Python<'py>,
-        indices: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyTuple>> {
-        step_env(py, &self.env, indices, ActionKind::MoveIndex)
     }
 
     /// `(features, offsets)`: float32 rows of shape `(M, CLIMB_MOVE_FEATURES)` for the legal moves

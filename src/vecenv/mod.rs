@@ -20,6 +20,8 @@
 
 use std::sync::Arc;
 
+mod bots;
+
 use rayon::prelude::*;
 
 use crate::error::{EngineError, RulesError, StateError};
