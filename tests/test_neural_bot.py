@@ -51,6 +51,16 @@ def numpy_forward(data: bytes, x: npt.NDArray[np.float32]) -> npt.NDArray[np.flo
     return h.astype(np.float32)
 
 
+def with_manifest(data: bytes, **entries: str) -> bytes:
+    """A policy file's bytes with manifest entries replaced (the weights, and their hash, kept)."""
+    (n,) = struct.unpack("<Q", data[:8])
+    header = json.loads(data[8 : 8 + n])
+    header["__metadata__"].update(entries)
+    text = json.dumps(header).encode()
+    text += b" " * (-len(text) % 8)
+    return struct.pack("<Q", len(text)) + text + data[8 + n :]
+
+
 # ---- the shipped policies ---------------------------------------------------------------------
 
 
@@ -197,6 +207,17 @@ def test_damaged_and_foreign_files_are_refused(tmp_path: Path, year_file: Path) 
         NeuralPolicy.from_bytes(b"\x00" * 3)
     with pytest.raises(RulesError, match="neural:PATH"):
         simulate(1, bots="neural:")
+
+
+def test_a_file_must_fit_the_game_it_names() -> None:
+    head = SHIPPED["head"].to_bytes()
+    assert NeuralPolicy.from_bytes(with_manifest(head, seed="3")).metadata["seed"] == "3"
+    with pytest.raises(PolicyError, match='action-values policy cannot play "spin"'):
+        NeuralPolicy.from_bytes(with_manifest(head, game="spin"))
+    with pytest.raises(PolicyError, match="the games are"):
+        NeuralPolicy.from_bytes(with_manifest(head, game="chess"))
+    with pytest.raises(PolicyError, match="observation layout"):
+        NeuralPolicy.from_bytes(with_manifest(head, observation_layout="head-observation/0"))
 
 
 def test_a_file_changed_on_disk_is_read_again(tmp_path: Path) -> None:

@@ -12,6 +12,11 @@ use pyo3::types::{PyBytes, PyDict};
 
 use super::args::type_name;
 use super::errors::{cut_message, ArgumentError, PolicyError};
+use crate::climb::rules::{ClimbSettings, Preset};
+use crate::climb::ClimbState;
+use crate::game::Learned;
+use crate::head::rules::HeadRules;
+use crate::head::HeadState;
 use crate::nn::{cache, file, shipped, Policy, Scratch};
 
 /// Rows one `evaluate` call takes (a million rows of the widest policy is 5 GB of input).
@@ -28,13 +33,35 @@ fn refused(e: crate::nn::PolicyError) -> PyErr {
     PolicyError::new_err(cut_message(&e.0))
 }
 
+/// A policy that fits the game it names: a file can be well-formed yet name a game whose
+/// kind, layouts or widths it does not have (the bots would refuse it for every game).
+fn own_game(policy: Arc<Policy>) -> PyResult<Arc<Policy>> {
+    let shape = match policy.game() {
+        "head" => HeadState::policy_shape(&HeadRules::default()),
+        game => match Preset::NAMES.iter().position(|&p| p == game) {
+            Some(k) => ClimbState::policy_shape(&ClimbSettings {
+                preset: [Preset::Year, Preset::Spin][k],
+                ..ClimbSettings::default()
+            }),
+            None => {
+                return Err(PolicyError::new_err(format!(
+                    "the policy's \"game\" is {:?}; the games are \"head\", \"year\" and \"spin\"",
+                    crate::error::clip(policy.game(), 40)
+                )))
+            }
+        },
+    };
+    policy.check_fits(&shape).map_err(refused)?;
+    Ok(policy)
+}
+
 #[pymethods]
 impl PyNeuralPolicy {
     /// The policy in the file at `path`.
     #[staticmethod]
     fn load(path: PathBuf) -> PyResult<Self> {
         let text = path.to_string_lossy().into_owned();
-        let policy = cache::load(&text).map_err(refused)?;
+        let policy = own_game(cache::load(&text).map_err(refused)?)?;
         let bytes = std::fs::read(&path)
             .map_err(|e| PolicyError::new_err(format!("cannot read {text:?}: {e}")))?;
         Ok(Self {
@@ -46,7 +73,7 @@ impl PyNeuralPolicy {
     /// The policy in a policy file's bytes.
     #[staticmethod]
     fn from_bytes(data: &[u8]) -> PyResult<Self> {
-        let policy = Arc::new(file::read(data).map_err(refused)?);
+        let policy = own_game(Arc::new(file::read(data).map_err(refused)?))?;
         Ok(Self {
             policy,
             bytes: data.into(),

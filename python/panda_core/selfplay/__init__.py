@@ -9,17 +9,50 @@
 Needs the ``dataset`` extra (``pip install panda-core[dataset]``: pyarrow).
 """
 
-from panda_core.selfplay.reader import iter_batches, load, scatter, to_numpy
-from panda_core.selfplay.run import (
-    MANIFEST,
-    SHARD_EPISODES,
-    DatasetInfo,
-    SelfPlayError,
-    ShardFailure,
-    ShardInfo,
-    selfplay,
-)
-from panda_core.selfplay.schema import FORMAT, FORMAT_VERSION
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from panda_core.selfplay.reader import iter_batches, load, scatter, to_numpy
+    from panda_core.selfplay.run import (
+        MANIFEST,
+        SHARD_EPISODES,
+        DatasetInfo,
+        SelfPlayError,
+        ShardFailure,
+        ShardInfo,
+        selfplay,
+    )
+    from panda_core.selfplay.schema import FORMAT, FORMAT_VERSION
+
+# Imported on first use, not with the package: pyarrow is an extra, and the command line imports
+# ``panda_core.selfplay.cli`` (so this package) for every subcommand.
+_HOMES = {
+    **dict.fromkeys(["iter_batches", "load", "scatter", "to_numpy"], "reader"),
+    **dict.fromkeys(
+        [
+            "MANIFEST",
+            "SHARD_EPISODES",
+            "DatasetInfo",
+            "SelfPlayError",
+            "ShardFailure",
+            "ShardInfo",
+            "selfplay",
+        ],
+        "run",
+    ),
+    **dict.fromkeys(["FORMAT", "FORMAT_VERSION"], "schema"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'panda_core.selfplay' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"panda_core.selfplay.{home}"), name)
+
 
 __all__ = [
     "FORMAT",
