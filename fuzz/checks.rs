@@ -18,6 +18,9 @@ use panda_core::climb::notation::{move_from_json, move_json, parse_move};
 use panda_core::climb::snapshot::{from_snapshot, parse_snapshot};
 use panda_core::climb::{self, ClimbGame, ClimbSettings, Mood, Move, Preset};
 use panda_core::head::{self, Deal, HeadGame, HeadRules, LastPileScoring, NUM_ACTIONS};
+use panda_core::game::Learned;
+use panda_core::nn::file::{self as policy_file, Manifest};
+use panda_core::nn::{PolicyKind, Scratch};
 use panda_core::rng::SplitMix64;
 use panda_core::EngineError;
 
@@ -25,13 +28,14 @@ use panda_core::EngineError;
 pub type Check = fn(&[u8]);
 
 /// Every target by name, with its check: what the regression test iterates over.
-pub const TARGETS: [(&str, Check); 6] = [
+pub const TARGETS: [(&str, Check); 7] = [
     ("head_record", check_head_record),
     ("climb_record", check_climb_record),
     ("climb_snapshot", check_climb_snapshot),
     ("climb_deck", check_climb_deck),
     ("climb_notation", check_climb_notation),
     ("legal_moves_are_legal", check_legal_moves_are_legal),
+    ("policy_file", check_policy_file),
 ];
 
 /// Decisions played on from a parsed record or position before a check stops (a fuzz input must
@@ -745,4 +749,43 @@ pub fn check_legal_moves_are_legal(data: &[u8]) {
     } else {
         climb_random_game(&mut b);
     }
+}
+
+/// `policy_file`: the first byte picks raw bytes as a policy file, or byte edits (offset, value
+/// pairs) of a small valid one. Reading never panics; a policy that is read runs its network on
+/// inputs of its width and answers its width, and checking it against a game never panics.
+pub fn check_policy_file(data: &[u8]) {
+    let mut b = Bytes::new(data);
+    let bytes = if b.u8() % 2 == 0 {
+        b.rest().to_vec()
+    } else {
+        let layers = vec![
+            ((0..12).map(|k| k as f32 * 0.1 - 0.5).collect(), vec![0.1, 0.0, -0.1]),
+            ((0..6).map(|k| 0.3 - k as f32 * 0.2).collect(), vec![0.5, -0.5]),
+        ];
+        let manifest = Manifest {
+            game: "head",
+            kind: PolicyKind::ActionValues,
+            observation_layout: "head-observation/1",
+            move_features_layout: None,
+            extra: &[("seed", "1")],
+        };
+        let mut file = policy_file::write(&manifest, &layers);
+        while b.rest().len() >= 3 {
+            let at = b.below(file.len());
+            file[at] = b.u8();
+        }
+        file
+    };
+    let Ok(policy) = policy_file::read(&bytes) else {
+        return;
+    };
+    let sizes = policy.layer_sizes();
+    let mut scratch = Scratch::default();
+    for fill in [0.0f32, 1.0, -3.5] {
+        let out = policy.forward(&vec![fill; sizes[0]], &mut scratch);
+        assert_eq!(out.len(), *sizes.last().unwrap(), "outputs of a read policy");
+    }
+    let _ = policy.check_fits(&head::HeadState::policy_shape(&HeadRules::default()));
+    let _ = policy.check_fits(&climb::ClimbState::policy_shape(&ClimbSettings::default()));
 }
