@@ -237,7 +237,8 @@ def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
         default=default("random"),
         help=(
             "comma-separated bots, at most one per seat, repeated to fill the seats; built-in: "
-            f"{', '.join(BOT_NAMES)} (ismcts:N sets its iterations)"
+            f"{', '.join(BOT_NAMES)} (ismcts:N sets its iterations, neural:PATH plays a "
+            "policy file)"
         ),
     )
     sim.add_argument(

@@ -32,9 +32,10 @@ each env's legal-move list.
 Built-in bots play in the envs too: ``bot_moves(bot, seed) -> indices`` is the move the bot
 (``"heuristic"``, ``"neural"``, ``"ismcts:N"``, any built-in name) picks for the player to move
 in every env, as ``step_moves(indices)`` takes it: an index into that env's legal-move list
-(Panda Head: its legal action ids in increasing order), computed in Rust over the env's threads. Mix them with an agent's actions to give
-it opponents (``np.where(current_player == agent_seat, agent_moves, bot_moves)``). A search sees
-the position, not the moves before it (an env keeps no history).
+(Panda Head: its legal action ids in increasing order), computed in Rust over the env's
+threads. Mix them with an agent's moves to give it opponents (``np.where(current_player ==
+agent_seat, agent_moves, bot_moves)``). A search sees the position, not the moves before it (an
+env keeps no history).
 
 Env ``i`` draws the seeds of its episodes from its own SplitMix64 stream started at the ``i``-th
 output of ``SplitMix64(seed)``, so a run is the same for any ``threads``. A refused action (not

@@ -52,7 +52,8 @@ def register(sub: Any, default: Default = keep_default) -> None:
         "--entrants",
         "-e",
         required=True,
-        help="comma-separated bots: built-in (random, heuristic, ismcts, ismcts:N) or Python "
+        help="comma-separated bots: built-in (random, heuristic, ismcts, ismcts:N, neural, "
+        "neural:PATH) or Python "
         "bots 'package.module:attr' (a class or a callable), each optionally 'label=spec'",
     )
     add_game_options(p, default)

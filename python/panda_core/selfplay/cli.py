@@ -50,7 +50,7 @@ def register(sub: Any, default: Default = keep_default) -> None:
         "--bots",
         default=default("heuristic"),
         help="comma-separated bots, at most one per seat, repeated to fill the seats: "
-        "random, heuristic, ismcts:N, or a Python bot package.module:Name",
+        "random, heuristic, ismcts:N, neural, neural:PATH, or a Python bot package.module:Name",
     )
     cmd.add_argument(
         "--episodes", "-n", type=int_in(0, 2**63 - 1), default=default(1000), help="games"
