@@ -41,13 +41,18 @@ MIN_ROWS = 64
 so that jit compiles one program per size class, not one per step)."""
 
 
-def actor_seeds(seed: int, decisions: int) -> tuple[int, np.random.Generator]:
-    """The env seed and the exploration generator of self-play (re)started after ``decisions``
-    decisions of a run with ``seed``: a pure function of the two, so a run, and a run resumed
-    from a checkpoint, are reproducible."""
+# Module-level, so that a new Actor (one per training segment) reuses the compiled programs.
+_FORWARD: Callable[..., Any] = jax.jit(forward)
+_SCORE: Callable[..., Any] = jax.jit(score_moves)
+
+
+def actor_seeds(seed: int, decisions: int) -> tuple[int, np.random.Generator, np.random.Generator]:
+    """The env seed, the exploration generator and the shuffling generator of self-play
+    (re)started after ``decisions`` decisions of a run with ``seed``: a pure function of the
+    two, so a run, and a run resumed from a checkpoint, are reproducible."""
     sequence = np.random.SeedSequence([seed, decisions])
-    env_seed, rng_seed = (int(s) for s in sequence.generate_state(2, np.uint64))
-    return env_seed, np.random.default_rng(rng_seed)
+    env_seed, explore, shuffle = (int(s) for s in sequence.generate_state(3, np.uint64))
+    return env_seed, np.random.default_rng(explore), np.random.default_rng(shuffle)
 
 
 def _random_legal(mask: npt.NDArray[np.bool_], draws: npt.NDArray[np.float64]) -> Any:
@@ -71,7 +76,7 @@ class Actor:
     ) -> None:
         self.info = info
         self.env = info.new_vector_env(num_envs, players, threads)
-        env_seed, self.rng = actor_seeds(seed, decisions)
+        env_seed, self.rng, self.shuffle_rng = actor_seeds(seed, decisions)
         self.obs, self.mask, self.player = self.env.reset(env_seed)
         self.num_envs = num_envs
         self.buffer = EpisodeBuffer(info.input_size, players)
@@ -79,8 +84,6 @@ class Actor:
         self._games = np.arange(num_envs, dtype=np.int64)
         self._next_game = num_envs
         self._lengths = np.zeros(num_envs, dtype=np.int64)
-        self._forward: Callable[..., Any] = jax.jit(forward)
-        self._score: Callable[..., Any] = jax.jit(score_moves)
 
     def step(self, params: Params, epsilon: float) -> None:
         """One decision in every env, kept in :attr:`buffer` until its game ends."""
@@ -107,7 +110,7 @@ class Actor:
     def _step_actions(
         self, params: Params, explore: npt.NDArray[np.bool_], draws: npt.NDArray[np.float64]
     ) -> tuple[Any, Any, Any]:
-        values = np.asarray(self._forward(params, jnp.asarray(self.obs)))
+        values = np.asarray(_FORWARD(params, jnp.asarray(self.obs)))
         greedy = np.argmax(np.where(self.mask, values, -np.inf), axis=1)  # ties: the lowest id
         actions = np.where(explore, _random_legal(self.mask, draws), greedy)
         rows = self.obs
@@ -124,7 +127,7 @@ class Actor:
         move_env[:total] = np.repeat(np.arange(self.num_envs, dtype=np.int32), counts)
         moves = np.zeros((padded, features.shape[1]), dtype=np.float32)
         moves[:total] = features
-        scores = np.asarray(self._score(params, self.obs, moves, move_env))[:total]
+        scores = np.asarray(_SCORE(params, self.obs, moves, move_env))[:total]
         best = np.maximum.reduceat(scores, starts)
         # The first row of each env reaching its best score: ties go to the lowest move index.
         first = np.minimum.reduceat(
