@@ -21,6 +21,7 @@ that self-play trained.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -46,11 +47,10 @@ _FORWARD: Callable[..., Any] = jax.jit(forward)
 _SCORE: Callable[..., Any] = jax.jit(score_moves)
 
 
-def actor_seeds(seed: int, decisions: int) -> tuple[int, np.random.Generator, np.random.Generator]:
-    """The env seed, the exploration generator and the shuffling generator of self-play
-    (re)started after ``decisions`` decisions of a run with ``seed``: a pure function of the
-    two, so a run, and a run resumed from a checkpoint, are reproducible."""
-    sequence = np.random.SeedSequence([seed, decisions])
+def actor_seeds(seed: int) -> tuple[int, np.random.Generator, np.random.Generator]:
+    """The env seed, the exploration generator and the shuffling generator of the self-play of
+    a run with ``seed`` (independent streams of numpy's SeedSequence)."""
+    sequence = np.random.SeedSequence([seed, 0])
     env_seed, explore, shuffle = (int(s) for s in sequence.generate_state(3, np.uint64))
     return env_seed, np.random.default_rng(explore), np.random.default_rng(shuffle)
 
@@ -63,7 +63,8 @@ def _random_legal(mask: npt.NDArray[np.bool_], draws: npt.NDArray[np.float64]) -
 
 
 class Actor:
-    """``num_envs`` self-play games of one game, started from ``actor_seeds(seed, decisions)``."""
+    """``num_envs`` self-play games of one game, dealt from ``seed``. It pickles exactly (the
+    envs mid-game, the waiting decisions, the generators): a checkpoint holds it."""
 
     def __init__(
         self,
@@ -72,11 +73,10 @@ class Actor:
         players: int,
         threads: int | None,
         seed: int,
-        decisions: int,
     ) -> None:
         self.info = info
         self.env = info.new_vector_env(num_envs, players, threads)
-        env_seed, self.rng, self.shuffle_rng = actor_seeds(seed, decisions)
+        env_seed, self.rng, self.shuffle_rng = actor_seeds(seed)
         self.obs, self.mask, self.player = self.env.reset(env_seed)
         self.num_envs = num_envs
         self.buffer = EpisodeBuffer(info.input_size, players)
@@ -102,6 +102,19 @@ class Actor:
             self._games[ended] = self._next_game + np.arange(ended.size)
             self._next_game += ended.size
             self._lengths[ended] = 0
+
+    def set_threads(self, threads: int | None) -> None:
+        """Use ``threads`` engine threads from now on (a resumed run may change them; results
+        do not depend on them)."""
+        count = self.info.new_vector_env(1, self.env.players, threads).threads  # None: cores
+        if count == self.env.threads:
+            return
+        # The env's saved state (its pickle: a versioned JSON document) with another thread
+        # count: the same games, stepped by more or fewer threads.
+        rebuild, (text,) = self.env.__reduce__()
+        state = json.loads(text)
+        state["threads"] = count
+        self.env = rebuild(json.dumps(state))
 
     def take(self) -> Samples:
         """The decisions of every game finished since the last call, in play order."""

@@ -78,6 +78,13 @@ class EpisodeBuffer:
         self.ready = 0
         return samples
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled without the unused capacity (a checkpoint holds only the rows in use)."""
+        state = self.__dict__.copy()
+        for name in ("_rows", "_columns", "_seats", "_games"):
+            state[name] = state[name][: self._size].copy()
+        return state
+
     def _grow(self, needed: int) -> None:
         capacity = max(needed, 2 * self._rows.shape[0])
         for name in ("_rows", "_columns", "_seats", "_games"):

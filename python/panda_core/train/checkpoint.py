@@ -1,24 +1,29 @@
-"""``train_state``: what a run needs to go on where it stopped — the parameters, the Adam state
-and the counters — in flax's msgpack serialization.
+"""``train_state``: everything a run needs to go on exactly where it stopped — the parameters,
+the Adam state, the counters and the self-play state (the envs mid-game, the decisions waiting
+for their games to end, the random generators).
 
-Self-play restarts from fresh deals at every checkpoint (``actor_seeds(seed, decisions)``), so
-the games in progress are not part of the state: a run that stops at a checkpoint and resumes
-computes exactly what a run that never stopped computes.
+It is a pickle because the engine's vector envs save themselves only that way (they pickle
+exactly); a run folder is the user's own data, read only by the trainer that wrote it. The file
+is replaced atomically, so a crash leaves the previous checkpoint.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass
+import pickle
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from flax import serialization
+import jax
+import numpy as np
 
 from panda_core.train.errors import TrainError
 from panda_core.train.network import Params
 
-__all__ = ["Counters", "load_state", "save_state"]
+__all__ = ["STATE_FORMAT", "Counters", "TrainState", "load_state", "save_state"]
+
+STATE_FORMAT = "panda-core-train-state/1"
 
 
 @dataclass(frozen=True)
@@ -26,7 +31,7 @@ class Counters:
     """How far a run got."""
 
     decisions: int = 0
-    """Self-play decisions played (and learned from, but for the games cut at checkpoints)."""
+    """Self-play decisions played."""
     seconds: float = 0.0
     """Training wall time so far, over every session (evaluations excluded)."""
     steps: int = 0
@@ -34,38 +39,59 @@ class Counters:
     loss_sum: float = 0.0
     loss_count: int = 0
     """Sum and count of the losses since the last curve row (its ``loss`` column)."""
-    at_segment_end: bool = False
-    """The state is the end of a segment (which gets a curve row), not an interruption."""
+    row_due: bool = True
+    """This state is a point of the curve (the start, every ``eval_every`` decisions, the end)
+    whose row is not written yet: true from the checkpoint before an evaluation until the row is
+    written, so a resumed run evaluates an interrupted row again."""
 
 
-def save_state(
-    path: str | os.PathLike[str], params: Params, opt_state: Any, counters: Counters
-) -> None:
-    """Write the state atomically (a Ctrl-C or a crash leaves the previous one)."""
-    state = {"params": params, "opt_state": opt_state, "counters": asdict(counters)}
+@dataclass
+class TrainState:
+    """A run's state between two steps."""
+
+    params: Params
+    opt_state: Any
+    counters: Counters
+    actor: Any
+    """The self-play :class:`~panda_core.train.actor.Actor` (None before the first step)."""
+    pending: Any = None
+    """Finished decisions not learned from yet (fewer than a shuffle's worth), or None."""
+
+
+def save_state(path: str | os.PathLike[str], state: TrainState) -> None:
+    """Write ``state`` to ``path`` atomically."""
+    body = {
+        "format": STATE_FORMAT,
+        "params": jax.device_get(state.params),
+        "opt_state": jax.device_get(state.opt_state),
+        "counters": state.counters,
+        "actor": state.actor,
+        "pending": state.pending,
+    }
     target = Path(path)
     temporary = target.with_name(target.name + ".tmp")
-    temporary.write_bytes(serialization.to_bytes(state))
+    with temporary.open("wb") as out:
+        pickle.dump(body, out, protocol=pickle.HIGHEST_PROTOCOL)
     os.replace(temporary, target)
 
 
-def load_state(
-    path: str | os.PathLike[str], params: Params, opt_state: Any
-) -> tuple[Params, Any, Counters]:
-    """The state at ``path``, shaped like the templates ``params`` and ``opt_state`` (a fresh
-    network and optimizer of the run's settings); ``TrainError`` if it does not fit them."""
-    template = {"params": params, "opt_state": opt_state, "counters": asdict(Counters())}
+def load_state(path: str | os.PathLike[str], params: Params) -> TrainState:
+    """The state at ``path``; ``params`` (a fresh network of the run's settings) is the shape
+    its parameters must have (``TrainError`` otherwise, or if the file is not a train state)."""
     try:
-        state = serialization.from_bytes(template, Path(path).read_bytes())
-        saved = state["counters"]
-        counters = Counters(
-            decisions=int(saved["decisions"]),
-            seconds=float(saved["seconds"]),
-            steps=int(saved["steps"]),
-            loss_sum=float(saved["loss_sum"]),
-            loss_count=int(saved["loss_count"]),
-            at_segment_end=bool(saved["at_segment_end"]),
-        )
-    except (ValueError, KeyError, TypeError) as err:
-        raise TrainError(f"{path}: not a train_state of this run's settings ({err})") from None
-    return state["params"], state["opt_state"], counters
+        with Path(path).open("rb") as data:
+            body = pickle.load(data)
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError) as err:
+        raise TrainError(f"{path}: not a train state ({err})") from None
+    if not isinstance(body, dict) or body.get("format") != STATE_FORMAT:
+        raise TrainError(f"{path}: not a train state of format {STATE_FORMAT!r}")
+    shapes = jax.tree.map(np.shape, body["params"])
+    if shapes != jax.tree.map(np.shape, params):
+        raise TrainError(f"{path}: its network has other layer sizes than the settings say")
+    return TrainState(
+        params=jax.tree.map(jax.numpy.asarray, body["params"]),
+        opt_state=jax.tree.map(jax.numpy.asarray, body["opt_state"]),
+        counters=body["counters"],
+        actor=body["actor"],
+        pending=body["pending"],
+    )

@@ -91,7 +91,9 @@ def read_curve(path: str | os.PathLike[str]) -> list[CurveRow]:
         return [CurveRow.from_csv(cells) for cells in csv.DictReader(data)]
 
 
-def draw_curve(rows: list[CurveRow], path: str | os.PathLike[str], title: str, chance: float) -> None:
+def draw_curve(
+    rows: list[CurveRow], path: str | os.PathLike[str], title: str, chance: float
+) -> None:
     """Draw the win rates (with their 95% intervals) against decisions and against training
     time, and the loss, to a PNG at ``path``; ``chance`` is the win rate of an even seat."""
     import matplotlib

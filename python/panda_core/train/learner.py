@@ -11,8 +11,8 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
-from panda_core.train.samples import Samples
 from panda_core.train.network import Params, forward
+from panda_core.train.samples import Samples
 
 __all__ = ["Learner"]
 

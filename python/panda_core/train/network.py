@@ -52,9 +52,7 @@ def init_params(seed: int, layers: Sequence[int]) -> Params:
 def layer_arrays(params: Params) -> list[tuple[jax.Array, jax.Array]]:
     """``(kernel [in, out], bias [out])`` of each layer, first layer first."""
     inner = params["params"]
-    return [
-        (inner[f"Dense_{i}"]["kernel"], inner[f"Dense_{i}"]["bias"]) for i in range(len(inner))
-    ]
+    return [(inner[f"Dense_{i}"]["kernel"], inner[f"Dense_{i}"]["bias"]) for i in range(len(inner))]
 
 
 def forward(params: Params, x: jax.Array) -> jax.Array:
@@ -67,9 +65,7 @@ def forward(params: Params, x: jax.Array) -> jax.Array:
     return x
 
 
-def score_moves(
-    params: Params, obs: jax.Array, moves: jax.Array, move_env: jax.Array
-) -> jax.Array:
+def score_moves(params: Params, obs: jax.Array, moves: jax.Array, move_env: jax.Array) -> jax.Array:
     """Move scores ``[M]``: row ``m`` scores the move ``moves[m]`` ``[M, F]`` in the position
     ``obs[move_env[m]]`` (``obs`` ``[N, O]``), i.e. ``forward(concat(obs[move_env], moves))``
     with the first layer split (module docstring)."""

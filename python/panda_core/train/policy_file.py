@@ -166,18 +166,39 @@ def read_policy(path: str | os.PathLike[str]) -> PolicyFile:
     layers = []
     digest = hashlib.sha256()
     for i in range(len(header) // 2):
-        pair = []
-        for part in ("weight", "bias"):
-            entry = header.get(f"layers.{i}.{part}")
-            if not isinstance(entry, dict) or entry.get("dtype") != "F32":
-                raise TrainError(f"{path}: layers.{i}.{part} is missing or not F32")
-            start, end = entry["data_offsets"]
-            tensor = np.frombuffer(data[start:end], dtype="<f4").reshape(entry["shape"])
-            digest.update(data[start:end])
-            pair.append(tensor.astype(np.float32))
-        layers.append((pair[0], pair[1]))
+        weight = _tensor(header, data, f"layers.{i}.weight", path)
+        bias = _tensor(header, data, f"layers.{i}.bias", path)
+        digest.update(weight.tobytes())
+        digest.update(bias.tobytes())
+        layers.append((weight, bias))
     if len(header) != 2 * len(layers) or not layers:
         raise TrainError(f"{path}: tensors other than layers.{{i}}.weight/bias: {sorted(header)}")
     if digest.hexdigest() != metadata.get("sha256"):
         raise TrainError(f"{path}: sha256 of the tensors does not match the metadata's")
     return PolicyFile(metadata={str(k): str(v) for k, v in metadata.items()}, layers=layers)
+
+
+def _tensor(
+    header: dict[str, Any], data: bytes, name: str, path: str | os.PathLike[str]
+) -> npt.NDArray[np.float32]:
+    """The tensor ``name`` of a policy file, checked against its header entry."""
+    entry = header.get(name)
+    if not isinstance(entry, dict) or entry.get("dtype") != "F32":
+        raise TrainError(f"{path}: tensor {name} is missing or not F32")
+    shape, offsets = entry.get("shape"), entry.get("data_offsets")
+    if not (
+        isinstance(shape, list)
+        and len(shape) in (1, 2)
+        and all(isinstance(n, int) and n > 0 for n in shape)
+        and isinstance(offsets, list)
+        and len(offsets) == 2
+        and all(isinstance(n, int) for n in offsets)
+    ):
+        raise TrainError(f"{path}: tensor {name} has a bad shape or offsets in the header")
+    start, end = offsets
+    if not 0 <= start <= end <= len(data) or end - start != 4 * int(np.prod(shape)):
+        raise TrainError(
+            f"{path}: tensor {name} {shape} needs bytes {start}..{end} of {len(data)} (a "
+            "truncated or damaged file)"
+        )
+    return np.frombuffer(data[start:end], dtype="<f4").reshape(shape).astype(np.float32)
