@@ -3,8 +3,7 @@ and whose policy plays in the engine, resume and reproducibility, Ctrl-C, bad se
 file format (written here, read by safetensors and by the Rust bot), and the agreement of the
 Rust forward pass with the trainer's.
 
-The Rust side (``NeuralPolicy``, the bot ``neural:PATH``, the shipped policies) is checked when
-the engine under test has it.
+The Rust side is the engine's ``NeuralPolicy`` and its bots ``neural`` / ``neural:PATH``.
 """
 
 from __future__ import annotations
@@ -28,7 +27,8 @@ pytest.importorskip("jax", reason="the train extra (jax, flax, optax) is not ins
 import jax.numpy as jnp
 
 import panda_core
-from panda_core._core import ArgumentError, PandaCoreError, RulesError, check_bot
+from panda_core import NeuralPolicy
+from panda_core._core import ArgumentError, PandaCoreError, RulesError
 from panda_core._registry import GAMES, spec
 from panda_core.cli import main
 from panda_core.simulate import simulate
@@ -50,14 +50,6 @@ from panda_core.train.policy_file import policy_bytes
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "python"
 POLICIES = ROOT / "policies"
-
-# The engine's NeuralPolicy (exported by panda_core, or only by its extension in a tree where the
-# package facade does not list it yet).
-NEURAL: Any = getattr(panda_core, "NeuralPolicy", getattr(panda_core._core, "NeuralPolicy", None))
-HAS_NEURAL = NEURAL is not None
-needs_neural = pytest.mark.skipif(
-    not HAS_NEURAL, reason="this engine has no NeuralPolicy / neural:PATH bot yet"
-)
 
 # Tiny runs: small networks and batches, so that jit compiles quickly and a run takes seconds.
 TINY = {"hidden": (32,), "batch_size": 256, "lr": 1e-3}
@@ -128,19 +120,20 @@ def test_a_tiny_run_learns_and_writes_its_folder(runs: dict[str, Path], game: st
     assert (folder / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_head_learns_to_beat_random_players() -> None:
-    """A run a few times longer than the tiny one: the policy beats three random players much
-    more often than chance (25%). Trained on 12,000 games' worth of decisions it wins about
-    2/3 of its games; the bound leaves room for seeds and versions."""
+def test_head_learns_to_beat_random_players(tmp_path: Path) -> None:
+    """A run some ten times longer than the tiny one (10 s): the policy beats three random
+    players much more often than chance (25%) and than the untrained network. It wins about 60%
+    after these 3,700 games' worth of decisions; the bounds leave room for seeds and versions."""
     settings = TrainSettings(
         game="head",
-        decisions=1_500_000,
+        decisions=800_000,
         num_envs=256,
-        eval_every=1_500_000,
+        eval_every=800_000,
         eval_games=400,
+        lr=1e-3,
         threads=1,
     )
-    result = train(settings, Path(os.environ.get("TMPDIR", "/tmp")) / f"head-{os.getpid()}")
+    result = train(settings, tmp_path)
     first, last = result.curve[0], result.curve[-1]
     assert last.random.rate > 0.45, result.curve
     assert last.random.rate > first.random.rate + 0.1, result.curve
@@ -281,30 +274,28 @@ def test_read_policy_refuses_damaged_files(runs: dict[str, Path], tmp_path: Path
     assert read_policy(damaged["wrong game"]).metadata["game"] == "spin"
 
 
-@needs_neural
 def test_the_rust_loader_refuses_damaged_files(runs: dict[str, Path], tmp_path: Path) -> None:
     damaged = _corrupt(runs["head"] / "policy.safetensors", tmp_path)
     for name, path in damaged.items():
         if name != "wrong game":  # (next test)
             with pytest.raises(PandaCoreError):
-                NEURAL.load(str(path))
+                NeuralPolicy.load(str(path))
         with pytest.raises(PandaCoreError, match="policy"):
             simulate(2, game="head", players=2, bots=[f"neural:{path}", "heuristic"], seed=1)
     with pytest.raises(PandaCoreError, match="SHA-256"):
-        NEURAL.load(str(damaged["bad sha"]))
+        NeuralPolicy.load(str(damaged["bad sha"]))
     with pytest.raises(PandaCoreError, match="head"):  # a head policy does not play year
         simulate(2, game="year", bots=f"neural:{runs['head'] / 'policy.safetensors'}")
 
 
-@needs_neural
 def test_the_rust_loader_refuses_a_policy_whose_game_and_kind_disagree(
     runs: dict[str, Path], tmp_path: Path
 ) -> None:
     """A head policy with only its ``game`` changed to spin: a spin policy scores moves (kind
     move-scores, 1278 inputs, 1 output), so the file contradicts itself."""
     damaged = _corrupt(runs["head"] / "policy.safetensors", tmp_path)
-    with pytest.raises(PandaCoreError, match="kind|move-scores"):
-        NEURAL.load(str(damaged["wrong game"]))
+    with pytest.raises(PandaCoreError, match=r"kind|move-scores"):
+        NeuralPolicy.load(str(damaged["wrong game"]))
 
 
 # ---- the trainer's forward pass, and the Rust one ---------------------------------------------
@@ -349,11 +340,10 @@ def _inputs(game: str, width: int) -> np.ndarray:
     return np.concatenate(rows).astype(np.float32)
 
 
-@needs_neural
 @pytest.mark.parametrize("game", GAMES)
 def test_the_rust_forward_pass_agrees_with_the_trainers(runs: dict[str, Path], game: str) -> None:
     path = runs[game] / "policy.safetensors"
-    loaded = NEURAL.load(str(path))
+    loaded = NeuralPolicy.load(str(path))
     policy = read_policy(path)
     assert (loaded.game, loaded.layers, loaded.sha256) == (
         game,
@@ -379,7 +369,7 @@ def test_the_rust_forward_pass_agrees_with_the_trainers(runs: dict[str, Path], g
 def test_the_policy_plays_complete_games_with_other_bots(runs: dict[str, Path], game: str) -> None:
     path = runs[game] / "policy.safetensors"
     seat = policy_seat(path)
-    assert seat == f"neural:{path}" if HAS_NEURAL else isinstance(seat, PolicyBot)
+    assert seat == f"neural:{path}"
     for players in (2, 3, 5):
         bots = [seat, "heuristic", "random", "ismcts:20", seat][:players]
         result = simulate(4, game=game, players=players, bots=bots, seed=players)
@@ -393,7 +383,6 @@ def test_the_policy_plays_complete_games_with_other_bots(runs: dict[str, Path], 
     assert g.is_over
 
 
-@needs_neural
 @pytest.mark.parametrize("game", GAMES)
 def test_the_rust_bot_plays_as_the_python_policy(runs: dict[str, Path], game: str) -> None:
     """``neural:PATH`` chooses the move the trainer's rules choose, position after position."""
@@ -484,7 +473,7 @@ def test_a_folder_with_another_run_is_refused(runs: dict[str, Path], tmp_path: P
 def test_ctrl_c_saves_a_checkpoint_and_the_run_resumes(tmp_path: Path) -> None:
     out = tmp_path / "run"
     cmd = [sys.executable, "-m", "panda_core.cli", "train", "--game", "head", "--decisions",
-           "100000000", "--eval-every", "100000", "--eval-games", "0", "--hidden", "16",
+           "100000000", "--eval-every", "20000", "--eval-games", "0", "--hidden", "16",
            "--threads", "1", "--out", str(out)]  # fmt: skip
     proc = subprocess.Popen(
         cmd, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
@@ -492,7 +481,7 @@ def test_ctrl_c_saves_a_checkpoint_and_the_run_resumes(tmp_path: Path) -> None:
     try:
         assert proc.stdout is not None
         for line in proc.stdout:  # wait for a trained row, so that jit has compiled
-            if line.startswith("decisions") and "100,0" in line:
+            if line.startswith("decisions") and " 20,0" in line:
                 break
         time.sleep(0.5)
         sent = time.monotonic()
@@ -508,7 +497,7 @@ def test_ctrl_c_saves_a_checkpoint_and_the_run_resumes(tmp_path: Path) -> None:
     state = json.loads((out / "settings.json").read_text())
     assert state["decisions"] == 100_000_000
     saved = read_policy(out / "policy.safetensors").metadata["decisions"]
-    assert 100_000 < int(saved) < 100_000_000, "the checkpoint is where the run stopped"
+    assert 20_000 < int(saved) < 100_000_000, "the checkpoint is where the run stopped"
     # The same command with a budget just past the checkpoint finishes the run from there.
     budget = int(saved) + 2_000
     argv = [*cmd[3:-2], "--decisions", str(budget)]  # the last --decisions wins
@@ -622,14 +611,4 @@ def test_the_manifest_describes_the_shipped_files() -> None:
         assert policy.metadata.get("move_features_layout") == entry["move_features_layout"]
         assert policy.metadata["layers"] == ",".join(map(str, entry["layers"]))
         assert policy.metadata["sha256"] == entry["tensors_sha256"]
-        if HAS_NEURAL:
-            shipped = NEURAL.shipped(entry["game"])
-            assert shipped.sha256 == entry["tensors_sha256"]
-
-
-def test_check_bot_knows_neural_when_the_engine_has_it() -> None:
-    if HAS_NEURAL:
-        assert check_bot("neural")
-    else:
-        with pytest.raises(RulesError):
-            check_bot("neural")
+        assert NeuralPolicy.shipped(entry["game"]).sha256 == entry["tensors_sha256"]

@@ -1,4 +1,4 @@
-"""What the trainer needs to know about a game, looked up in ONE place.
+"""What the trainer needs to know about a game, read from the registry in ONE place.
 
 The trainer is written once over the game contract; the only thing that differs between the
 games is the policy *kind* (docs/train_your_agent.md, "What the network sees"):
@@ -7,11 +7,6 @@ games is the policy *kind* (docs/train_your_agent.md, "What the network sees"):
   fixed action id; the bot plays the legal action of largest value.
 * ``"move-scores"`` (``year``, ``spin``): the network reads one (observation, legal-move
   features) row per legal move and outputs one score; the bot plays the move of largest score.
-
-The lead's registry (``GameSpec``) is growing the same fields (``policy_kind``,
-``observation_layout``, ``move_features_layout``, ``new_vector_env``); until then this module
-derives them from the registry and the engine's constants, so swapping to the registry later is a
-change to this file only.
 """
 
 from __future__ import annotations
@@ -19,20 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
-from panda_core import _core
 from panda_core._registry import GameName, spec
 
 __all__ = ["GameInfo", "PolicyKind", "game_info"]
 
 PolicyKind: TypeAlias = Literal["action-values", "move-scores"]
-
-# The engine's layout version strings (docs/agents.md, docs/climb_encodings.md). A build of the
-# engine that exports them wins; the literals are what this engine's layouts are called.
-_HEAD_OBSERVATION_LAYOUT: str = getattr(_core, "HEAD_OBSERVATION_LAYOUT", "head-observation/1")
-_CLIMB_OBSERVATION_LAYOUT: str = getattr(_core, "CLIMB_OBSERVATION_LAYOUT", "climb-observation/1")
-_CLIMB_MOVE_FEATURES_LAYOUT: str = getattr(
-    _core, "CLIMB_MOVE_FEATURES_LAYOUT", "climb-move-features/1"
-)
 
 
 @dataclass(frozen=True)
@@ -62,22 +48,18 @@ class GameInfo:
 
     def new_vector_env(self, num_envs: int, players: int, threads: int | None) -> Any:
         """The game's vector env (``HeadVectorEnv`` or ``ClimbVectorEnv``) with default rules."""
-        game = spec(self.name)
-        return game.vector_env(num_envs, players, game.rules(), threads)  # type: ignore[arg-type]
+        return spec(self.name).new_vector_env(num_envs, players, threads=threads)
 
 
 def game_info(name: GameName) -> GameInfo:
     """The trainer's view of the game called ``name`` (checked by the registry)."""
     game = spec(name)
-    scores_moves = game.move_features > 0
     return GameInfo(
         name=game.name,
-        kind="move-scores" if scores_moves else "action-values",
+        kind=game.policy_kind,
         observation_size=game.observation_size,
         move_features=game.move_features,
         num_actions=game.num_actions,
-        observation_layout=(
-            _CLIMB_OBSERVATION_LAYOUT if scores_moves else _HEAD_OBSERVATION_LAYOUT
-        ),
-        move_features_layout=_CLIMB_MOVE_FEATURES_LAYOUT if scores_moves else None,
+        observation_layout=game.observation_layout,
+        move_features_layout=game.move_features_layout,
     )

@@ -2,9 +2,9 @@
 random bots, the policy taking each seat in turn on the same deals.
 
 The policy plays as the engine's built-in bot ``neural:PATH`` (the Rust forward pass, the whole
-batch in Rust), which is also the proof that the file the trainer wrote loads and plays. An
-engine built before that bot existed gets a Python stand-in (:class:`PolicyBot`) that plays by
-the same rules from the same file, game by game (slower).
+batch in Rust), which is also the proof that the file the trainer wrote loads and plays.
+:class:`PolicyBot` is the same policy as a Python bot, from the file, by the trainer's rules: the
+reference the tests hold the Rust bot to, move for move.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from panda_core._core import PandaCoreError, check_bot
+from panda_core._core import check_bot
 from panda_core._registry import GameName, spec
 from panda_core.simulate import simulate
-from panda_core.train.policy_file import PolicyFile, read_policy
+from panda_core.train.policy_file import PolicyFile
 
 __all__ = ["OPPONENTS", "PolicyBot", "WinRate", "evaluate", "policy_seat"]
 
@@ -71,15 +71,10 @@ class PolicyBot:
         return game.legal_moves()[int(np.argmax(self.policy.forward(rows)[:, 0]))]
 
 
-def policy_seat(path: str | os.PathLike[str]) -> Any:
-    """The seat that plays the policy file at ``path``: ``"neural:PATH"`` when the engine has
-    that bot, else a :class:`PolicyBot`."""
-    name = f"neural:{Path(path)}"
-    try:
-        check_bot(name)
-    except PandaCoreError:
-        return PolicyBot(read_policy(path))
-    return name
+def policy_seat(path: str | os.PathLike[str]) -> str:
+    """The built-in bot that plays the policy file at ``path``, checked by the engine (a bad
+    file is a ``PolicyError`` saying why)."""
+    return check_bot(f"neural:{Path(path)}")
 
 
 def evaluate(
