@@ -53,7 +53,8 @@ def padded_rows(rows: int) -> int:
     return size
 
 
-# Module-level, so that a new Actor (one per training segment) reuses the compiled programs.
+# Module-level, so that every Actor (one per training session; many in the tests) reuses the
+# compiled programs.
 _FORWARD: Callable[..., Any] = jax.jit(forward)
 _SCORE: Callable[..., Any] = jax.jit(score_moves)
 
