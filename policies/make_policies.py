@@ -55,8 +55,9 @@ about a quarter of an hour each on a 2-core laptop CPU."""
 def _row(row: CurveRow | None) -> str:
     if row is None:
         return ""
+    loss = "-" if row.loss != row.loss else f"{row.loss:.4f}"  # NaN before the first step
     return (
-        f"  {row.decisions:>12,} decisions {row.seconds:>7.0f} s  loss {row.loss:.4f}  "
+        f"  {row.decisions:>12,} decisions {row.seconds:>7.0f} s  loss {loss}  "
         f"vs heuristic {row.heuristic.rate:.1%}  vs random {row.random.rate:.1%}"
     )
 
@@ -111,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [g for g in games if g not in RUNS]
     if unknown:
         parser.error(f"unknown games {unknown}; the games are {list(RUNS)}")
+    args.work.mkdir(parents=True, exist_ok=True)
+    (args.work / ".gitignore").write_text("*\n")  # the runs are big and not shipped
     entries = {}
     if MANIFEST.exists():
         entries = {e["game"]: e for e in json.loads(MANIFEST.read_text())["policies"]}
