@@ -1,7 +1,7 @@
 """Train the policies shipped in panda-core (``policies/{game}.safetensors``) and write
 ``policies/MANIFEST.json``: the committed command behind the built-in ``neural`` bot.
 
-    python policies/make_policies.py                 # all three games, the shipped budgets
+    python policies/make_policies.py                 # all three games (about an hour)
     python policies/make_policies.py --games head    # one game
 
 Each game is one ``panda_core.train`` run with a fixed seed and decision budget (``RUNS``), in
@@ -36,20 +36,20 @@ SEED = 12
 """The seed of every shipped run (issue 12)."""
 RUNS: dict[str, TrainSettings] = {
     "head": TrainSettings(
-        game="head", seed=SEED, decisions=60_000_000, num_envs=256, eval_every=5_000_000,
+        game="head", seed=SEED, decisions=100_000_000, num_envs=256, eval_every=10_000_000,
         eval_games=1000,
     ),
     "year": TrainSettings(
-        game="year", seed=SEED, decisions=9_000_000, num_envs=64, eval_every=1_000_000,
+        game="year", seed=SEED, decisions=15_000_000, num_envs=64, eval_every=1_500_000,
         eval_games=1000,
     ),
     "spin": TrainSettings(
-        game="spin", seed=SEED, decisions=9_000_000, num_envs=64, eval_every=1_000_000,
+        game="spin", seed=SEED, decisions=15_000_000, num_envs=64, eval_every=1_500_000,
         eval_games=1000,
     ),
 }  # fmt: skip
 """The shipped runs: 4 players, the trainer's default network and learning settings; budgets of
-about a quarter of an hour each on a 2-core laptop CPU."""
+about twenty minutes each on a 2-core laptop CPU."""
 
 
 def _row(row: CurveRow | None) -> str:
