@@ -459,6 +459,36 @@ def test_a_longer_budget_resumes_to_the_same_policy(runs: dict[str, Path], tmp_p
     assert third.decisions == second.decisions and len(third.curve) == len(second.curve)
 
 
+def test_a_resumed_run_may_use_other_threads(runs: dict[str, Path], tmp_path: Path) -> None:
+    """The engine's results do not depend on its thread count, so a run resumed with other
+    ``threads`` (its envs re-made mid-game) still ends with the same policy."""
+    full = _tiny("head")
+    folder = tmp_path / "threads"
+    train(_tiny("head", decisions=full.decisions // 2), folder)
+    train(_tiny("head", threads=2), folder)
+    assert (folder / "policy.safetensors").read_bytes() == (
+        runs["head"] / "policy.safetensors"
+    ).read_bytes()
+    assert json.loads((folder / "settings.json").read_text())["threads"] == 2
+
+
+@pytest.mark.parametrize(("game", "players"), [("head", 2), ("year", 5), ("spin", 3)])
+def test_other_table_sizes_train_and_play(game: str, players: int, tmp_path: Path) -> None:
+    result = train(_tiny(game, players=players, eval_games=2 * players), tmp_path)
+    assert read_policy(result.policy).metadata["players"] == str(players)
+    assert all(r.heuristic.games == 2 * players for r in result.curve)
+    played = simulate(3, game=game, players=players, bots=f"neural:{result.policy}", seed=2)
+    assert np.all(played.decisions > 0)
+
+
+def test_the_run_folder_must_be_a_folder(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(TrainError, match="not empty and holds no training run"):
+        train(_tiny("head"), tmp_path / "file")
+    with pytest.raises(TypeError, match="settings must be a TrainSettings"):
+        train({"game": "head"}, tmp_path / "new")  # type: ignore[arg-type]
+
+
 def test_a_folder_with_another_run_is_refused(runs: dict[str, Path], tmp_path: Path) -> None:
     with pytest.raises(TrainError, match=r"other settings \(lr: 0.001 in the folder, 0.002 now"):
         train(_tiny("head", lr=2e-3), runs["head"])
