@@ -40,6 +40,7 @@ from panda_core._registry import (
 from panda_core.arena.cli import register as register_arena
 from panda_core.selfplay.cli import register as register_selfplay
 from panda_core.simulate import MAX_GAMES, SimulationResult, pooled_win_rates, simulate_chunks
+from panda_core.train.cli import register as register_train
 from panda_core.tui.cli import register as register_tui
 from panda_core.web.cli import register as register_web
 
@@ -273,6 +274,7 @@ def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
     register_web(sub)  # serve: panda_core/web
     register_arena(sub, default)  # arena: panda_core/arena
     register_selfplay(sub, default)  # selfplay: panda_core/selfplay
+    register_train(sub, default)  # train: panda_core/train
     return parser
 
 

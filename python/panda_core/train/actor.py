@@ -1,0 +1,165 @@
+"""Self-play: every seat of ``num_envs`` games played by the current network, epsilon-greedy,
+one network call per step for all the games.
+
+Deep Monte-Carlo (DouZero) learns ``Q(position, move)`` by regression on the final result of the
+game: each decision's target is the acting seat's reward when its game ends (+1 for the winner,
+−1 for every other seat, from the env's ``rewards``). So a decision is kept until its game ends,
+then handed over as :class:`Samples` (``buffer.py``).
+
+The two policy kinds differ only in what a decision's input row is and how the move is chosen:
+
+* action-values (Panda Head): the row is the observation; the network outputs a value per
+  action id; the move is the legal id of largest value (ties: the lowest id); the sample
+  remembers the id (its output column).
+* move-scores (``year``, ``spin``): one row per legal move, ``concat(observation, move
+  features)``; the move is the row of largest score (ties: the first); the sample is the chosen
+  row (output column 0).
+
+These are exactly the rules the Rust ``neural`` bot plays by, so the evaluation plays the policy
+that self-play trained.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import numpy.typing as npt
+
+from panda_core.train._game import GameInfo
+from panda_core.train.buffer import EpisodeBuffer
+from panda_core.train.network import Params, forward, score_moves
+from panda_core.train.samples import Samples
+
+__all__ = ["Actor", "actor_seeds"]
+
+MIN_ROWS = 64
+"""Smallest padded move-row count. The climbing games' legal moves (about 4.5 a decision, some
+thousands at a deal) are padded to a size class so that jit compiles one program per class, not
+one per step; classes grow by about 1/8 (so about 1/8 padding at most; 58 classes up to
+100,000 rows, of which a run meets some twenty)."""
+
+
+def padded_rows(rows: int) -> int:
+    """The size class of ``rows`` move rows: the smallest ``MIN_ROWS * (9/8)**k`` (rounded up
+    to a multiple of 16) that holds them."""
+    size = MIN_ROWS
+    while size < rows:
+        size = -(-size * 9 // 8 // 16) * 16
+    return size
+
+
+# Module-level, so that every Actor (one per training session; many in the tests) reuses the
+# compiled programs.
+_FORWARD: Callable[..., Any] = jax.jit(forward)
+_SCORE: Callable[..., Any] = jax.jit(score_moves)
+
+
+def actor_seeds(seed: int) -> tuple[int, np.random.Generator, np.random.Generator]:
+    """The env seed, the exploration generator and the shuffling generator of the self-play of
+    a run with ``seed`` (independent streams of numpy's SeedSequence)."""
+    sequence = np.random.SeedSequence([seed, 0])
+    env_seed, explore, shuffle = (int(s) for s in sequence.generate_state(3, np.uint64))
+    return env_seed, np.random.default_rng(explore), np.random.default_rng(shuffle)
+
+
+def _random_legal(mask: npt.NDArray[np.bool_], draws: npt.NDArray[np.float64]) -> Any:
+    """For each row of ``mask``, the legal column picked by the uniform ``draws`` in [0, 1)."""
+    counts = mask.sum(axis=1)
+    picks = np.minimum((draws * counts).astype(np.int64), counts - 1)
+    return np.argmax(np.cumsum(mask, axis=1) > picks[:, None], axis=1)
+
+
+class Actor:
+    """``num_envs`` self-play games of one game, dealt from ``seed``. It pickles exactly (the
+    envs mid-game, the waiting decisions, the generators): a checkpoint holds it."""
+
+    def __init__(
+        self,
+        info: GameInfo,
+        num_envs: int,
+        players: int,
+        threads: int | None,
+        seed: int,
+    ) -> None:
+        self.info = info
+        self.env = info.new_vector_env(num_envs, players, threads)
+        env_seed, self.rng, self.shuffle_rng = actor_seeds(seed)
+        self.obs, self.mask, self.player = self.env.reset(env_seed)
+        self.num_envs = num_envs
+        self.buffer = EpisodeBuffer(info.input_size, players)
+        # The id of each env's game in progress (ids are never reused) and its decisions so far.
+        self._games = np.arange(num_envs, dtype=np.int64)
+        self._next_game = num_envs
+        self._lengths = np.zeros(num_envs, dtype=np.int64)
+
+    def step(self, params: Params, epsilon: float) -> None:
+        """One decision in every env, kept in :attr:`buffer` until its game ends."""
+        explore = self.rng.random(self.num_envs) < epsilon
+        draws = self.rng.random(self.num_envs)
+        if self.info.kind == "action-values":
+            rows, columns, result = self._step_actions(params, explore, draws)
+        else:
+            rows, columns, result = self._step_moves(params, explore, draws)
+        self.buffer.add(rows, columns, self.player, self._games)
+        self._lengths += 1
+        self.obs, self.mask, rewards, terminated, self.player = result
+        if terminated.any():
+            ended = np.flatnonzero(terminated)
+            self.buffer.finish(self._games[ended], rewards[ended], int(self._lengths[ended].sum()))
+            self._games[ended] = self._next_game + np.arange(ended.size)
+            self._next_game += ended.size
+            self._lengths[ended] = 0
+
+    def set_threads(self, threads: int | None) -> None:
+        """Use ``threads`` engine threads from now on (a resumed run may change them; results
+        do not depend on them)."""
+        count = self.info.new_vector_env(1, self.env.players, threads).threads  # None: cores
+        if count == self.env.threads:
+            return
+        # The env's saved state (its pickle: a versioned JSON document) with another thread
+        # count: the same games, stepped by more or fewer threads.
+        rebuild, (text,) = self.env.__reduce__()
+        state = json.loads(text)
+        state["threads"] = count
+        self.env = rebuild(json.dumps(state))
+
+    def take(self) -> Samples:
+        """The decisions of every game finished since the last call, in play order."""
+        return self.buffer.take()
+
+    def _step_actions(
+        self, params: Params, explore: npt.NDArray[np.bool_], draws: npt.NDArray[np.float64]
+    ) -> tuple[Any, Any, Any]:
+        values = np.asarray(_FORWARD(params, jnp.asarray(self.obs)))
+        greedy = np.argmax(np.where(self.mask, values, -np.inf), axis=1)  # ties: the lowest id
+        actions = np.where(explore, _random_legal(self.mask, draws), greedy)
+        rows = self.obs
+        return rows, actions, self.env.step(actions)
+
+    def _step_moves(
+        self, params: Params, explore: npt.NDArray[np.bool_], draws: npt.NDArray[np.float64]
+    ) -> tuple[Any, Any, Any]:
+        features, offsets = self.env.legal_move_features()
+        starts, counts = offsets[:-1], np.diff(offsets)
+        total = features.shape[0]
+        padded = padded_rows(total)
+        move_env = np.zeros(padded, dtype=np.int32)
+        move_env[:total] = np.repeat(np.arange(self.num_envs, dtype=np.int32), counts)
+        moves = np.zeros((padded, features.shape[1]), dtype=np.float32)
+        moves[:total] = features
+        scores = np.asarray(_SCORE(params, self.obs, moves, move_env))[:total]
+        best = np.maximum.reduceat(scores, starts)
+        # The first row of each env reaching its best score: ties go to the lowest move index.
+        first = np.minimum.reduceat(
+            np.where(scores == best[move_env[:total]], np.arange(total), total), starts
+        )
+        greedy = first - starts
+        random = np.minimum((draws * counts).astype(np.int64), counts - 1)
+        indices = np.where(explore, random, greedy)
+        rows = np.concatenate([self.obs, features[starts + indices]], axis=1)
+        return rows, np.zeros(self.num_envs, dtype=np.int32), self.env.step_moves(indices)

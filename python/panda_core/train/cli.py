@@ -1,0 +1,200 @@
+"""``panda-core train``: train a policy by self-play from the command line
+(docs/train_your_agent.md).
+
+Only argparse and the shared CLI pieces are imported at load time; JAX and the trainer are
+imported when the command runs, so the other subcommands neither pay for them nor need the
+``train`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from panda_core._cli_common import (
+    INTERRUPTED,
+    Default,
+    UsageError,
+    add_game_options,
+    int_in,
+    keep_default,
+    progress_bar,
+)
+from panda_core._core import MAX_ENVS, MAX_THREADS, PandaCoreError, check_players
+
+__all__ = ["register"]
+
+
+def _widths(text: str) -> tuple[int, ...]:
+    """``--hidden 256,128``: comma-separated layer widths."""
+    try:
+        widths = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated widths such as 256,128, got {text[:40]!r}"
+        ) from None
+    return widths
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text[:40]!r}") from None
+
+
+def register(sub: Any, default: Default = keep_default) -> None:
+    """Add ``train`` to the ``panda-core`` subcommands (``sub``: argparse subparsers)."""
+    from panda_core.train.settings import TrainSettings  # no JAX: plain dataclass
+
+    base = TrainSettings()
+    cmd = sub.add_parser(
+        "train",
+        help="train a policy by self-play (Deep Monte-Carlo; extra [train])",
+        description="Train a network by self-play Deep Monte-Carlo (DouZero) and write the run "
+        "to --out: policy.safetensors (play it as the bot neural:OUT/policy.safetensors), "
+        "train_state, curve.csv and curve.png. The same command again resumes the run (a "
+        "larger --decisions extends it); Ctrl-C saves a checkpoint and stops (exit status 130).",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    add_game_options(cmd, default)
+    cmd.add_argument("--out", required=True, metavar="DIR", help="the run folder")
+    cmd.add_argument(
+        "--decisions",
+        "-n",
+        type=int_in(1, 2**53),
+        default=default(base.decisions),
+        help="self-play decisions to train on (the budget of the whole run)",
+    )
+    cmd.add_argument("--seed", type=int_in(0, 2**64 - 1), default=default(base.seed), help="seed")
+    cmd.add_argument(
+        "--num-envs",
+        type=int_in(1, MAX_ENVS),
+        default=default(base.num_envs),
+        help="games played side by side",
+    )
+    cmd.add_argument(
+        "--hidden",
+        type=_widths,
+        default=default(base.hidden),
+        metavar="W,W,...",
+        help="hidden layer widths",
+    )
+    cmd.add_argument("--lr", type=_number, default=default(base.lr), help="Adam learning rate")
+    cmd.add_argument(
+        "--batch-size", type=int_in(1, 65_536), default=default(base.batch_size), help="batch"
+    )
+    cmd.add_argument(
+        "--epsilon",
+        type=_number,
+        default=default(base.epsilon),
+        help="probability of a random legal move in self-play",
+    )
+    cmd.add_argument(
+        "--eval-every",
+        type=int_in(1, 2**53),
+        default=default(base.eval_every),
+        help="decisions between evaluations (a checkpoint and a curve row each)",
+    )
+    cmd.add_argument(
+        "--eval-games",
+        type=int_in(0, 1_000_000),
+        default=default(base.eval_games),
+        help="games per evaluation line-up (vs 3 heuristic, vs 3 random); 0: none",
+    )
+    cmd.add_argument(
+        "--threads",
+        type=int_in(1, MAX_THREADS),
+        default=default(None),
+        help="engine threads (default None: every core)",
+    )
+    cmd.add_argument(
+        "--quiet",
+        "-q",
+        action="store_true",
+        default=default(False),
+        help="no progress bar (it is only drawn on a terminal anyway)",
+    )
+    cmd.set_defaults(func=_cmd_train)
+
+
+def _row_text(row: Any) -> str:
+    def rate(win: Any) -> str:
+        if not win.games:
+            return "-"
+        low, high = win.interval
+        return f"{win.rate:.1%} [{low:.1%}, {high:.1%}]"
+
+    loss = "-" if row.loss != row.loss else f"{row.loss:.4f}"  # NaN before the first step
+    return (
+        f"decisions {row.decisions:>12,}  {row.seconds:>8.1f} s  loss {loss}  "
+        f"vs heuristic {rate(row.heuristic)}  vs random {rate(row.random)}"
+    )
+
+
+def _cmd_train(args: argparse.Namespace, given: set[str]) -> int:
+    try:
+        check_players(args.players)
+    except PandaCoreError as err:
+        raise UsageError(str(err)) from None
+    try:
+        from panda_core.train.run import train
+        from panda_core.train.settings import TrainSettings
+    except ImportError as err:  # the train extra is not installed
+        raise UsageError(
+            f"panda-core train needs JAX: pip install 'panda-core[train]' ({err})"
+        ) from None
+    settings = TrainSettings(
+        game=args.game,
+        players=args.players,
+        seed=args.seed,
+        decisions=args.decisions,
+        num_envs=args.num_envs,
+        hidden=args.hidden,
+        lr=args.lr,
+        batch_size=args.batch_size,
+        epsilon=args.epsilon,
+        eval_every=args.eval_every,
+        eval_games=args.eval_games,
+        threads=args.threads,
+    )
+    bar = progress_bar(settings.decisions, args.quiet, "decisions")
+    shown = {"done": 0}
+
+    def progress(decisions: int, row: Any) -> None:
+        if bar is not None:
+            bar.update(max(0, min(decisions, settings.decisions) - shown["done"]))
+        shown["done"] = max(shown["done"], min(decisions, settings.decisions))
+        if row is not None:
+            text = _row_text(row)
+            if bar is not None:
+                bar.write(text)
+            else:
+                print(text, flush=True)
+
+    print(
+        f"panda-core train: game={settings.game} players={settings.players} "
+        f"seed={settings.seed} decisions={settings.decisions:,} out={args.out}",
+        flush=True,
+    )
+    try:
+        result = train(settings, args.out, progress)
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+        print(
+            f"interrupted at {shown['done']:,} decisions; the checkpoint is in {args.out}: run "
+            "the same command again to resume",
+            file=sys.stderr,
+        )
+        return INTERRUPTED
+    if bar is not None:
+        bar.close()
+    print(
+        f"trained {result.decisions:,} decisions in {result.seconds:.1f} s "
+        f"({result.decisions / max(result.seconds, 1e-9):,.0f} decisions/s)\n"
+        f"policy: {result.policy} (bot neural:{result.policy})\n"
+        f"curve: {result.out / 'curve.csv'}, {result.out / 'curve.png'}"
+    )
+    return 0

@@ -1,0 +1,248 @@
+"""``train``: a training run in a folder, resumable, reproducible, interruptible.
+
+The folder (``out``) holds
+
+* ``settings.json`` — the run's :class:`TrainSettings` (a rerun with other settings is refused);
+* ``policy.safetensors`` — the latest policy (format 1: the bot ``neural:PATH`` plays it);
+* ``train_state`` — everything needed to go on exactly where it stopped (``checkpoint.py``);
+* ``curve.csv`` and ``curve.png`` — the learning curve (``curve.py``).
+
+Every ``eval_every`` decisions (and at the end) the run writes a checkpoint, evaluates the policy
+and adds a curve row. Everything it computes is a function of the settings, so the same settings
+give the same policy files byte for byte, and a run that stops (at a checkpoint, on Ctrl-C) and
+is resumed computes exactly what a run that never stopped computes. Ctrl-C finishes the current
+step, saves a checkpoint and raises ``KeyboardInterrupt``; during an evaluation it stops the
+evaluation (the checkpoint is already written; the resumed run evaluates again).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import jax.numpy as jnp
+import numpy as np
+
+from panda_core._args import shown
+from panda_core._registry import spec
+from panda_core.train._game import game_info
+from panda_core.train.actor import Actor
+from panda_core.train.checkpoint import Counters, TrainState, load_state, save_state
+from panda_core.train.curve import CurveRow, draw_curve, read_curve, write_curve
+from panda_core.train.errors import TrainError
+from panda_core.train.evaluate import WinRate, evaluate
+from panda_core.train.interrupt import StopOnInterrupt
+from panda_core.train.learner import Learner
+from panda_core.train.network import init_params
+from panda_core.train.policy_file import write_policy
+from panda_core.train.samples import Samples
+from panda_core.train.settings import TrainSettings
+
+__all__ = [
+    "CURVE_CSV",
+    "CURVE_PNG",
+    "POLICY",
+    "SETTINGS",
+    "STATE",
+    "Progress",
+    "TrainResult",
+    "train",
+]
+
+SETTINGS = "settings.json"
+POLICY = "policy.safetensors"
+STATE = "train_state"
+CURVE_CSV = "curve.csv"
+CURVE_PNG = "curve.png"
+SHUFFLE_BATCHES = 4
+"""Finished decisions are learned from once at least this many batches of them are ready, in a
+shuffled order: consecutive decisions of one game are strongly correlated."""
+PROGRESS_STEPS = 64
+"""Steps between two progress calls (a call per step would cost more than the bar shows)."""
+
+Progress = Callable[[int, CurveRow | None], None]
+"""``progress(decisions so far, the new curve row or None)``, called as training goes on."""
+
+
+@dataclass(frozen=True)
+class TrainResult:
+    """Where a run stands: its folder, settings, counters and curve."""
+
+    out: Path
+    settings: TrainSettings
+    decisions: int
+    seconds: float
+    curve: list[CurveRow]
+
+    @property
+    def policy(self) -> Path:
+        """The latest policy file."""
+        return self.out / POLICY
+
+
+def train(
+    settings: TrainSettings,
+    out: str | os.PathLike[str],
+    progress: Progress | None = None,
+) -> TrainResult:
+    """Train (or resume training) ``settings``'s run in the folder ``out`` up to
+    ``settings.decisions`` decisions (module docstring)."""
+    if not isinstance(settings, TrainSettings):
+        raise TypeError(f"settings must be a TrainSettings, got {shown(settings)}")
+    folder = _prepare(Path(out), settings)
+    return _Run(settings, folder, progress).run()
+
+
+def _prepare(folder: Path, settings: TrainSettings) -> Path:
+    """The run folder, created, or checked to hold this run (``TrainError`` otherwise)."""
+    saved = folder / SETTINGS
+    if saved.exists():
+        try:
+            theirs = TrainSettings.from_json(json.loads(saved.read_text()))
+        except (ValueError, TypeError) as err:
+            raise TrainError(f"{saved}: not the settings of a training run ({err})") from None
+        differences = settings.differences(theirs)
+        if differences:
+            raise TrainError(
+                f"{folder} holds a run with other settings ({'; '.join(differences)}): resume "
+                "it with the same settings (only decisions and threads may change), or train "
+                "into another folder"
+            )
+    elif folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise TrainError(f"{folder} is not empty and holds no training run ({SETTINGS})")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        saved.write_text(json.dumps(settings.to_json(), indent=2) + "\n")
+    except OSError as err:
+        raise TrainError(f"cannot write the run folder {folder}: {err}") from None
+    return folder
+
+
+class _Run:
+    """One session of a run: load or start its state, then play, learn and evaluate."""
+
+    def __init__(self, settings: TrainSettings, folder: Path, progress: Progress | None) -> None:
+        self.settings = settings
+        self.folder = folder
+        self.progress = progress
+        self.info = game_info(settings.game)
+        layers = [self.info.input_size, *settings.hidden, self.info.output_size]
+        self.learner = Learner(settings.lr)
+        params = init_params(settings.seed, layers)
+        if (folder / STATE).exists():
+            self.state = load_state(folder / STATE, params)
+        else:
+            self.state = TrainState(params, self.learner.init(params), Counters(), actor=None)
+        self.curve = read_curve(folder / CURVE_CSV)
+        self.eval_seed = int(np.random.SeedSequence([settings.seed, 1]).generate_state(1)[0])
+
+    def run(self) -> TrainResult:
+        settings, state = self.settings, self.state
+        if state.counters.row_due:
+            # The untrained network's row, or a row whose evaluation was interrupted.
+            self._checkpoint()
+            self._evaluate()
+        while state.counters.decisions < settings.decisions:
+            every = settings.eval_every
+            end = min(settings.decisions, (state.counters.decisions // every + 1) * every)
+            self._play_until(end)
+            self._checkpoint()
+            self._evaluate()
+        counters = state.counters
+        return TrainResult(self.folder, settings, counters.decisions, counters.seconds, self.curve)
+
+    def _play_until(self, end: int) -> None:
+        """Self-play and learning up to ``end`` decisions; on Ctrl-C, a checkpoint at the
+        current step, then ``KeyboardInterrupt``."""
+        settings, state = self.settings, self.state
+        if state.actor is None:
+            state.actor = Actor(
+                self.info, settings.num_envs, settings.players, settings.threads, settings.seed
+            )
+        actor: Actor = state.actor
+        actor.set_threads(settings.threads)
+        batch = settings.batch_size
+        losses: list[Any] = []
+        decisions, steps, start = state.counters.decisions, 0, time.perf_counter()
+        with StopOnInterrupt() as stop:
+            while decisions < end and not stop.requested:
+                actor.step(state.params, settings.epsilon)
+                decisions += settings.num_envs
+                if steps % PROGRESS_STEPS == 0 and self.progress is not None:
+                    self.progress(decisions, None)
+                steps += 1
+                pending = len(state.pending) if state.pending is not None else 0
+                if actor.buffer.ready + pending < SHUFFLE_BATCHES * batch:
+                    continue
+                ready = actor.take()
+                if state.pending is not None:
+                    ready = Samples.concat([state.pending, ready])
+                ready = ready[actor.shuffle_rng.permutation(len(ready))]
+                full = len(ready) // batch
+                for k in range(full):
+                    state.params, state.opt_state, loss = self.learner.step(
+                        state.params, state.opt_state, ready[k * batch : (k + 1) * batch]
+                    )
+                    losses.append(loss)
+                state.pending = ready[full * batch :]
+            total = float(jnp.sum(jnp.stack(losses))) if losses else 0.0
+            counters = state.counters
+            state.counters = replace(
+                counters,
+                decisions=decisions,
+                seconds=counters.seconds + time.perf_counter() - start,
+                steps=counters.steps + len(losses),
+                loss_sum=counters.loss_sum + total,
+                loss_count=counters.loss_count + len(losses),
+                row_due=decisions >= end,
+            )
+            if self.progress is not None:
+                self.progress(decisions, None)
+            if stop.requested:
+                self._checkpoint()
+                raise KeyboardInterrupt
+
+    def _checkpoint(self) -> None:
+        """Write the policy and the train state."""
+        state = self.state
+        write_policy(state.params, self.settings, self.folder / POLICY, state.counters.decisions)
+        save_state(self.folder / STATE, state)
+
+    def _evaluate(self) -> None:
+        """A curve row for the current state (the checkpoint is written first: an interrupted
+        evaluation is redone on resume)."""
+        settings, state = self.settings, self.state
+        if settings.eval_games:
+            rates = evaluate(
+                self.folder / POLICY,
+                settings.game,
+                settings.players,
+                settings.eval_games,
+                self.eval_seed,
+                settings.threads,
+            )
+        else:
+            rates = {"heuristic": WinRate(0, 0), "random": WinRate(0, 0)}
+        counters = state.counters
+        loss = counters.loss_sum / counters.loss_count if counters.loss_count else float("nan")
+        row = CurveRow(
+            counters.decisions, counters.seconds, loss, rates["heuristic"], rates["random"]
+        )
+        self.curve = [r for r in self.curve if r.decisions < row.decisions] + [row]
+        write_curve(self.curve, self.folder / CURVE_CSV)
+        draw_curve(
+            self.curve,
+            self.folder / CURVE_PNG,
+            f"panda-core train: {spec(settings.game).title}, {settings.players} players, "
+            f"seed {settings.seed}",
+            1 / settings.players,
+        )
+        state.counters = replace(counters, loss_sum=0.0, loss_count=0, row_due=False)
+        save_state(self.folder / STATE, state)
+        if self.progress is not None:
+            self.progress(counters.decisions, row)
