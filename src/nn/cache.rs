@@ -38,7 +38,8 @@ pub fn load(path: &str) -> Result<Arc<Policy>, PolicyError> {
         )));
     }
     let stamp = (meta.len(), meta.modified().ok());
-    let key = PathBuf::from(path);
+    // The file, not the text naming it: a relative path names another file after a chdir.
+    let key = std::fs::canonicalize(path).unwrap_or_else(|_| PathBuf::from(path));
     // A poisoned lock only means another thread panicked mid-insert: the map is still a map.
     let mut kept = cache().lock().unwrap_or_else(|p| p.into_inner());
     if let Some((s, policy)) = kept.get(&key) {
