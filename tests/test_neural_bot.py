@@ -9,6 +9,7 @@ forward pass is checked against an independent numpy one read straight from the 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import pickle
 import struct
@@ -23,6 +24,7 @@ import panda_core
 from panda_core import GAMES, NeuralPolicy, PolicyError, RulesError, make, simulate
 from panda_core._core import ArgumentError, nth_output
 from panda_core._registry import spec
+from panda_core.arena.errors import ArenaError
 from panda_core.arena.run import arena, arena_settings
 from panda_core.bots import play_game
 from panda_core.table.table import Table
@@ -59,6 +61,20 @@ def with_manifest(data: bytes, **entries: str) -> bytes:
     text = json.dumps(header).encode()
     text += b" " * (-len(text) % 8)
     return struct.pack("<Q", len(text)) + text + data[8 + n :]
+
+
+def sha256_of_weights(data: bytes) -> str:
+    """The manifest's ``sha256`` of a policy file: its tensors' bytes in layer order."""
+    (n,) = struct.unpack("<Q", data[:8])
+    header = json.loads(data[8 : 8 + n])
+    layers = len(header["__metadata__"]["layers"].split(",")) - 1
+    body = data[8 + n :]
+    digest = hashlib.sha256()
+    for i in range(layers):
+        for part in ("weight", "bias"):
+            lo, hi = header[f"layers.{i}.{part}"]["data_offsets"]
+            digest.update(body[lo:hi])
+    return digest.hexdigest()
 
 
 # ---- the shipped policies ---------------------------------------------------------------------
@@ -284,3 +300,21 @@ def test_bot_moves_refuse_what_cannot_play(year_file: Path) -> None:
         env.bot_moves("nobody")
     with pytest.raises(TypeError):
         env.bot_moves(3)  # type: ignore[arg-type]
+
+
+def test_an_arena_folder_knows_which_policy_it_rated(tmp_path: Path) -> None:
+    path = tmp_path / "mine.safetensors"
+    path.write_bytes(SHIPPED["head"].to_bytes())
+    out = tmp_path / "arena"
+    first = arena([f"neural:{path}", "heuristic"], game="head", players=2, deals=2, out=out)
+    assert first.complete
+    entrant = first.settings.entrants[0]
+    assert entrant.policy == SHIPPED["head"].sha256
+    assert arena([f"neural:{path}", "heuristic"], game="head", players=2, deals=2, out=out).complete
+    # Another policy under the same name is another arena: the folder refuses it.
+    head = SHIPPED["head"].to_bytes()
+    retrained = bytearray(head)
+    retrained[-4:] = struct.pack("<f", 0.125)  # another last bias: other weights, a new hash
+    path.write_bytes(with_manifest(bytes(retrained), sha256=sha256_of_weights(bytes(retrained))))
+    with pytest.raises(ArenaError, match="entrants"):
+        arena([f"neural:{path}", "heuristic"], game="head", players=2, deals=2, out=out)

@@ -10,16 +10,17 @@ forfeit). Labels are what every result, table and plot calls an entrant; they ar
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from panda_core._args import cut, shown
-from panda_core._core import RulesError
+from panda_core._core import NeuralPolicy, RulesError
 from panda_core.arena.errors import ArenaError
 from panda_core.arena.model import Entrant
 from panda_core.bot_import import bot_spec_kind
 from panda_core.bots import bot_name
 
-__all__ = ["MAX_ENTRANTS", "parse_entrants"]
+__all__ = ["MAX_ENTRANTS", "parse_entrants", "with_policies"]
 
 MAX_ENTRANTS = 64
 """Most entrants in one arena (the head-to-head table grows with its square)."""
@@ -104,8 +105,21 @@ def _unique_labels(entrants: Sequence[Entrant]) -> tuple[Entrant, ...]:
         count = seen.get(e.label, 0) + 1
         seen[e.label] = count
         label = e.label if count == 1 else f"{e.label}#{count}"
-        out.append(Entrant(label=label, spec=e.spec, builtin=e.builtin, bot=e.bot))
+        out.append(replace(e, label=label))
     labels = [e.label for e in out]
     if len(set(labels)) != len(labels):  # "a#2" given by hand next to two "a"
         raise ArenaError(f"entrant labels must be unique, got {labels}")
+    return tuple(out)
+
+
+def with_policies(entrants: tuple[Entrant, ...], game: str) -> tuple[Entrant, ...]:
+    """The entrants with the hash of the policy each ``neural`` entrant plays in ``game``
+    (:attr:`Entrant.policy`)."""
+    out = []
+    for e in entrants:
+        if e.builtin and (e.spec == "neural" or e.spec.startswith("neural:")):
+            path = e.spec.removeprefix("neural").removeprefix(":")
+            policy = NeuralPolicy.load(path) if path else NeuralPolicy.shipped(game)
+            e = replace(e, policy=policy.sha256)
+        out.append(e)
     return tuple(out)

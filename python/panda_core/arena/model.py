@@ -46,9 +46,16 @@ class Entrant:
     spec: str
     builtin: bool
     bot: Any = field(default=None, compare=False, repr=False)
+    policy: str | None = None
+    """For a ``neural`` entrant, the SHA-256 of the weights it plays (the shipped policy of the
+    arena's game, or the file's): part of the arena's identity, so a results folder never mixes
+    the games of two policies under one name."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"label": self.label, "spec": self.spec, "builtin": self.builtin}
+        out: dict[str, Any] = {"label": self.label, "spec": self.spec, "builtin": self.builtin}
+        if self.policy is not None:
+            out["policy"] = self.policy
+        return out
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from panda_core._args import int_arg, players_arg, seed_arg, shown
 from panda_core._registry import AnyRules, GameName, spec
-from panda_core.arena.entrants import parse_entrants
+from panda_core.arena.entrants import parse_entrants, with_policies
 from panda_core.arena.errors import ArenaError
 from panda_core.arena.model import ArenaSettings, Match, MatchResult, Permutations
 from panda_core.arena.runner import ChunkTask, dead_worker_result, play_chunk
@@ -156,6 +156,7 @@ def arena_settings(
     chosen = game_spec.rules(rules, **options)
     # A neural entrant's policy must play this game: refused now, not as a failed batch later.
     game_spec.check_builtin_bots(n, [e.spec for e in parsed if e.builtin], chosen)
+    parsed = with_policies(parsed, game_spec.name)
     return ArenaSettings(
         game=game_spec.name,
         players=n,
