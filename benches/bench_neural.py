@@ -14,9 +14,15 @@ decision of each bot playing every seat of ``simulate`` on one thread (the engin
 no Python between moves), measured in the same run; the target is ismcts:200 / neural >= 50.
 
     python benches/bench_neural.py [--deals 250] [--games head,year,spin] [--other-sizes]
-        [--json results.json]
+        [--json results.json] [--out bench-results/neural] [--baselines-only]
 
-``--deals 250`` is 1,000 games per line-up. With pytest-benchmark, the per-decision cost alone:
+``--deals 250`` is 1,000 games per line-up. Each arena keeps its results folder under ``--out``
+and a rerun resumes it, so the ``ismcts:200`` baselines (the slow part: about 20 minutes for the
+three games on two cores) can be played ahead with ``--baselines-only`` and are reused: ISMCTS
+at a fixed iteration count is deterministic given the seed, so the figures are the same. A
+neural entrant's folder names the policy's hash, so a changed policy is never reused.
+
+With pytest-benchmark, the per-decision cost alone:
 ``python -m pytest benches/bench_neural.py --benchmark-only``.
 """
 
@@ -26,6 +32,7 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -45,9 +52,12 @@ def per_decision(game: str, bot: str, games: int, players: int = 4) -> float:
     return seconds / int(result.decisions.sum())
 
 
-def win_rate(game: str, entrants: list[str], deals: int, players: int, seed: int) -> dict[str, Any]:
+def win_rate(
+    game: str, entrants: list[str], deals: int, players: int, seed: int, out: Path | None
+) -> dict[str, Any]:
     """The first entrant's standing (and the head-to-head of the first two) in an arena."""
-    report = arena(entrants, game=game, players=players, deals=deals, seed=seed)
+    folder = None if out is None else out / f"{game}-{players}p-{'-'.join(entrants)}"
+    report = arena(entrants, game=game, players=players, deals=deals, seed=seed, out=folder)
     first = report.standings[0]
     interval = first.win_interval
     row: dict[str, Any] = {
@@ -74,12 +84,14 @@ def shown(row: dict[str, Any]) -> str:
     return f"{row['win_rate']:.3f} [{low:.3f}, {high:.3f}] over {row['games']} games"
 
 
-def measure(game: str, deals: int, seed: int, other_sizes: bool) -> dict[str, Any]:
+def measure(
+    game: str, deals: int, seed: int, other_sizes: bool, folder: Path | None
+) -> dict[str, Any]:
     out: dict[str, Any] = {"game": game}
     heuristics = ["heuristic"] * 3
-    out["neural_vs_3_heuristic"] = win_rate(game, ["neural", *heuristics], deals, 4, seed)
-    out["ismcts_vs_3_heuristic"] = win_rate(game, [SEARCH, *heuristics], deals, 4, seed)
-    out["neural_vs_ismcts"] = win_rate(game, ["neural", SEARCH], deals, 4, seed)
+    out["ismcts_vs_3_heuristic"] = win_rate(game, [SEARCH, *heuristics], deals, 4, seed, folder)
+    out["neural_vs_3_heuristic"] = win_rate(game, ["neural", *heuristics], deals, 4, seed, folder)
+    out["neural_vs_ismcts"] = win_rate(game, ["neural", SEARCH], deals, 4, seed, folder)
     print(f"{game}: neural vs 3 heuristic   {shown(out['neural_vs_3_heuristic'])}", flush=True)
     print(f"{game}: {SEARCH} vs 3 heuristic {shown(out['ismcts_vs_3_heuristic'])}", flush=True)
     h2h = out["neural_vs_ismcts"]["head_to_head"]
@@ -103,7 +115,7 @@ def measure(game: str, deals: int, seed: int, other_sizes: bool) -> dict[str, An
         for players in (2, 3, 5):
             key = f"neural_vs_heuristic_{players}p"
             lineup = ["neural"] + ["heuristic"] * (players - 1)
-            out[key] = win_rate(game, lineup, deals, players, seed)
+            out[key] = win_rate(game, lineup, deals, players, seed, folder)
             print(
                 f"{game}: {players} players, neural vs heuristic {shown(out[key])} "
                 f"(chance {1 / players:.3f})",
@@ -119,8 +131,19 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--other-sizes", action="store_true")
     parser.add_argument("--json")
+    parser.add_argument("--out", type=Path, help="a folder for the arenas' results (resumable)")
+    parser.add_argument(
+        "--baselines-only", action="store_true", help="play the ismcts:200 line-ups only"
+    )
     args = parser.parse_args(argv)
-    results = [measure(g, args.deals, args.seed, args.other_sizes) for g in args.games.split(",")]
+    if args.baselines_only:
+        for g in args.games.split(","):
+            row = win_rate(g, [SEARCH, *["heuristic"] * 3], args.deals, 4, args.seed, args.out)
+            print(f"{g}: {SEARCH} vs 3 heuristic {shown(row)}", flush=True)
+        return 0
+    results = [
+        measure(g, args.deals, args.seed, args.other_sizes, args.out) for g in args.games.split(",")
+    ]
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(results, f, indent=2)
