@@ -13,14 +13,16 @@ Win rates come with the arena's 95% intervals (Wilson, deals as clusters). Cost:
 decision of each bot playing every seat of ``simulate`` on one thread (the engine's batch path:
 no Python between moves), measured in the same run; the target is ismcts:200 / neural >= 50.
 
-    python benches/bench_neural.py [--deals 250] [--games head,year,spin] [--other-sizes]
-        [--json results.json] [--out bench-results/neural] [--baselines-only]
+    python benches/bench_neural.py [--games-per-lineup 1000] [--games head,year,spin]
+        [--other-sizes] [--json results.json] [--out bench-results/neural] [--baselines-only]
 
-``--deals 250`` is 1,000 games per line-up. Each arena keeps its results folder under ``--out``
-and a rerun resumes it, so the ``ismcts:200`` baselines (the slow part: about 20 minutes for the
-three games on two cores) can be played ahead with ``--baselines-only`` and are reused: ISMCTS
-at a fixed iteration count is deterministic given the seed, so the figures are the same. A
-neural entrant's folder names the policy's hash, so a changed policy is never reused.
+Each line-up plays at least 1,000 games: whole deals, each once per rotation of its line-up.
+Each arena keeps its results folder under ``--out`` and a rerun resumes it, so the
+``ismcts:200`` baselines (the slow part: several minutes a game on two cores) can be played
+ahead with ``--baselines-only`` and are reused: ISMCTS at a fixed iteration count is
+deterministic given the seed, so the figures are the same. A neural entrant's folder holds the
+hash of its policy, so a folder of another policy is refused (use another ``--out``), never
+mixed.
 
 With pytest-benchmark, the per-decision cost alone:
 ``python -m pytest benches/bench_neural.py --benchmark-only``.
@@ -39,6 +41,7 @@ import pytest
 
 from panda_core import simulate
 from panda_core.arena.run import arena
+from panda_core.arena.schedule import games_per_deal
 
 GAMES = ("head", "year", "spin")
 SEARCH = "ismcts:200"
@@ -53,10 +56,12 @@ def per_decision(game: str, bot: str, games: int, players: int = 4) -> float:
 
 
 def win_rate(
-    game: str, entrants: list[str], deals: int, players: int, seed: int, out: Path | None
+    game: str, entrants: list[str], games: int, players: int, seed: int, out: Path | None
 ) -> dict[str, Any]:
-    """The first entrant's standing (and the head-to-head of the first two) in an arena."""
+    """The first entrant's standing (and the head-to-head of the first two) in an arena of at
+    least ``games`` games (whole deals, each played once per rotation of its line-up)."""
     folder = None if out is None else out / f"{game}-{players}p-{'-'.join(entrants)}"
+    deals = -(-games // games_per_deal(len(entrants), players, "rotations"))
     report = arena(entrants, game=game, players=players, deals=deals, seed=seed, out=folder)
     first = report.standings[0]
     interval = first.win_interval
@@ -85,13 +90,13 @@ def shown(row: dict[str, Any]) -> str:
 
 
 def measure(
-    game: str, deals: int, seed: int, other_sizes: bool, folder: Path | None
+    game: str, games: int, seed: int, other_sizes: bool, folder: Path | None
 ) -> dict[str, Any]:
     out: dict[str, Any] = {"game": game}
     heuristics = ["heuristic"] * 3
-    out["ismcts_vs_3_heuristic"] = win_rate(game, [SEARCH, *heuristics], deals, 4, seed, folder)
-    out["neural_vs_3_heuristic"] = win_rate(game, ["neural", *heuristics], deals, 4, seed, folder)
-    out["neural_vs_ismcts"] = win_rate(game, ["neural", SEARCH], deals, 4, seed, folder)
+    out["ismcts_vs_3_heuristic"] = win_rate(game, [SEARCH, *heuristics], games, 4, seed, folder)
+    out["neural_vs_3_heuristic"] = win_rate(game, ["neural", *heuristics], games, 4, seed, folder)
+    out["neural_vs_ismcts"] = win_rate(game, ["neural", SEARCH], games, 4, seed, folder)
     print(f"{game}: neural vs 3 heuristic   {shown(out['neural_vs_3_heuristic'])}", flush=True)
     print(f"{game}: {SEARCH} vs 3 heuristic {shown(out['ismcts_vs_3_heuristic'])}", flush=True)
     h2h = out["neural_vs_ismcts"]["head_to_head"]
@@ -115,7 +120,7 @@ def measure(
         for players in (2, 3, 5):
             key = f"neural_vs_heuristic_{players}p"
             lineup = ["neural"] + ["heuristic"] * (players - 1)
-            out[key] = win_rate(game, lineup, deals, players, seed, folder)
+            out[key] = win_rate(game, lineup, games, players, seed, folder)
             print(
                 f"{game}: {players} players, neural vs heuristic {shown(out[key])} "
                 f"(chance {1 / players:.3f})",
@@ -126,7 +131,7 @@ def measure(
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=250)
+    parser.add_argument("--games-per-lineup", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--other-sizes", action="store_true")
@@ -138,11 +143,13 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.baselines_only:
         for g in args.games.split(","):
-            row = win_rate(g, [SEARCH, *["heuristic"] * 3], args.deals, 4, args.seed, args.out)
+            lineup = [SEARCH, *["heuristic"] * 3]
+            row = win_rate(g, lineup, args.games_per_lineup, 4, args.seed, args.out)
             print(f"{g}: {SEARCH} vs 3 heuristic {shown(row)}", flush=True)
         return 0
     results = [
-        measure(g, args.deals, args.seed, args.other_sizes, args.out) for g in args.games.split(",")
+        measure(g, args.games_per_lineup, args.seed, args.other_sizes, args.out)
+        for g in args.games.split(",")
     ]
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
