@@ -41,3 +41,11 @@ def test_the_command_line_runs_without_any_extra() -> None:
         assert done.returncode == 0, done.stderr
         assert "neural" in done.stdout and "win rate" in done.stdout
     assert run("--help").returncode == 0
+
+
+def test_the_self_play_package_names_what_it_imports_late() -> None:
+    import panda_core.selfplay as selfplay
+
+    assert sorted(selfplay._HOMES) == sorted(selfplay.__all__)
+    for name in selfplay.__all__:
+        assert getattr(selfplay, name) is not None

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from panda_core._core import PandaCoreError, check_players
+from panda_core._core import MAX_THREADS, PandaCoreError, check_players
 from panda_core._registry import GAMES, SPECS, spec
 
 __all__ = [
@@ -162,6 +162,27 @@ def add_backend_options(parser: argparse.ArgumentParser, default: Default, what:
         "--address",
         default=default(None),
         help="the Ray cluster's address (--backend ray; default: RAY_ADDRESS, or a local Ray)",
+    )
+
+
+def add_threads_option(parser: argparse.ArgumentParser, default: Default, what: str) -> None:
+    """``--threads``: the engine's threads for ``what``."""
+    parser.add_argument(
+        "--threads",
+        type=int_in(1, MAX_THREADS),
+        default=default(None),
+        help=f"{what} (default None: every core)",
+    )
+
+
+def add_quiet_option(parser: argparse.ArgumentParser, default: Default) -> None:
+    """``--quiet``/``-q``: no progress bar."""
+    parser.add_argument(
+        "--quiet",
+        "-q",
+        action="store_true",
+        default=default(False),
+        help="no progress bar (it is only drawn on a terminal anyway)",
     )
 
 

@@ -23,13 +23,15 @@ from panda_core._cli_common import (
     INTERRUPTED,
     UsageError,
     add_game_options,
+    add_quiet_option,
     add_rule_options,
+    add_threads_option,
     check_rule_options,
     int_in,
     progress_bar,
     seat_bots,
 )
-from panda_core._core import BOT_NAMES, MAX_THREADS, PandaCoreError, __version__
+from panda_core._core import BOT_NAMES, PandaCoreError, __version__
 from panda_core._registry import (
     CLIMB_OPTIONS,
     HEAD_OPTIONS,
@@ -245,22 +247,11 @@ def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
     sim.add_argument(
         "--seed", type=int_in(0, 2**64 - 1), default=default(0), help="batch seed (0..2**64-1)"
     )
-    sim.add_argument(
-        "--threads",
-        type=int_in(1, MAX_THREADS),
-        default=default(None),
-        help="worker threads (default None: every core)",
-    )
+    add_threads_option(sim, default, "worker threads")
     sim.add_argument(
         "--json", action="store_true", default=default(False), help="print a JSON summary"
     )
-    sim.add_argument(
-        "--quiet",
-        "-q",
-        action="store_true",
-        default=default(False),
-        help="no progress bar (it is only drawn on a terminal anyway)",
-    )
+    add_quiet_option(sim, default)
     sim.add_argument(
         "--save-records",
         metavar="DIR",

@@ -21,6 +21,7 @@ from panda_core._cli_common import (
     Default,
     add_backend_options,
     add_game_options,
+    add_quiet_option,
     add_rule_options,
     check_backend_options,
     check_rule_options,
@@ -91,9 +92,7 @@ def register(sub: Any, default: Default = keep_default) -> None:
     p.add_argument(
         "--json", action="store_true", default=default(False), help="print results.json instead"
     )
-    p.add_argument(
-        "--quiet", "-q", action="store_true", default=default(False), help="no progress bar"
-    )
+    add_quiet_option(p, default)
     add_rule_options(p, default)
     p.set_defaults(func=_cmd_arena)
 

@@ -30,20 +30,13 @@ if TYPE_CHECKING:
 # Imported on first use, not with the package: pyarrow is an extra, and the command line imports
 # ``panda_core.selfplay.cli`` (so this package) for every subcommand.
 _HOMES = {
-    **dict.fromkeys(["iter_batches", "load", "scatter", "to_numpy"], "reader"),
-    **dict.fromkeys(
-        [
-            "MANIFEST",
-            "SHARD_EPISODES",
-            "DatasetInfo",
-            "SelfPlayError",
-            "ShardFailure",
-            "ShardInfo",
-            "selfplay",
-        ],
-        "run",
-    ),
-    **dict.fromkeys(["FORMAT", "FORMAT_VERSION"], "schema"),
+    name: module
+    for module, names in {
+        "reader": "iter_batches load scatter to_numpy",
+        "run": "MANIFEST SHARD_EPISODES DatasetInfo SelfPlayError ShardFailure ShardInfo selfplay",
+        "schema": "FORMAT FORMAT_VERSION",
+    }.items()
+    for name in names.split()
 }
 
 

@@ -18,6 +18,7 @@ from panda_core._cli_common import (
     UsageError,
     add_backend_options,
     add_game_options,
+    add_quiet_option,
     add_rule_options,
     check_backend_options,
     check_rule_options,
@@ -79,13 +80,7 @@ def register(sub: Any, default: Default = keep_default) -> None:
         f"{', '.join(g for g in GAMES if spec(g).move_features)}; about 2.6 times the bytes "
         "and a third of the writing speed)",
     )
-    cmd.add_argument(
-        "--quiet",
-        "-q",
-        action="store_true",
-        default=default(False),
-        help="no progress bar (it is only drawn on a terminal anyway)",
-    )
+    add_quiet_option(cmd, default)
     add_rule_options(cmd, default)
     cmd.set_defaults(func=_cmd_selfplay)
 

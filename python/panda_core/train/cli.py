@@ -17,11 +17,13 @@ from panda_core._cli_common import (
     Default,
     UsageError,
     add_game_options,
+    add_quiet_option,
+    add_threads_option,
     int_in,
     keep_default,
     progress_bar,
 )
-from panda_core._core import MAX_ENVS, MAX_THREADS, PandaCoreError, check_players
+from panda_core._core import MAX_ENVS, PandaCoreError, check_players
 
 __all__ = ["register"]
 
@@ -103,19 +105,8 @@ def register(sub: Any, default: Default = keep_default) -> None:
         default=default(base.eval_games),
         help="games per evaluation line-up (vs 3 heuristic, vs 3 random); 0: none",
     )
-    cmd.add_argument(
-        "--threads",
-        type=int_in(1, MAX_THREADS),
-        default=default(None),
-        help="engine threads (default None: every core)",
-    )
-    cmd.add_argument(
-        "--quiet",
-        "-q",
-        action="store_true",
-        default=default(False),
-        help="no progress bar (it is only drawn on a terminal anyway)",
-    )
+    add_threads_option(cmd, default, "engine threads (self-play envs and evaluation games)")
+    add_quiet_option(cmd, default)
     cmd.set_defaults(func=_cmd_train)
 
 
