@@ -17,8 +17,8 @@ use panda_core::climb::deck::Deck;
 use panda_core::climb::notation::{move_from_json, move_json, parse_move};
 use panda_core::climb::snapshot::{from_snapshot, parse_snapshot};
 use panda_core::climb::{self, ClimbGame, ClimbSettings, Mood, Move, Preset};
-use panda_core::head::{self, Deal, HeadGame, HeadRules, LastPileScoring, NUM_ACTIONS};
 use panda_core::game::Learned;
+use panda_core::head::{self, Deal, HeadGame, HeadRules, LastPileScoring, NUM_ACTIONS};
 use panda_core::nn::file::{self as policy_file, Manifest};
 use panda_core::nn::{PolicyKind, Scratch};
 use panda_core::rng::SplitMix64;
@@ -760,8 +760,14 @@ pub fn check_policy_file(data: &[u8]) {
         b.rest().to_vec()
     } else {
         let layers = vec![
-            ((0..12).map(|k| k as f32 * 0.1 - 0.5).collect(), vec![0.1, 0.0, -0.1]),
-            ((0..6).map(|k| 0.3 - k as f32 * 0.2).collect(), vec![0.5, -0.5]),
+            (
+                (0..12).map(|k| k as f32 * 0.1 - 0.5).collect(),
+                vec![0.1, 0.0, -0.1],
+            ),
+            (
+                (0..6).map(|k| 0.3 - k as f32 * 0.2).collect(),
+                vec![0.5, -0.5],
+            ),
         ];
         let manifest = Manifest {
             game: "head",
@@ -784,7 +790,11 @@ pub fn check_policy_file(data: &[u8]) {
     let mut scratch = Scratch::default();
     for fill in [0.0f32, 1.0, -3.5] {
         let out = policy.forward(&vec![fill; sizes[0]], &mut scratch);
-        assert_eq!(out.len(), *sizes.last().unwrap(), "outputs of a read policy");
+        assert_eq!(
+            out.len(),
+            *sizes.last().unwrap(),
+            "outputs of a read policy"
+        );
     }
     let _ = policy.check_fits(&head::HeadState::policy_shape(&HeadRules::default()));
     let _ = policy.check_fits(&climb::ClimbState::policy_shape(&ClimbSettings::default()));
