@@ -318,3 +318,18 @@ def test_an_arena_folder_knows_which_policy_it_rated(tmp_path: Path) -> None:
     path.write_bytes(with_manifest(bytes(retrained), sha256=sha256_of_weights(bytes(retrained))))
     with pytest.raises(ArenaError, match="entrants"):
         arena([f"neural:{path}", "heuristic"], game="head", players=2, deals=2, out=out)
+
+
+def test_the_arena_command_takes_entrants_one_per_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from panda_core.cli import main
+
+    policy = tmp_path / "mine.safetensors"
+    policy.write_bytes(SHIPPED["year"].to_bytes())
+    argv = ["arena", "--game", "year", "-e", f"mine=neural:{policy}", "-e", "neural"]
+    argv += ["-e", "heuristic,random", "--deals", "1", "--json", "-q", "--out", str(tmp_path / "a")]
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    labels = [row["entrant"] for row in report["standings"]]
+    assert sorted(labels) == ["heuristic", "mine", "neural", "random"]

@@ -53,9 +53,10 @@ def register(sub: Any, default: Default = keep_default) -> None:
         "--entrants",
         "-e",
         required=True,
-        help="comma-separated bots: built-in (random, heuristic, ismcts, ismcts:N, neural, "
-        "neural:PATH) or Python "
-        "bots 'package.module:attr' (a class or a callable), each optionally 'label=spec'",
+        action="append",
+        help="bots, comma-separated or one per -e: built-in (random, heuristic, ismcts, "
+        "ismcts:N, neural, neural:PATH) or Python bots 'package.module:attr' (a class or a "
+        "callable), each optionally 'label=spec'",
     )
     add_game_options(p, default)
     p.add_argument(
@@ -121,7 +122,8 @@ def _cmd_arena(args: argparse.Namespace, given: set[str]) -> int:
         "move_time": args.move_time,
         "game_time": args.game_time,
     }
-    settings = arena_settings(args.entrants, **common)
+    entrants = ",".join(args.entrants)  # -e a,b -e c: the entrants a, b and c
+    settings = arena_settings(entrants, **common)
     out = Path(args.out) if args.out is not None else default_folder(settings)
     bar = progress_bar(scheduled_games(settings), args.quiet, "games")
 
@@ -137,7 +139,7 @@ def _cmd_arena(args: argparse.Namespace, given: set[str]) -> int:
         # dead workers) goes to stderr: stdout holds the report alone, so --json can be piped.
         with contextlib.redirect_stdout(sys.stderr):
             report = arena(
-                args.entrants,
+                entrants,
                 workers=args.workers,
                 backend=args.backend,
                 address=args.address,
