@@ -40,9 +40,7 @@ impl Learned for ClimbState {
         if buf.is_empty() {
             return Err(EngineError::GameOver);
         }
-        let mut obs = std::mem::take(&mut scratch.observation);
-        obs.clear();
-        obs.resize(OBSERVATION_SIZE, 0.0);
+        let mut obs = scratch.take_observation(OBSERVATION_SIZE);
         if buf.len() > 1 {
             self.write_observation(player, &mut obs);
         }
@@ -54,7 +52,7 @@ impl Learned for ClimbState {
             |i, row| move_features_into(self, &moves[i], row),
             scratch,
         );
-        scratch.observation = obs;
+        scratch.give_observation(obs);
         Ok(Pick::Listed(best))
     }
 }

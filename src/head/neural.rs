@@ -39,12 +39,10 @@ impl Learned for HeadState {
         if legal.count_ones() == 1 {
             return Ok(Pick::Own(legal.trailing_zeros() as ActionId)); // forced
         }
-        let mut obs = std::mem::take(&mut scratch.observation);
-        obs.clear();
-        obs.resize(OBSERVATION_SIZE, 0.0);
+        let mut obs = scratch.take_observation(OBSERVATION_SIZE);
         self.write_observation(player, &mut obs);
         let best = policy.best_action(&obs, mask_ids(legal).map(usize::from), scratch);
-        scratch.observation = obs;
+        scratch.give_observation(obs);
         best.map(|id| Pick::Own(id as ActionId))
             .ok_or(EngineError::GameOver)
     }

@@ -23,11 +23,13 @@ fn cache() -> &'static Mutex<Kept> {
     CACHE.get_or_init(Default::default)
 }
 
-/// The policy in the file at `path`, read and checked (or kept from an earlier read of the
-/// same unchanged file).
-pub fn load(path: &str) -> Result<Arc<Policy>, PolicyError> {
-    let cannot = |e: std::io::Error| PolicyError(format!("cannot read policy file {path:?}: {e}"));
-    let meta = std::fs::metadata(path).map_err(cannot)?;
+fn cannot(path: &str) -> impl Fn(std::io::Error) -> PolicyError + '_ {
+    move |e| PolicyError(format!("cannot read policy file {path:?}: {e}"))
+}
+
+/// The metadata of the file at `path`, refused when it is no file or too big to be a policy.
+fn policy_metadata(path: &str) -> Result<std::fs::Metadata, PolicyError> {
+    let meta = std::fs::metadata(path).map_err(cannot(path))?;
     if !meta.is_file() {
         return Err(PolicyError(format!("policy file {path:?} is not a file")));
     }
@@ -37,6 +39,23 @@ pub fn load(path: &str) -> Result<Arc<Policy>, PolicyError> {
             meta.len()
         )));
     }
+    Ok(meta)
+}
+
+/// A policy file's bytes and the policy they hold, read once and checked, not cached: for
+/// callers that keep the bytes too.
+pub fn read_file(path: &str) -> Result<(Vec<u8>, Policy), PolicyError> {
+    policy_metadata(path)?;
+    let bytes = std::fs::read(path).map_err(cannot(path))?;
+    let policy =
+        file::read(&bytes).map_err(|e| PolicyError(format!("policy file {path:?}: {}", e.0)))?;
+    Ok((bytes, policy))
+}
+
+/// The policy in the file at `path`, read and checked (or kept from an earlier read of the
+/// same unchanged file).
+pub fn load(path: &str) -> Result<Arc<Policy>, PolicyError> {
+    let meta = policy_metadata(path)?;
     let stamp = (meta.len(), meta.modified().ok());
     // The file, not the text naming it: a relative path names another file after a chdir.
     let key = std::fs::canonicalize(path).unwrap_or_else(|_| PathBuf::from(path));
@@ -48,10 +67,7 @@ pub fn load(path: &str) -> Result<Arc<Policy>, PolicyError> {
         }
     }
     drop(kept);
-    let bytes = std::fs::read(path).map_err(cannot)?;
-    let policy = Arc::new(
-        file::read(&bytes).map_err(|e| PolicyError(format!("policy file {path:?}: {}", e.0)))?,
-    );
+    let policy = Arc::new(read_file(path)?.1);
     kept = cache().lock().unwrap_or_else(|p| p.into_inner());
     if kept.len() >= MAX_KEPT {
         kept.clear();

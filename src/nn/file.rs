@@ -139,11 +139,7 @@ pub fn read(bytes: &[u8]) -> Result<Policy, PolicyError> {
         hasher.update(bias.1);
         layers.push(Dense::from_out_in(inputs, outputs, &weight.0, bias.0));
     }
-    let sha256: String = hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let sha256 = hex(hasher);
     let stated = entry("sha256")?;
     if stated != sha256 {
         return refuse(format!(
@@ -252,11 +248,7 @@ pub fn write(manifest: &Manifest<'_>, layers: &[(Vec<f32>, Vec<f32>)]) -> Vec<u8
         raw.push((format!("layers.{i}.weight"), vec![outputs, inputs], w));
         raw.push((format!("layers.{i}.bias"), vec![outputs], b));
     }
-    let sha256: String = hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let sha256 = hex(hasher);
     let mut meta: std::collections::HashMap<String, String> = [
         ("format", FORMAT),
         ("format_version", FORMAT_VERSION),
@@ -286,6 +278,15 @@ pub fn write(manifest: &Manifest<'_>, layers: &[(Vec<f32>, Vec<f32>)]) -> Vec<u8
         })
         .collect();
     safetensors::serialize(views, Some(meta)).expect("tensors of a few MB serialize")
+}
+
+/// The lowercase hex digest the manifest's `sha256` holds.
+fn hex(hasher: Sha256) -> String {
+    hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// A manifest value cut to quotable length.

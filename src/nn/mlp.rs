@@ -79,6 +79,21 @@ pub struct Scratch {
     pub features: Vec<f32>,
 }
 
+impl Scratch {
+    /// The observation buffer, taken out (so the network may borrow the scratch while it is
+    /// read) and zeroed to `len`; give it back with [`Scratch::give_observation`].
+    pub fn take_observation(&mut self, len: usize) -> Vec<f32> {
+        let mut obs = std::mem::take(&mut self.observation);
+        obs.clear();
+        obs.resize(len, 0.0);
+        obs
+    }
+
+    pub fn give_observation(&mut self, obs: Vec<f32>) {
+        self.observation = obs;
+    }
+}
+
 fn relu(v: &mut [f32]) {
     for x in v {
         *x = x.max(0.0);

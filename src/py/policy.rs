@@ -60,12 +60,10 @@ impl PyNeuralPolicy {
     /// The policy in the file at `path`.
     #[staticmethod]
     fn load(path: PathBuf) -> PyResult<Self> {
-        let text = path.to_string_lossy().into_owned();
-        let policy = own_game(cache::load(&text).map_err(refused)?)?;
-        let bytes = std::fs::read(&path)
-            .map_err(|e| PolicyError::new_err(format!("cannot read {text:?}: {e}")))?;
+        // One read: the bytes kept for pickling are those of the policy checked.
+        let (bytes, policy) = cache::read_file(&path.to_string_lossy()).map_err(refused)?;
         Ok(Self {
-            policy,
+            policy: own_game(Arc::new(policy))?,
             bytes: bytes.into(),
         })
     }

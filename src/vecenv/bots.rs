@@ -26,8 +26,8 @@ impl<G: EnvGame + BotGame> VecEnv<G> {
             )
             .into());
         }
+        // Each env's seat checks that a policy fits the game (env 0's refuses at once).
         let settings = &self.config.settings;
-        crate::sim::check_policies::<G>(settings, std::slice::from_ref(kind))?;
         let chunk = self.chunk();
         let moves = |first: usize, slots: &[super::Slot<G>]| {
             let mut out = Vec::with_capacity(slots.len());
