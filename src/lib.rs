@@ -15,9 +15,10 @@
 //! - [`vecenv`]: batched RL environments: N games stepped in one call
 //! - [`interrupt`]: cooperative cancellation of long work (Ctrl-C from Python)
 //! - [`pool`]: the shared, bounded worker pools behind every `threads` argument
+//! - [`user_file`]: reading a file a user named: regular, bounded, never blocking
 //!
 //! Layers, each importing only those below it: the shared base (`rng`, `error`, `event`,
-//! `interrupt`, `pool`, `record`, `nn`, `game`) → the games (`head`, `climb`) → the generic consumers
+//! `interrupt`, `pool`, `record`, `user_file`, `nn`, `game`) → the games (`head`, `climb`) → the generic consumers
 //! (`search` → `bots` → `sim`; `vecenv`) → the binding (`py`).
 
 pub mod bots;
@@ -34,6 +35,7 @@ pub mod record;
 pub mod rng;
 pub mod search;
 pub mod sim;
+pub mod user_file;
 pub mod vecenv;
 
 #[cfg(feature = "python")]

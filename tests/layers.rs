@@ -5,7 +5,7 @@
 //!
 //! | layer | modules                                                    |
 //! |-------|------------------------------------------------------------|
-//! | 0 base      | `rng`, `card`, `error`, `event`, `interrupt`, `pool`, `record`, `nn`, `game` |
+//! | 0 base      | `rng`, `card`, `error`, `event`, `interrupt`, `pool`, `record`, `user_file`, `nn`, `game` |
 //! | 1 games     | `head`, `climb` (never each other)                   |
 //! | 2 consumers | `search`, `bots`, `sim`, `vecenv` (one-way, see [`CONSUMER_ORDER`]) |
 //! | 3 binding   | `py`                                                 |
@@ -38,6 +38,7 @@ const LAYERS: &[(&str, u8, &str)] = &[
     ("interrupt", 0, "base"),
     ("pool", 0, "base"),
     ("record", 0, "base"),
+    ("user_file", 0, "base"),
     ("nn", 0, "base"),
     ("game", 0, "base"),
     ("head", 1, "games"),

@@ -444,10 +444,16 @@ def spec_of_record(record: object) -> GameSpec:
     for game in same_format:
         if game.name == preset:
             return game
+    if same_format:
+        presets = sorted(g.name for g in same_format)
+        raise InvalidStateError(
+            f"not a {fmt} game record: its game is settings.preset, one of {presets}, and "
+            f"this record's settings are {shown(settings)}"
+        )
     formats = sorted({g.record_format for g in SPECS.values()})
     raise InvalidStateError(
-        f"not a panda-core game record: format {shown(fmt)} (with its preset) is none of "
-        f"{formats} (year/spin)"
+        f"not a panda-core game record: its format is {shown(fmt)}; a record's format is one "
+        f"of {formats}"
     )
 
 

@@ -122,13 +122,16 @@ impl BotKind {
                 iterations: DEFAULT_ISMCTS_ITERATIONS,
             }),
             other => match other.strip_prefix("ismcts:") {
-                Some(n) => match n.parse::<u32>() {
-                    Ok(iterations) if (1..=MAX_ISMCTS_ITERATIONS).contains(&iterations) => {
+                // Only the canonical spelling (digits, no sign, no leading zero): a bot has one
+                // name, so `ismcts:+5` or `ismcts:05` can never be a second entrant that is `ismcts:5`.
+                Some(n) => match canonical_count(n) {
+                    Some(iterations) if (1..=MAX_ISMCTS_ITERATIONS).contains(&iterations) => {
                         Ok(Self::Ismcts { iterations })
                     }
                     _ => Err(RulesError(format!(
                         "bad bot {:?}: the ISMCTS iteration count in `ismcts:N` must be an \
-                         integer from 1 to {MAX_ISMCTS_ITERATIONS}",
+                         integer from 1 to {MAX_ISMCTS_ITERATIONS}, written in digits without a \
+                         sign or a leading zero",
                         cut(other)
                     ))),
                 },
@@ -147,6 +150,15 @@ impl BotKind {
 /// an iteration (about 64 bytes), so this bounds one decision's memory near 64 MB; a Panda Head
 /// decision takes about a second, a climbing one up to half a minute.
 pub const MAX_ISMCTS_ITERATIONS: u32 = 1_000_000;
+
+/// `n` as a count when it is written the one way a count is: ASCII digits, no leading zero.
+fn canonical_count(n: &str) -> Option<u32> {
+    let digits = !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+    if !digits || (n.len() > 1 && n.starts_with('0')) {
+        return None;
+    }
+    n.parse().ok()
+}
 
 /// `name` cut to a length a message can quote (a bot name is short; a 10 MB string is not).
 fn cut(name: &str) -> String {

@@ -10,6 +10,7 @@ use std::time::SystemTime;
 
 use super::file::{self, MAX_FILE_BYTES};
 use super::policy::{Policy, PolicyError};
+use crate::user_file::read_regular;
 
 /// Files kept at once; a process that names more starts again (they are re-read on use).
 const MAX_KEPT: usize = 64;
@@ -45,8 +46,8 @@ fn policy_metadata(path: &str) -> Result<std::fs::Metadata, PolicyError> {
 /// A policy file's bytes and the policy they hold, read once and checked, not cached: for
 /// callers that keep the bytes too.
 pub fn read_file(path: &str) -> Result<(Vec<u8>, Policy), PolicyError> {
-    policy_metadata(path)?;
-    let bytes = std::fs::read(path).map_err(cannot(path))?;
+    let bytes = read_regular(path, MAX_FILE_BYTES as u64)
+        .map_err(|e| PolicyError(format!("cannot read policy file {path:?}: {}", e.0)))?;
     let policy =
         file::read(&bytes).map_err(|e| PolicyError(format!("policy file {path:?}: {}", e.0)))?;
     Ok((bytes, policy))

@@ -18,6 +18,7 @@ use crate::head::cards::{self, CardSet};
 use crate::head::determinize::{Determinizer, HandLog};
 use crate::head::move_info::{move_info, MoveInfo};
 use crate::head::observation::{observation, OBSERVATION_SIZE};
+use crate::head::rules::MAX_SCORE;
 use crate::head::snapshot::parse_snapshot;
 use crate::head::{
     record, Action, ActionId, Deal, HandResult, HeadEvent, HeadGame, HeadRules, HeadState,
@@ -55,11 +56,13 @@ impl PyHeadRules {
     ) -> PyResult<Self> {
         let scoring = LastPileScoring::parse(&last_pile_scoring)
             .map_err(|e| RulesError::new_err(super::args::cut_message(&e.0)))?;
+        // The same range and words as `HeadRules::validate`, which every game checks again: the
+        // settings object never holds rules a game would refuse.
         let bust_threshold = rules_int(
             bust_threshold,
             "bust_threshold",
-            (1, u32::MAX.into()),
-            "a positive integer below 2**32",
+            (1, MAX_SCORE.into()),
+            &format!("a positive integer up to {MAX_SCORE}"),
         )?;
         let first_dealer = rules_int(first_dealer, "first_dealer", (0, 4), "a seat 0..=4")?;
         Ok(Self {

@@ -7,15 +7,23 @@ use crate::climb::cards::{
 use crate::climb::lanes::lane_one;
 use crate::climb::shape::shape_of_counts;
 use crate::error::StateError;
+use crate::user_file::read_regular_text;
 
 use super::document::Val;
 use super::{Condition, Deck, Element, Face, FORMAT, MAX_WILD_IN_PLAY, NO_RANK};
 
+/// The largest deck file read: the shipped table is about 6 KB, and a deck holds at most a few
+/// dozen cards, so a file a thousand times larger is no deck.
+pub const MAX_DECK_FILE_BYTES: u64 = 1 << 20;
+
 impl Deck {
     /// Load a deck file: `.json` (any case) as JSON, anything else as TOML (UTF-8).
     pub fn from_path(path: &str) -> Result<Deck, StateError> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            StateError(format!("deck {path}: top level: cannot read the file: {e}"))
+        let text = read_regular_text(path, MAX_DECK_FILE_BYTES).map_err(|e| {
+            StateError(format!(
+                "deck {path}: top level: cannot read the file: {}",
+                e.0
+            ))
         })?;
         if path.to_ascii_lowercase().ends_with(".json") {
             Deck::from_json(&text, path)
