@@ -174,7 +174,11 @@ def save_state(path: str | os.PathLike[str], state: TrainState, settings: TrainS
 
 
 def _expected(
-    info: GameInfo, settings: TrainSettings, params: Params, opt_state: Any, document: dict[str, Any]
+    info: GameInfo,
+    settings: TrainSettings,
+    params: Params,
+    opt_state: Any,
+    document: dict[str, Any],
 ) -> dict[str, tuple[str, tuple[int | str, ...]]]:
     """Every tensor the file must hold: name -> (safetensors dtype, shape), a ``str`` in a shape
     being a length the file decides (the same letter, the same length)."""

@@ -101,7 +101,9 @@ def train(
     if not isinstance(settings, TrainSettings):
         raise TypeError(f"settings must be a TrainSettings, got {shown(settings)}")
     folder = _prepare(Path(out), settings)
-    return _Run(settings, folder, progress).run()
+    session = _Run(settings, folder, progress)  # reads and checks the train state, if any
+    _write_settings(folder, settings)  # only once the state was found good: nothing else changes
+    return session.run()
 
 
 def _prepare(folder: Path, settings: TrainSettings) -> Path:
@@ -120,15 +122,21 @@ def _prepare(folder: Path, settings: TrainSettings) -> Path:
                 "it with the same settings (only decisions and threads may change), or train "
                 "into another folder"
             )
-        _check_resumable(folder)  # before settings.json is written again
+        _check_resumable(folder)
     elif folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise TrainError(f"{folder} is not empty and holds no training run ({SETTINGS})")
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        saved.write_text(json.dumps(settings.to_json(), indent=2) + "\n")
+    except OSError as err:
+        raise TrainError(f"cannot create the run folder {folder}: {err}") from None
+    return folder
+
+
+def _write_settings(folder: Path, settings: TrainSettings) -> None:
+    try:
+        (folder / SETTINGS).write_text(json.dumps(settings.to_json(), indent=2) + "\n")
     except OSError as err:
         raise TrainError(f"cannot write the run folder {folder}: {err}") from None
-    return folder
 
 
 def _present(path: Path) -> bool:

@@ -8,6 +8,7 @@ the same settings, except the two that do not change what is learned up to a poi
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
 from dataclasses import asdict, dataclass, fields
@@ -104,7 +105,7 @@ class TrainSettings:
 
         info = game_info(self.game)
         layers = [info.input_size, *self.hidden, info.output_size]
-        parameters = sum(a * b + b for a, b in zip(layers, layers[1:], strict=False))
+        parameters = sum(a * b + b for a, b in itertools.pairwise(layers))
         if parameters > MAX_PARAMETERS:
             raise TrainError(
                 f"hidden {list(self.hidden)} gives a network of {parameters:,} parameters for "
