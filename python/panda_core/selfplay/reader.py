@@ -127,11 +127,18 @@ class _Shard:
         self.handle, size = open_input(fs, self.path, None, "self-play shard")
         try:
             if verify:
-                recorded = (
-                    next(s for s in manifest["shards"] if s["file"] == name)
-                    if manifest is not None
-                    else read_checksum(fs, folder, name)
+                recorded = read_checksum(fs, folder, name)
+                listed = next(
+                    (s for s in (manifest or {}).get("shards", ()) if s["file"] == name), None
                 )
+                if listed is not None and (listed["sha256"], listed["bytes"]) != (
+                    recorded["sha256"],
+                    recorded["bytes"],
+                ):
+                    raise DatasetError(
+                        f"{self.path}: its checksum file and the manifest {MANIFEST} record "
+                        "different contents (one of them was edited or replaced)"
+                    )
                 verify_shard(self.handle, size, self.path, recorded)
             self.file = parquet_file(self.handle, size, self.path)
             self.schema = self.file.schema_arrow
@@ -232,8 +239,8 @@ def load(path: str | os.PathLike[str], verify: bool = True) -> pads.Dataset:
     ``pyarrow.dataset.Dataset``: ``load(p).to_table(columns=[...])``, ``.to_batches()``,
     ``.to_table().to_pandas()``.
 
-    Every shard is checked first: its sha256 against its checksum file (or the manifest's),
-    unless ``verify=False`` (which reads the whole dataset once more); its format; and that all
+    Every shard is checked first: its sha256 against its checksum file (and the manifest's,
+    which must agree), unless ``verify=False`` (which reads the whole dataset once more); its format; and that all
     belong to one dataset with the same columns. ``DatasetError`` (an ``ArgumentError``) naming
     the file otherwise; ``ArgumentError`` if ``path`` holds no self-play shards."""
     if not isinstance(verify, bool):
