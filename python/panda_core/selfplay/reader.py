@@ -240,9 +240,10 @@ def load(path: str | os.PathLike[str], verify: bool = True) -> pads.Dataset:
     ``.to_table().to_pandas()``.
 
     Every shard is checked first: its sha256 against its checksum file (and the manifest's,
-    which must agree), unless ``verify=False`` (which reads the whole dataset once more); its format; and that all
-    belong to one dataset with the same columns. ``DatasetError`` (an ``ArgumentError``) naming
-    the file otherwise; ``ArgumentError`` if ``path`` holds no self-play shards."""
+    which must agree) unless ``verify=False`` (checking reads the whole dataset once more); its
+    format; and that all belong to one dataset with the same columns. ``DatasetError`` (an
+    ``ArgumentError``) naming the file otherwise; ``ArgumentError`` if ``path`` holds no
+    self-play shards."""
     if not isinstance(verify, bool):
         raise TypeError(f"verify must be True or False, got {shown(verify)}")
     fs, folder, names, manifest = _where(path)
