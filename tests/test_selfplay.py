@@ -5,6 +5,7 @@ loader example. Every game is tested."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -48,6 +49,15 @@ def _env() -> dict[str, str]:
     if Path(panda_core.__file__).resolve().is_relative_to(SOURCE.resolve()):
         paths.insert(0, str(SOURCE))
     return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
+
+
+def _resign(shard: Path) -> None:
+    """Record ``shard``'s current size and sha256 in its checksum file (as if written so)."""
+    checksum = shard.parent / f"_{shard.stem}.json"
+    document = json.loads(checksum.read_text())
+    document["bytes"] = shard.stat().st_size
+    document["sha256"] = hashlib.sha256(shard.read_bytes()).hexdigest()
+    checksum.write_text(json.dumps(document))
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -305,6 +315,7 @@ def test_resuming_a_folder_of_another_format_version_is_refused(tmp_path: Path) 
     pq.write_table(
         table.replace_schema_metadata({b"panda_core.selfplay": json.dumps(settings)}), shard
     )
+    _resign(shard)  # a consistent shard of that version, not a damaged one
     with pytest.raises(ArgumentError, match=f"format version {FORMAT_VERSION - 1}"):
         selfplay(tmp_path, game="head", players=2, episodes=1, workers=0)
 
@@ -418,9 +429,11 @@ def test_a_failing_bot_fails_its_shard_only(tmp_path: Path, workers: int) -> Non
     assert "RuntimeError: the bot broke down" in message
     assert [f.shard for f in caught.value.failures] == [1]
     assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "_part-00000.json",
+        "_part-00002.json",
         "part-00000.parquet",
         "part-00002.parquet",
-    ], "the other shards are written, no temporary file is left, no manifest"
+    ], "the other shards are written (each with its checksum), no temporary file, no manifest"
 
 
 def test_a_bot_that_cannot_be_created_fails_the_shards(tmp_path: Path) -> None:
@@ -440,7 +453,7 @@ def test_a_dead_worker_fails_its_shard_only(tmp_path: Path) -> None:
         )  # fmt: skip
     assert "1 of 2 shards failed" in str(caught.value)
     assert "shard 0 (episodes 0-1): dead worker" in str(caught.value)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["part-00001.parquet"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["_part-00001.json", "part-00001.parquet"]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -530,8 +543,10 @@ def test_the_loader_refuses_what_is_no_dataset(tmp_path: Path) -> None:
     with pytest.raises(ArgumentError, match="no self-play shards"):
         load(tmp_path)
     pq.write_table(pa.table({"x": [1]}), tmp_path / "part-00000.parquet")
-    with pytest.raises(ArgumentError, match="not a self-play shard"):
+    with pytest.raises(ArgumentError, match=r"has no checksum file _part-00000\.json"):
         load(tmp_path)
+    with pytest.raises(ArgumentError, match="not a self-play shard"):
+        load(tmp_path, verify=False)
     with pytest.raises(TypeError):
         load(5)  # type: ignore[arg-type]
 
@@ -647,7 +662,7 @@ def test_the_cli_reports_a_failing_shard_and_exits_1(
 def test_ctrl_c_keeps_the_finished_shards_and_exits_130(tmp_path: Path, workers: str) -> None:
     out = tmp_path / "d"
     cmd = [sys.executable, "-m", "panda_core.cli", "selfplay", "--game", "head", "--episodes",
-           "1000000", "--shard-episodes", "5", "--workers", workers, "--out", str(out)]  # fmt: skip
+           "400000", "--shard-episodes", "5", "--workers", workers, "--out", str(out)]  # fmt: skip
     proc = subprocess.Popen(cmd, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 60

@@ -104,7 +104,7 @@ def test_a_tiny_run_learns_and_writes_its_folder(runs: dict[str, Path], game: st
         "curve.png",
         "policy.safetensors",
         "settings.json",
-        "train_state",
+        "train_state.safetensors",
     ]
     curve = read_curve(folder / "curve.csv")
     assert [r.decisions for r in curve][:1] == [0]  # the untrained network's row comes first

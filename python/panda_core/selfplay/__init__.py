@@ -15,9 +15,12 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from panda_core.selfplay.integrity import DatasetError
     from panda_core.selfplay.reader import iter_batches, load, scatter, to_numpy
     from panda_core.selfplay.run import (
         MANIFEST,
+        MAX_EPISODES,
+        MAX_SHARDS,
         SHARD_EPISODES,
         DatasetInfo,
         SelfPlayError,
@@ -32,8 +35,10 @@ if TYPE_CHECKING:
 _HOMES = {
     name: module
     for module, names in {
+        "integrity": "DatasetError",
         "reader": "iter_batches load scatter to_numpy",
-        "run": "MANIFEST SHARD_EPISODES DatasetInfo SelfPlayError ShardFailure ShardInfo selfplay",
+        "run": "MANIFEST MAX_EPISODES MAX_SHARDS SHARD_EPISODES DatasetInfo SelfPlayError "
+        "ShardFailure ShardInfo selfplay",
         "schema": "FORMAT FORMAT_VERSION",
     }.items()
     for name in names.split()
@@ -51,7 +56,10 @@ __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "MANIFEST",
+    "MAX_EPISODES",
+    "MAX_SHARDS",
     "SHARD_EPISODES",
+    "DatasetError",
     "DatasetInfo",
     "SelfPlayError",
     "ShardFailure",

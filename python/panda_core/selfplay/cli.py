@@ -28,6 +28,13 @@ from panda_core._cli_common import (
     seat_bots,
 )
 from panda_core._registry import GAMES, spec
+from panda_core.selfplay.limits import (  # plain constants: no pyarrow
+    GAME_TIME,
+    MAX_EPISODES,
+    MAX_SECONDS,
+    MAX_SHARDS,
+    MOVE_TIME,
+)
 
 __all__ = ["FAILED", "register"]
 
@@ -54,7 +61,11 @@ def register(sub: Any, default: Default = keep_default) -> None:
         "random, heuristic, ismcts:N, neural, neural:PATH, or a Python bot package.module:Name",
     )
     cmd.add_argument(
-        "--episodes", "-n", type=int_in(0, 2**63 - 1), default=default(1000), help="games"
+        "--episodes",
+        "-n",
+        type=int_in(0, MAX_EPISODES),
+        default=default(1000),
+        help=f"games (at most {MAX_EPISODES:,}, in at most {MAX_SHARDS:,} shards)",
     )
     cmd.add_argument(
         "--seed", type=int_in(0, 2**64 - 1), default=default(0), help="seed (0..2**64-1)"
@@ -71,6 +82,20 @@ def register(sub: Any, default: Default = keep_default) -> None:
         default=default(100),
         help="episodes per file",
     )
+    cmd.add_argument(
+        "--move-time",
+        type=seconds_in(MAX_SECONDS),
+        default=default(MOVE_TIME),
+        metavar="S",
+        help="seconds a Python bot's move may take (an overrun fails its shard)",
+    )
+    cmd.add_argument(
+        "--game-time",
+        type=seconds_in(MAX_SECONDS),
+        default=default(GAME_TIME),
+        metavar="S",
+        help="seconds per episode after which a shard's worker is stopped",
+    )
     add_backend_options(cmd, default, "shards")
     cmd.add_argument(
         "--move-features",
@@ -83,6 +108,21 @@ def register(sub: Any, default: Default = keep_default) -> None:
     add_quiet_option(cmd, default)
     add_rule_options(cmd, default)
     cmd.set_defaults(func=_cmd_selfplay)
+
+
+def seconds_in(most: float) -> Any:
+    """An argparse type: a number of seconds in (0, ``most``]."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected seconds, got {text[:40]!r}") from None
+        if not 0 < value <= most:  # NaN fails too
+            raise argparse.ArgumentTypeError(f"must be more than 0 and at most {most:g}")
+        return value
+
+    return parse
 
 
 def _size(n: int) -> str:
@@ -130,6 +170,8 @@ def _cmd_selfplay(args: argparse.Namespace, given: set[str]) -> int:
             address=args.address,
             progress=progress,
             move_features=args.move_features,
+            move_time=args.move_time,
+            game_time=args.game_time,
         )
     except KeyboardInterrupt:
         if bar is not None:

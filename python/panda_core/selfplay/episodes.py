@@ -12,6 +12,7 @@ score) is only known then and is written on every one of its rows.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,7 @@ import numpy.typing as npt
 from panda_core._args import cut, shown
 from panda_core._core import ArgumentError, ClimbMove, HeadMove
 from panda_core._registry import AnyRules, GameSpec
+from panda_core.arena.move_timer import MoveTimeout, MoveTimer
 from panda_core.bot_import import bot_spec_kind, make_bot
 from panda_core.bots import Bot, BuiltinBot, bot_name, reset_bots
 from panda_core.game import Game
@@ -131,6 +133,22 @@ def _play(game: Game[Any], legal: list[Any], answer: object) -> tuple[int, int]:
     return rows[0], actions[rows[0]]
 
 
+class _Illegal(Exception):
+    """Applying the bot's answer failed (told apart from the bot's own call raising)."""
+
+    def __init__(self, cause: Exception) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+def _timed(timer: MoveTimer | None) -> AbstractContextManager[None]:
+    return nullcontext() if timer is None else timer.move()
+
+
+def _seconds(timer: MoveTimer | None) -> str:
+    return "?" if timer is None else f"{timer.seconds:g} s"
+
+
 def _where(index: int, deal: int, step: int, seat: int, name: str) -> str:
     return f"episode {index} (deal {deal}), step {step}, seat {seat} ({cut(name)})"
 
@@ -143,15 +161,24 @@ def play_episode(
     index: int,
     deal: int,
     move_features: bool = False,
+    timer: MoveTimer | None = None,
 ) -> Episode:
     """Play the game dealt from ``deal`` to its end and return every decision (with every
     legal move's features if ``move_features``, for a game that has them).
 
     A built-in bot is asked on the game itself (it reads only what its seat may know); any
-    other bot is shown a clone, as ``play_game`` does, so nothing it does reaches the game."""
+    other bot is shown a clone, as ``play_game`` does, so nothing it does reaches the game.
+    With ``timer``, each Python bot's move (and the setting up of the bots) is bounded by its
+    ``seconds``: an overrun is the bot's failure, like an exception (``MoveTimer``)."""
     game: Game[Any] = game_spec.new_game(players, deal, rules)
     try:
-        seats_bots = bots.for_episode(deal)
+        with _timed(timer):
+            seats_bots = bots.for_episode(deal)
+    except MoveTimeout:
+        raise BotFailure(
+            f"episode {index} (deal {deal}): setting up the bots took longer than the move time "
+            f"({_seconds(timer)})"
+        ) from None
     except Exception as err:  # a bot class that cannot be created, a reset() that raises
         raise BotFailure(
             f"episode {index} (deal {deal}): the bots could not be set up: "
@@ -177,17 +204,32 @@ def play_episode(
         if features:
             move_rows.append(game_spec.legal_move_features(game))  # type: ignore[arg-type]
         bot = seats_bots[seat]
+        builtin = isinstance(bot, BuiltinBot)
+        answer: object = None
         try:
-            shown_game = game if isinstance(bot, BuiltinBot) else game.clone()
-            answer = bot(shown_game, seat)
+            # The answer is the bot's too: its __index__ or __eq__ run while it is applied.
+            with _timed(None if builtin else timer):
+                answer = bot(game if builtin else game.clone(), seat)
+                try:
+                    row, action = _play(game, legal, answer)
+                except Exception as err:
+                    raise _Illegal(err) from err
+        except MoveTimeout:
+            where = _where(index, deal, len(seats), seat, bots.names[seat])
+            raise BotFailure(
+                f"{where}: the bot took longer than the move time ({_seconds(timer)})"
+            ) from None
+        except _Illegal as err:
+            where = _where(index, deal, len(seats), seat, bots.names[seat])
+            cause = err.cause
+            raise BotFailure(
+                f"{where}: illegal move {shown(answer)}: {type(cause).__name__}: {cause}"
+                if not isinstance(cause, TypeError | ValueError | OverflowError)
+                else f"{where}: illegal move {shown(answer)}: {cause}"
+            ) from cause
         except Exception as err:  # the bot's own code: whatever it raises is its failure
             where = _where(index, deal, len(seats), seat, bots.names[seat])
             raise BotFailure(f"{where}: the bot raised {type(err).__name__}: {err}") from err
-        try:
-            row, action = _play(game, legal, answer)
-        except (TypeError, ValueError, OverflowError) as err:
-            where = _where(index, deal, len(seats), seat, bots.names[seat])
-            raise BotFailure(f"{where}: illegal move {shown(answer)}: {err}") from err
         seats.append(seat)
         actions.append(action)
         chosen.append(row)

@@ -10,8 +10,8 @@ the dense ``(n, observation_size)`` float32 ``observation`` and ``(n, num_action
 
 from __future__ import annotations
 
-import json
 import os
+import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -20,12 +20,23 @@ import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.dataset as pads  # type: ignore[import-untyped]
 import pyarrow.fs as pafs  # type: ignore[import-untyped]
 
-from panda_core._args import shown
-from panda_core._core import ArgumentError
+from panda_core._args import players_arg, shown
+from panda_core._core import ArgumentError, PandaCoreError
+from panda_core._registry import spec
+from panda_core.selfplay.integrity import (
+    SHARD_FILE,
+    DatasetError,
+    identity,
+    open_input,
+    parquet_file,
+    read_checksum,
+    read_json,
+    verify_shard,
+)
 from panda_core.selfplay.run import MANIFEST, filesystem
-from panda_core.selfplay.schema import FORMAT, FORMAT_VERSION, settings_of
+from panda_core.selfplay.schema import FORMAT, FORMAT_VERSION, schema, settings_of
 
-__all__ = ["BATCH_SIZE", "DENSE", "iter_batches", "load", "scatter", "to_numpy"]
+__all__ = ["BATCH_SIZE", "DENSE", "DatasetError", "iter_batches", "load", "scatter", "to_numpy"]
 
 BATCH_SIZE = 65_536
 """Default decisions per batch of :func:`iter_batches`."""
@@ -46,61 +57,208 @@ def scatter(
 ) -> np.ndarray[Any, Any]:
     """The dense ``(len(offsets) - 1, width)`` array whose row ``i`` holds ``values[j]`` (float32;
     ``True`` without ``values``: a bool mask) at position ``index[j]`` for ``j`` in
-    ``offsets[i]:offsets[i + 1]``, zero elsewhere. One vectorised numpy assignment."""
+    ``offsets[i]:offsets[i + 1]``, zero elsewhere. One vectorised numpy assignment.
+
+    ``ArgumentError`` (naming the first bad row) if the offsets do not rise within ``index``,
+    ``values`` is shorter, or a position is outside ``0 .. width - 1`` (numpy would wrap a
+    negative one around silently)."""
     n = len(offsets) - 1
+    if n < 0 or (n and (np.any(np.diff(offsets) < 0) or offsets[0] < 0)):
+        raise ArgumentError("scatter: offsets must be a non-decreasing array of at least 1 entry")
+    part = slice(int(offsets[0]), int(offsets[-1])) if n else slice(0, 0)
+    if part.stop > len(index) or (values is not None and part.stop > len(values)):
+        raise ArgumentError(
+            f"scatter: the offsets reach entry {part.stop}, past the {len(index)} positions"
+            + ("" if values is None else f" or the {len(values)} values")
+        )
+    where = index[part]
+    bad = np.flatnonzero((where < 0) | (where >= width))
+    if bad.size:
+        row = int(np.searchsorted(offsets, part.start + bad[0], side="right")) - 1
+        raise ArgumentError(f"row {row}: position {int(where[bad[0]])} is outside 0..{width - 1}")
     dense: np.ndarray[Any, Any] = np.zeros(
         (n, width), dtype=np.bool_ if values is None else np.float32
     )
     rows = np.repeat(np.arange(n, dtype=np.intp), np.diff(offsets))
-    part = slice(int(offsets[0]), int(offsets[-1]))
-    dense[rows, index[part]] = True if values is None else values[part]
+    dense[rows, where] = True if values is None else values[part]
     return dense
 
 
-def _files(fs: pafs.FileSystem, folder: str) -> list[str]:
-    """The shards of ``folder``: those ``_dataset.json`` lists when it is there (a finished
-    run), else every complete ``part-*.parquet`` (an unfinished one; temporary files skipped)."""
+def _shards(fs: pafs.FileSystem, folder: str) -> tuple[list[str], dict[str, Any] | None]:
+    """The shards of ``folder`` (their names) and the manifest, when there is one (a finished
+    run: its shards, checked to be shard names); else every complete ``part-*.parquet`` (an
+    unfinished run; temporary files skipped)."""
     manifest = f"{folder}/{MANIFEST}"
-    if fs.get_file_info(manifest).type == pafs.FileType.File:
-        with fs.open_input_stream(manifest) as f:
-            document = json.loads(f.read())
-        return [f"{folder}/{s['file']}" for s in document["shards"]]
+    if fs.get_file_info(manifest).type != pafs.FileType.NotFound:
+        document = read_json(fs, manifest, "self-play manifest")
+        shards = document.get("shards") if isinstance(document, dict) else None
+        if not isinstance(shards, list) or not all(
+            isinstance(s, dict)
+            and isinstance(s.get("file"), str)
+            and SHARD_FILE.fullmatch(s["file"])
+            and re.fullmatch(r"[0-9a-f]{64}", str(s.get("sha256")))
+            and isinstance(s.get("bytes"), int)
+            for s in shards
+        ):
+            raise DatasetError(
+                f"{manifest}: damaged manifest (its shards must be a list of "
+                '{"file": "part-NNNNN.parquet", "bytes": …, "sha256": …})'
+            )
+        if not isinstance(document.get("settings_sha256"), str):
+            raise DatasetError(f"{manifest}: damaged manifest (no settings_sha256)")
+        return [s["file"] for s in shards], document
     found = fs.get_file_info(pafs.FileSelector(folder))
     return sorted(
-        i.path
+        i.base_name
         for i in found
-        if i.type == pafs.FileType.File
-        and i.base_name.startswith("part-")
-        and i.base_name.endswith(".parquet")
+        if i.base_name.startswith("part-") and i.base_name.endswith(".parquet")
+    ), None
+
+
+class _Shard:
+    """One shard open for reading, checked: its sha256 (unless not asked), a bounded footer,
+    the self-play format and version. ``settings`` are those in its metadata."""
+
+    def __init__(
+        self, fs: pafs.FileSystem, folder: str, name: str, manifest: dict[str, Any] | None,
+        verify: bool,
+    ) -> None:  # fmt: skip
+        self.path = f"{folder}/{name}"
+        self.handle, size = open_input(fs, self.path, None, "self-play shard")
+        try:
+            if verify:
+                recorded = read_checksum(fs, folder, name)
+                listed = next(
+                    (s for s in (manifest or {}).get("shards", ()) if s["file"] == name), None
+                )
+                if listed is not None and (listed["sha256"], listed["bytes"]) != (
+                    recorded["sha256"],
+                    recorded["bytes"],
+                ):
+                    raise DatasetError(
+                        f"{self.path}: its checksum file and the manifest {MANIFEST} record "
+                        "different contents (one of them was edited or replaced)"
+                    )
+                verify_shard(self.handle, size, self.path, recorded)
+            self.file = parquet_file(self.handle, size, self.path)
+            self.schema = self.file.schema_arrow
+            settings = settings_of(self.schema)
+            if settings is None or settings.get("format") != FORMAT:
+                raise DatasetError(f"{self.path} is not a self-play shard (no {FORMAT} metadata)")
+            if settings.get("format_version") != FORMAT_VERSION:
+                raise DatasetError(
+                    f"{self.path} has self-play format version "
+                    f"{str(settings.get('format_version'))[:20]}; this panda-core reads version "
+                    f"{FORMAT_VERSION}"
+                )
+            self.settings = settings
+            self.identity = identity(settings)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        self.handle.close()
+
+
+def _expected_schema(shard: _Shard) -> pa.Schema:
+    """The columns the settings of ``shard`` give (``DatasetError`` if they name no game)."""
+    settings = shard.settings
+    try:
+        game = spec(settings.get("game"))
+        move_features = settings.get("move_features")
+        if not isinstance(move_features, bool):
+            raise DatasetError("move_features is not true or false")
+        expected = schema(game, None, move_features)
+        for key, value in (
+            ("observation_size", game.observation_size),
+            ("num_actions", game.num_actions),
+            ("move_feature_size", game.move_features),
+        ):
+            if settings.get(key) != value:
+                raise DatasetError(f"its {key} is {settings.get(key)!r}; {game.name} has {value}")
+        if not isinstance(settings.get("players"), int):
+            raise DatasetError("players is not an int")
+        players_arg(settings["players"])
+    except (PandaCoreError, TypeError, ValueError) as err:
+        raise DatasetError(f"{shard.path}: damaged self-play settings ({err})") from None
+    return expected
+
+
+def _same_dataset(first: _Shard, other: _Shard, manifest: dict[str, Any] | None) -> None:
+    """``DatasetError`` naming ``other`` unless it belongs to ``first``'s dataset (and to the
+    manifest's, if there is one) and has its columns."""
+    if manifest is not None and other.identity != manifest["settings_sha256"]:
+        raise DatasetError(
+            f"{other.path} belongs to another dataset than its folder's manifest {MANIFEST} "
+            f"says ({_differences(manifest, other.settings)}): it is not mixed in"
+        )
+    if other.identity != first.identity:
+        raise DatasetError(
+            f"{other.path} belongs to another dataset than {first.path} "
+            f"({_differences(first.settings, other.settings)}): they are not mixed"
+        )
+    if not other.schema.remove_metadata().equals(_expected_schema(first)):
+        raise DatasetError(f"{other.path}: its columns are not those of a self-play shard")
+
+
+def _differences(mine: dict[str, Any], theirs: dict[str, Any]) -> str:
+    keys = sorted(
+        k
+        for k in set(mine) | set(theirs)
+        if k not in ("shard", "episodes", "shards", "decisions", "bytes", "schema")
+        and k != "settings_sha256"
+        and mine.get(k) != theirs.get(k)
     )
+    shown_keys = ", ".join(
+        f"{k}: {str(mine.get(k))[:30]} / {str(theirs.get(k))[:30]}" for k in keys[:3]
+    )
+    return shown_keys or "other settings"
 
 
-def load(path: str | os.PathLike[str]) -> pads.Dataset:
-    """The dataset in ``path`` (a folder or a URI ``selfplay`` wrote; or one shard file) as a
-    ``pyarrow.dataset.Dataset``: ``load(p).to_table(columns=[...])``, ``.to_batches()``,
-    ``.to_table().to_pandas()``. ``ArgumentError`` if it holds no self-play shards."""
+def _where(path: str | os.PathLike[str]) -> tuple[pafs.FileSystem, str, list[str], Any]:
+    """The filesystem, folder and shard names at ``path`` (a folder, a URI or one shard file)
+    and the folder's manifest (``None`` without one, or for one file)."""
     if not isinstance(path, str | os.PathLike):
         raise TypeError(f"path must be a folder path or a URI, got {shown(path)}")
     fs, where = filesystem(os.fspath(path))
     kind = fs.get_file_info(where).type
-    if kind == pafs.FileType.File:
-        files = [where]
-    elif kind == pafs.FileType.Directory:
-        files = _files(fs, where)
-    else:
+    if kind == pafs.FileType.NotFound:
         raise ArgumentError(f"no self-play dataset at {os.fspath(path)!r}: nothing there")
-    if not files:
-        raise ArgumentError(f"no self-play shards (part-*.parquet) in {os.fspath(path)!r}")
-    dataset = pads.dataset(files, filesystem=fs, format="parquet")
-    settings = settings_of(dataset.schema) or {}
-    if settings.get("format") != FORMAT:
-        raise ArgumentError(f"{files[0]} is not a self-play shard (no {FORMAT} metadata)")
-    if settings.get("format_version") != FORMAT_VERSION:
-        raise ArgumentError(
-            f"{files[0]} has self-play format version {settings.get('format_version')}; this "
-            f"panda-core reads version {FORMAT_VERSION}"
-        )
-    return dataset
+    if kind == pafs.FileType.Directory:
+        names, manifest = _shards(fs, where)
+        if not names:
+            raise ArgumentError(f"no self-play shards (part-*.parquet) in {os.fspath(path)!r}")
+        return fs, where, names, manifest
+    folder, _, name = where.rpartition("/")
+    return fs, folder, [name], None
+
+
+def load(path: str | os.PathLike[str], verify: bool = True) -> pads.Dataset:
+    """The dataset in ``path`` (a folder or a URI ``selfplay`` wrote; or one shard file) as a
+    ``pyarrow.dataset.Dataset``: ``load(p).to_table(columns=[...])``, ``.to_batches()``,
+    ``.to_table().to_pandas()``.
+
+    Every shard is checked first: its sha256 against its checksum file (and the manifest's,
+    which must agree) unless ``verify=False`` (checking reads the whole dataset once more); its
+    format; and that all belong to one dataset with the same columns. ``DatasetError`` (an
+    ``ArgumentError``) naming the file otherwise; ``ArgumentError`` if ``path`` holds no
+    self-play shards."""
+    if not isinstance(verify, bool):
+        raise TypeError(f"verify must be True or False, got {shown(verify)}")
+    fs, folder, names, manifest = _where(path)
+    first: _Shard | None = None
+    for name in names:
+        shard = _Shard(fs, folder, name, manifest, verify)
+        shard.close()
+        if first is None:
+            first = shard
+            _expected_schema(first)
+        _same_dataset(first, shard, manifest)
+    try:
+        return pads.dataset([f"{folder}/{n}" for n in names], filesystem=fs, format="parquet")
+    except (OSError, pa.ArrowException) as err:
+        raise DatasetError(f"{folder}: the shards cannot be read as one dataset ({err})") from None
 
 
 def _column(name: str, column: pa.Array, out: dict[str, np.ndarray[Any, Any]]) -> None:
@@ -163,15 +321,44 @@ def iter_batches(
     path: str | os.PathLike[str],
     columns: Sequence[str] | None = None,
     batch_size: int = BATCH_SIZE,
+    verify: bool = True,
 ) -> Iterator[dict[str, np.ndarray[Any, Any]]]:
     """The dataset at ``path`` in batches of at most ``batch_size`` decisions, in file order,
     each as :func:`to_numpy` gives it. ``columns`` picks what to give: columns of the files
     and the dense arrays rebuilt from them, ``observation`` and ``legal_mask`` (their columns
     are then read, but given only if asked for too). Default: the scalar columns, the dense
     ``observation`` and ``legal_mask``, and ``move_features`` when the dataset has them; the
-    sparse columns only if named. Memory holds one batch at a time."""
-    dataset = load(path)
-    names = list(dataset.schema.names)
+    sparse columns only if named. Memory holds one batch at a time.
+
+    Each shard is checked as :func:`load` checks it, just before it is read (from the file it
+    was checked on), and every batch's positions and ids are checked to be in range: a
+    ``DatasetError`` names the file, the row group and the row."""
+    if not isinstance(verify, bool):
+        raise TypeError(f"verify must be True or False, got {shown(verify)}")
+    fs, folder, names, manifest = _where(path)
+    first = _Shard(fs, folder, names[0], manifest, verify)
+    try:
+        expected = _expected_schema(first)
+        _same_dataset(first, first, manifest)
+    finally:
+        first.close()
+    read, wanted, needed = _columns(list(expected.names), columns)
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise ArgumentError(f"batch_size must be an int >= 1, got {shown(batch_size)}")
+    settings = first.settings
+    for name in names:
+        shard = _Shard(fs, folder, name, manifest, verify)
+        try:
+            _same_dataset(first, shard, manifest)
+            yield from _shard_batches(shard, read, batch_size, settings, wanted, needed)
+        finally:
+            shard.close()
+
+
+def _columns(
+    names: list[str], columns: Sequence[str] | None
+) -> tuple[list[str], set[str], set[str]]:
+    """What to read, what to give and what is needed to give it (the columns checked)."""
     sparse = {c for index, values, _ in DENSE.values() for c in (index, values) if c}
     if columns is None:
         wanted = {c for c in names if c not in sparse} | set(DENSE)
@@ -190,19 +377,60 @@ def iter_batches(
                 f"unknown columns {unknown}; the columns are {names + list(DENSE)}{hint}"
             )
         wanted = set(columns)
-    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise ArgumentError(f"batch_size must be an int >= 1, got {shown(batch_size)}")
     needed = set(wanted)
     for name, (index, values, _) in DENSE.items():
         if name in wanted:
             needed |= {c for c in (index, values) if c}
-    read = [c for c in names if c in needed]
-    settings = settings_of(dataset.schema) or {}
-    for batch in dataset.to_batches(columns=read, batch_size=batch_size):
-        if batch.num_rows:
-            out = to_numpy(batch, settings)
+    return [c for c in names if c in needed], wanted, needed
+
+
+def _shard_batches(
+    shard: _Shard,
+    read: list[str],
+    batch_size: int,
+    settings: dict[str, Any],
+    wanted: set[str],
+    needed: set[str],
+) -> Iterator[dict[str, np.ndarray[Any, Any]]]:
+    """The batches of one checked shard, row group by row group, each checked."""
+    row = 0
+    for group in range(shard.file.num_row_groups):
+        where = f"{shard.path}, row group {group}"
+        batches = shard.file.iter_batches(batch_size=batch_size, row_groups=[group], columns=read)
+        while True:
+            try:
+                batch = next(batches)
+            except StopIteration:
+                break
+            except (OSError, pa.ArrowException, ValueError) as err:
+                raise DatasetError(f"{where}: cannot be read ({err})") from None
+            if not batch.num_rows:
+                continue
+            try:
+                _check_ids(batch, settings)
+                out = to_numpy(batch, settings)
+            except (ArgumentError, pa.ArrowException, ValueError) as err:
+                raise DatasetError(f"{where}, from row {row}: damaged values ({err})") from None
+            row += batch.num_rows
             for extra in sorted(needed - wanted):
                 del out[extra], out[f"{extra}_offsets"]
             for name in set(DENSE) - wanted:
                 out.pop(name, None)
             yield out
+
+
+def _check_ids(batch: pa.RecordBatch, settings: dict[str, Any]) -> None:
+    """The ids read as positions elsewhere are in range: seats, actions, the chosen move."""
+    names = batch.schema.names
+    for column, high, low in (
+        ("seat", settings["players"], 0),
+        ("action", settings["num_actions"], -1),
+        ("legal_actions", settings["num_actions"], 0),
+    ):
+        if column in names:
+            values = batch.column(column)
+            if pa.types.is_list(values.type):
+                values = values.flatten()
+            array = values.to_numpy(zero_copy_only=False)
+            if array.size and (array.min() < low or array.max() >= high):
+                raise ArgumentError(f"{column} holds values outside {low}..{high - 1}")

@@ -12,25 +12,42 @@ every shard already there and plays only the missing ones.
 
 from __future__ import annotations
 
-import json
+import math
 import os
 import pickle
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pyarrow.fs as pafs  # type: ignore[import-untyped]
-import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from panda_core._args import count_arg, cut, int_arg, players_arg, seed_arg, shown
 from panda_core._core import ArgumentError, PandaCoreError, __version__, nth_output
 from panda_core._registry import GAMES, AnyRules, GameName, spec
+from panda_core.arena.move_timer import MoveTimer
 from panda_core.bot_import import bot_spec_kind
 from panda_core.bots import bot_name
 from panda_core.parallel.backend import Backend, SerialBackend, TaskFailure
 from panda_core.selfplay.episodes import BotFailure, SeatBots, play_episode
+from panda_core.selfplay.integrity import (
+    DatasetError,
+    identity,
+    open_input,
+    parquet_file,
+    read_checksum,
+    verify_shard,
+    write_json,
+)
+from panda_core.selfplay.limits import (
+    GAME_TIME,
+    MAX_EPISODES,
+    MAX_SECONDS,
+    MAX_SHARDS,
+    MOVE_TIME,
+)
 from panda_core.selfplay.schema import FORMAT, FORMAT_VERSION, schema, schema_json, settings_of
+from panda_core.selfplay.worker import die_with_parent
 from panda_core.selfplay.writer import (
     ROW_GROUP_DECISIONS,
     ShardWriter,
@@ -39,7 +56,12 @@ from panda_core.selfplay.writer import (
 )
 
 __all__ = [
+    "GAME_TIME",
     "MANIFEST",
+    "MAX_EPISODES",
+    "MAX_SECONDS",
+    "MAX_SHARDS",
+    "MOVE_TIME",
     "SHARD_EPISODES",
     "DatasetInfo",
     "SelfPlayError",
@@ -89,6 +111,8 @@ class ShardInfo:
     episodes: int
     decisions: int
     bytes: int
+    sha256: str = ""
+    """Of the whole file, as its checksum file ``_part-NNNNN.json`` records it."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -96,6 +120,7 @@ class ShardInfo:
             "episodes": [self.first, self.first + self.episodes],
             "decisions": self.decisions,
             "bytes": self.bytes,
+            "sha256": self.sha256,
         }
 
 
@@ -143,6 +168,27 @@ class _Task:
     settings: dict[str, Any] = field(repr=False)
     row_group_decisions: int = ROW_GROUP_DECISIONS
     move_features: bool = False
+    move_time: float = MOVE_TIME
+
+
+class _ShardTasks(Sequence[_Task]):
+    """The shards' tasks, made when asked for (``len`` and indexing: what a backend needs):
+    nothing proportional to the number of shards is built up front."""
+
+    def __init__(self, template: _Task, episodes: int, shard_episodes: int, skip: set[int]) -> None:
+        self._template = template
+        self._episodes = episodes
+        self._size = shard_episodes
+        self._shards = [k for k in range(-(-episodes // shard_episodes)) if k not in skip]
+
+    def __len__(self) -> int:
+        return len(self._shards)
+
+    def __getitem__(self, k: int) -> _Task:  # type: ignore[override]  # no slices needed
+        shard = self._shards[k]
+        first = shard * self._size
+        count = min(self._size, self._episodes - first)
+        return replace(self._template, shard=shard, first=first, episodes=count)
 
 
 @dataclass(frozen=True)
@@ -170,6 +216,7 @@ def _shard_settings(
 
 def _run_shard(task: _Task) -> _Outcome:
     """Play and write one shard (module-level: worker processes import it by name)."""
+    die_with_parent()  # a worker process: it must not outlive the run (worker.py)
     fs, folder = filesystem(task.out)
     game = spec(task.game)
     settings = _shard_settings(task.settings, task.shard, task.first, task.episodes)
@@ -180,10 +227,13 @@ def _run_shard(task: _Task) -> _Outcome:
         return _Outcome(None, str(err))
     writer = ShardWriter(fs, folder, task.shard, table_schema, task.row_group_decisions)
     try:
-        for e in range(task.first, task.first + task.episodes):
-            deal = nth_output(task.seed, e)
-            ep = play_episode(game, task.players, task.rules, bots, e, deal, task.move_features)
-            writer.add_episode(game.name, ep)
+        with MoveTimer(task.move_time) as timer:
+            for e in range(task.first, task.first + task.episodes):
+                deal = nth_output(task.seed, e)
+                ep = play_episode(
+                    game, task.players, task.rules, bots, e, deal, task.move_features, timer
+                )
+                writer.add_episode(game.name, ep)
         size = writer.close()
     except BotFailure as err:
         writer.abort()
@@ -191,8 +241,9 @@ def _run_shard(task: _Task) -> _Outcome:
     except BaseException:  # Ctrl-C or a bug: no half-written shard is left behind
         writer.abort()
         raise
+    name = shard_name(task.shard)
     return _Outcome(
-        ShardInfo(shard_name(task.shard), task.first, task.episodes, writer.decisions, size), None
+        ShardInfo(name, task.first, task.episodes, writer.decisions, size, writer.sha256), None
     )
 
 
@@ -227,6 +278,17 @@ def _seat_specs(bots: object, players: int) -> tuple[object, ...]:
     return tuple(seats)
 
 
+def _seconds(value: object, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"{what} must be a number of seconds, got {shown(value)}")
+    seconds = float(value)
+    if not (0 < seconds <= MAX_SECONDS) or math.isnan(seconds):
+        raise ArgumentError(
+            f"{what} must be more than 0 and at most {MAX_SECONDS:g} s, got {value}"
+        )
+    return seconds
+
+
 def _rules(game: GameName, rules: object) -> AnyRules:
     if isinstance(rules, Mapping):
         return spec(game).rules(**rules)
@@ -236,22 +298,27 @@ def _rules(game: GameName, rules: object) -> AnyRules:
 def _existing(fs: pafs.FileSystem, folder: str, task: _Task) -> ShardInfo | None:
     """The shard ``task`` would write, if a complete one with the same settings is there.
 
+    Nothing of a stored shard is trusted before its size and sha256 match its checksum file
+    (``DatasetError`` otherwise: a damaged shard is not silently kept, nor silently replaced).
     A shard of another dataset (other game, bots, seed …) is an error, not something to
     overwrite or to mix in; one with the same settings but another episode range (the last
     shard of a shorter run) is written again."""
-    path = f"{folder}/{shard_name(task.shard)}"
-    if fs.get_file_info(path).type != pafs.FileType.File:
+    name = shard_name(task.shard)
+    path = f"{folder}/{name}"
+    kind = fs.get_file_info(path).type
+    if kind == pafs.FileType.NotFound:
         return None
-    try:
-        meta = pq.read_metadata(path, filesystem=fs)
-    except (OSError, ValueError) as err:
-        raise ArgumentError(
-            f"{path} is not a readable self-play shard ({err}); move it away"
-        ) from err
+    if kind != pafs.FileType.File:
+        raise DatasetError(f"{path} is not a regular file (a folder, a FIFO …); move it away")
+    recorded = read_checksum(fs, folder, name)
+    handle, size = open_input(fs, path, None, "self-play shard")
+    with handle:
+        verify_shard(handle, size, path, recorded)
+        meta = parquet_file(handle, size, path).metadata
     found = settings_of(meta.schema.to_arrow_schema()) or {}
     mine = _shard_settings(task.settings, task.shard, task.first, task.episodes)
     if found.get("format") == FORMAT and found.get("format_version") != FORMAT_VERSION:
-        raise ArgumentError(
+        raise DatasetError(
             f"{path} was written in self-play format version {found.get('format_version')}; "
             f"this panda-core writes version {FORMAT_VERSION} and does not mix them: use "
             "another folder, or remove the old shards to start afresh"
@@ -262,19 +329,17 @@ def _existing(fs: pafs.FileSystem, folder: str, task: _Task) -> ShardInfo | None
             if found.get("move_features")
             else "without move features: resume it without move_features=True (--move-features)"
         )
-        raise ArgumentError(f"{path} was written {how}, or use another folder")
-    same_dataset = {k: v for k, v in found.items() if k != "episodes"} == {
-        k: v for k, v in mine.items() if k != "episodes"
-    }
-    if not same_dataset:
-        raise ArgumentError(
+        raise DatasetError(f"{path} was written {how}, or use another folder")
+    if identity(found) != identity(mine):
+        raise DatasetError(
             f"{path} belongs to another dataset (other settings); use another folder, or "
             "remove it to start afresh"
         )
+    if recorded["settings_sha256"] != identity(found):
+        raise DatasetError(f"{path}: its checksum file is of another dataset's shard")
     if found.get("episodes") != mine["episodes"]:
         return None
-    size = fs.get_file_info(path).size
-    return ShardInfo(shard_name(task.shard), task.first, task.episodes, meta.num_rows, size)
+    return ShardInfo(name, task.first, task.episodes, meta.num_rows, size, recorded["sha256"])
 
 
 def _remove(fs: pafs.FileSystem, path: str) -> None:
@@ -288,7 +353,8 @@ def _remove_temporary_files(fs: pafs.FileSystem, folder: str) -> None:
     """Delete the unfinished shards an interrupted run left (workers stopped mid-shard): the
     shards they were writing are played again anyway."""
     for entry in fs.get_file_info(pafs.FileSelector(folder)):
-        if entry.base_name.startswith(".part-") and entry.base_name.endswith(".tmp"):
+        name = entry.base_name
+        if name.endswith(".tmp") and name.startswith((".part-", "_part-", MANIFEST)):
             _remove(fs, entry.path)
 
 
@@ -301,14 +367,14 @@ def _backend(backend: object, workers: int | None, address: str | None) -> Backe
 def _write_manifest(fs: pafs.FileSystem, folder: str, info: DatasetInfo, body: Any) -> None:
     document = {
         **info.settings,
+        "settings_sha256": identity(info.settings),
         "episodes": info.episodes,
         "decisions": info.decisions,
         "bytes": info.bytes,
         "shards": [s.to_json() for s in info.shards],
         "schema": body,
     }
-    with fs.open_output_stream(f"{folder}/{MANIFEST}") as f:
-        f.write((json.dumps(document, indent=1) + "\n").encode())
+    write_json(fs, f"{folder}/{MANIFEST}", document)
 
 
 def selfplay(
@@ -327,6 +393,8 @@ def selfplay(
     address: str | None = None,
     progress: Progress | None = None,
     move_features: bool = False,
+    move_time: float = MOVE_TIME,
+    game_time: float = GAME_TIME,
 ) -> DatasetInfo:
     """Play ``episodes`` games of ``game`` with ``bots`` and write every decision to ``out``.
 
@@ -341,11 +409,16 @@ def selfplay(
     plays them in this process). ``progress(done, total)`` counts episodes as shards finish.
     ``move_features``: also write every legal move's features (``move_features`` column; the
     climbing games only), which multiplies a climbing dataset's size and writing time.
+    ``move_time``: seconds a Python bot's move may take (the bot is interrupted and its shard
+    fails); ``game_time``: seconds per episode after which a shard's worker is stopped (for a
+    bot that cannot be interrupted; worker processes only). At most :data:`MAX_EPISODES`
+    episodes in at most :data:`MAX_SHARDS` shards.
 
-    A shard whose bot raised, played an illegal move or whose worker died is not written; once
-    every other shard is, :class:`SelfPlayError` names each failed shard and why. Rerunning the
-    same call skips the shards already written. Ctrl-C stops the run (``KeyboardInterrupt``),
-    keeping the finished shards. Columns and layout: docs/selfplay.md.
+    A shard whose bot raised, overran its time, played an illegal move or whose worker died is
+    not written; once every other shard is, :class:`SelfPlayError` names each failed shard and
+    why. Rerunning the same call skips the shards already written (each checked against its
+    sha256 first). Ctrl-C stops the run (``KeyboardInterrupt``), keeping the finished shards.
+    Columns and layout: docs/selfplay.md.
     """
     if not isinstance(out, str | os.PathLike):
         raise TypeError(f"out must be a folder path or a URI, got {shown(out)}")
@@ -354,9 +427,19 @@ def selfplay(
     players = players_arg(players)
     seed = seed_arg(seed)
     episodes = count_arg(episodes, "episodes")
+    if episodes > MAX_EPISODES:
+        raise ArgumentError(f"episodes must be <= {MAX_EPISODES:,}, got {episodes:,}")
     shard_episodes = int_arg(shard_episodes, "shard_episodes")
     if shard_episodes < 1:
         raise ArgumentError(f"shard_episodes must be >= 1, got {shard_episodes}")
+    shards = -(-episodes // shard_episodes)
+    if shards > MAX_SHARDS:
+        raise ArgumentError(
+            f"{episodes:,} episodes in shards of {shard_episodes:,} make {shards:,} shards, more "
+            f"than {MAX_SHARDS:,}: use shard_episodes >= {-(-episodes // MAX_SHARDS):,}"
+        )
+    move_time = _seconds(move_time, "move_time")
+    game_time = _seconds(game_time, "game_time")
     row_group_decisions = int_arg(row_group_decisions, "row_group_decisions")
     if row_group_decisions < 1:
         raise ArgumentError(f"row_group_decisions must be >= 1, got {row_group_decisions}")
@@ -389,23 +472,13 @@ def selfplay(
         "move_features": move_features,
         "move_feature_size": game_spec.move_features,
     }
-    tasks = [
-        _Task(
-            out=out,
-            shard=k,
-            first=first,
-            episodes=min(shard_episodes, episodes - first),
-            game=game_spec.name,
-            players=players,
-            rules=the_rules,
-            bots=seats,
-            seed=seed,
-            settings=settings,
-            row_group_decisions=row_group_decisions,
-            move_features=move_features,
-        )
-        for k, first in enumerate(range(0, episodes, shard_episodes))
-    ]
+    template = _Task(
+        out=out, shard=0, first=0, episodes=0, game=game_spec.name, players=players,
+        rules=the_rules, bots=seats, seed=seed, settings=settings,
+        row_group_decisions=row_group_decisions, move_features=move_features,
+        move_time=move_time,
+    )  # fmt: skip
+    every = _ShardTasks(template, episodes, shard_episodes, set())
     with _backend(backend, workers, address) as chosen:  # closed on every way out
         if not isinstance(chosen, SerialBackend):
             _check_pickles(seats)
@@ -413,15 +486,16 @@ def selfplay(
         fs.create_dir(folder, recursive=True)
         _remove_temporary_files(fs, folder)
         written: dict[int, ShardInfo] = {}
-        for task in tasks:
-            found = _existing(fs, folder, task)
-            if found is not None:
-                written[task.shard] = found
+        present = {i.base_name for i in fs.get_file_info(pafs.FileSelector(folder))}
+        for k in range(len(every)):
+            if shard_name(k) in present:  # one listing, not a look-up per shard
+                found = _existing(fs, folder, every[k])
+                if found is not None:
+                    written[k] = found
         skipped = len(written)
+        todo = _ShardTasks(template, episodes, shard_episodes, set(written))
         try:
-            failures = _play_shards(
-                chosen, [t for t in tasks if t.shard not in written], written, episodes, progress
-            )
+            failures = _play_shards(chosen, todo, written, episodes, progress, game_time)
         except KeyboardInterrupt:
             chosen.close()  # the workers stop first: then what they were writing goes too
             _remove_temporary_files(fs, folder)
@@ -430,7 +504,7 @@ def selfplay(
         _remove(fs, f"{folder}/{temp_name(failure.shard)}")
     if failures:
         error = SelfPlayError(
-            f"{len(failures)} of {len(tasks)} shards failed (the others are written in "
+            f"{len(failures)} of {len(every)} shards failed (the others are written in "
             f"{folder}; rerun to retry the failed ones): " + "; ".join(map(str, failures))
         )
         error.failures = tuple(failures)
@@ -438,7 +512,7 @@ def selfplay(
     info = DatasetInfo(
         path=folder if "://" not in out else out.rstrip("/"),
         settings=settings,
-        shards=tuple(written[t.shard] for t in tasks),
+        shards=tuple(written[k] for k in sorted(written)),
         skipped=skipped,
         seconds=time.perf_counter() - start,
     )
@@ -461,22 +535,44 @@ def _check_pickles(seats: Sequence[object]) -> None:
             ) from err
 
 
+class _Bounds(Sequence[float]):
+    """Each task's time bound (``game_time`` per episode), computed when asked for."""
+
+    def __init__(self, tasks: Sequence[_Task], game_time: float) -> None:
+        self._tasks = tasks
+        self._game_time = game_time
+
+    def __len__(self) -> int:
+        return len(self._tasks)
+
+    def __getitem__(self, k: int) -> float:  # type: ignore[override]  # no slices needed
+        return self._game_time * max(self._tasks[k].episodes, 1)
+
+
 def _play_shards(
     backend: Backend,
     todo: Sequence[_Task],
     written: dict[int, ShardInfo],
     episodes: int,
     progress: Progress | None,
+    game_time: float,
 ) -> list[ShardFailure]:
     """Run ``todo`` on ``backend``, adding each shard written to ``written``; the failures, in
-    shard order."""
+    shard order. A shard's worker is stopped after ``game_time`` per episode."""
     done = sum(s.episodes for s in written.values())
     if progress is not None:
         progress(done, episodes)
     failures: list[ShardFailure] = []
-    for k, result in backend.run(_run_shard, todo):
+    bounds = _Bounds(todo, game_time)
+    for k, result in backend.run(_run_shard, todo, bounds):
         task = todo[k]
-        if isinstance(result, TaskFailure):
+        if isinstance(result, TaskFailure) and result.kind == "timeout":
+            message = (
+                f"timeout: its worker was stopped after {bounds[k]:g} s ({task.episodes} "
+                f"episodes of game_time {game_time:g} s): a bot that never answered and that "
+                "move_time could not interrupt"
+            )
+        elif isinstance(result, TaskFailure):
             message = f"{result.kind.replace('_', ' ')}: {result.message}"
         elif result.shard is None:
             message = result.failure or "failed"

@@ -25,7 +25,14 @@ import pyarrow.fs as pafs  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from panda_core.selfplay.episodes import Episode
-from panda_core.selfplay.schema import action_lists, float_lists, index_lists
+from panda_core.selfplay.integrity import (
+    CHECKSUM_FORMAT,
+    checksum_name,
+    file_sha256,
+    identity,
+    write_json,
+)
+from panda_core.selfplay.schema import action_lists, float_lists, index_lists, settings_of
 
 __all__ = [
     "COMPRESSION",
@@ -167,7 +174,9 @@ class ShardWriter:
         row_group_decisions: int = ROW_GROUP_DECISIONS,
     ) -> None:
         self.filesystem = filesystem
+        self.folder = folder
         self.final = f"{folder}/{shard_name(shard)}"
+        self.sha256 = ""
         self.temp = f"{folder}/{temp_name(shard)}"
         self.schema = schema
         self.row_group_decisions = row_group_decisions
@@ -239,14 +248,30 @@ class ShardWriter:
         self._pending_bytes = rest.nbytes if rest.num_rows else 0
 
     def close(self) -> int:
-        """Write what is buffered, close the file and give it its final name; its size. If
-        this raises (Ctrl-C while the last row group is encoded), :meth:`abort` still applies."""
+        """Write what is buffered, close the file, write its checksum file
+        (:mod:`~panda_core.selfplay.integrity`) and then give the shard its final name (so a
+        shard under its final name always has its checksum); its size. If this raises (Ctrl-C
+        while the last row group is encoded), :meth:`abort` still applies."""
         self._convert()
         self._flush(self._pending_rows)
         self._writer.close()
         self._closed = True
+        size: int = self.filesystem.get_file_info(self.temp).size
+        with self.filesystem.open_input_stream(self.temp) as written:
+            self.sha256 = file_sha256(written, self.temp)
+        settings = settings_of(self.schema) or {}
+        name = self.final.rsplit("/", 1)[-1]
+        checksum = {
+            "format": CHECKSUM_FORMAT,
+            "file": name,
+            "bytes": size,
+            "sha256": self.sha256,
+            "settings_sha256": identity(settings),
+            "episodes": settings.get("episodes"),
+            "decisions": self.decisions,
+        }
+        write_json(self.filesystem, f"{self.folder}/{checksum_name(name)}", checksum)
         self.filesystem.move(self.temp, self.final)
-        size: int = self.filesystem.get_file_info(self.final).size
         return size
 
     def abort(self) -> None:

@@ -75,8 +75,10 @@ def _random_legal(mask: npt.NDArray[np.bool_], draws: npt.NDArray[np.float64]) -
 
 
 class Actor:
-    """``num_envs`` self-play games of one game, dealt from ``seed``. It pickles exactly (the
-    envs mid-game, the waiting decisions, the generators): a checkpoint holds it."""
+    """``num_envs`` self-play games of one game, dealt from ``seed``. :meth:`snapshot` gives its
+    whole state as data (the envs mid-game as the engine's JSON document, the generators' states,
+    the waiting decisions as arrays) and :meth:`restore` takes it back exactly: a checkpoint
+    holds it (``checkpoint.py``)."""
 
     def __init__(
         self,
@@ -127,6 +129,52 @@ class Actor:
         state = json.loads(text)
         state["threads"] = count
         self.env = rebuild(json.dumps(state))
+
+    def snapshot(self) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
+        """The state as JSON-ready values and named arrays (:meth:`restore` inverts it)."""
+        _, (env_state,) = self.env.__reduce__()  # the engine's saved env: a JSON document
+        values = {
+            "env": env_state,
+            "rng": self.rng.bit_generator.state,
+            "shuffle_rng": self.shuffle_rng.bit_generator.state,
+            "next_game": self._next_game,
+            "ready": self.buffer.ready,
+        }
+        arrays = {
+            "obs": self.obs,
+            "mask": self.mask,
+            "player": self.player,
+            "games": self._games,
+            "lengths": self._lengths,
+            **{f"buffer.{name}": array for name, array in self.buffer.arrays().items()},
+        }
+        return values, arrays
+
+    @classmethod
+    def restore(
+        cls,
+        info: GameInfo,
+        env: Any,
+        generators: tuple[np.random.Generator, np.random.Generator],
+        next_game: int,
+        buffer: EpisodeBuffer,
+        arrays: dict[str, npt.NDArray[Any]],
+    ) -> Actor:
+        """The actor a :meth:`snapshot` described, from its parts once the checkpoint reader has
+        checked them (the env rebuilt by the engine, the generators, the buffer, the arrays)."""
+        actor = cls.__new__(cls)
+        actor.info = info
+        actor.env = env
+        actor.rng, actor.shuffle_rng = generators
+        actor.obs = np.array(arrays["obs"], dtype=np.float32)
+        actor.mask = np.array(arrays["mask"], dtype=np.bool_)
+        actor.player = np.array(arrays["player"], dtype=np.int64)
+        actor.num_envs = int(env.num_envs)
+        actor.buffer = buffer
+        actor._games = np.array(arrays["games"], dtype=np.int64)
+        actor._next_game = next_game
+        actor._lengths = np.array(arrays["lengths"], dtype=np.int64)
+        return actor
 
     def take(self) -> Samples:
         """The decisions of every game finished since the last call, in play order."""

@@ -8,6 +8,8 @@ finished game, in the order they were played, and moves the unfinished ones to t
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -78,12 +80,33 @@ class EpisodeBuffer:
         self.ready = 0
         return samples
 
-    def __getstate__(self) -> dict[str, object]:
-        """Pickled without the unused capacity (a checkpoint holds only the rows in use)."""
-        state = self.__dict__.copy()
-        for name in ("_rows", "_columns", "_seats", "_games"):
-            state[name] = state[name][: self._size].copy()
-        return state
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """What a checkpoint keeps: the rows in use (not the spare capacity) and the per-game
+        tables (:meth:`restore` takes them back)."""
+        n = self._size
+        return {
+            "rows": self._rows[:n],
+            "columns": self._columns[:n],
+            "seats": self._seats[:n],
+            "games": self._games[:n],
+            "finished": self._finished,
+            "rewards": self._rewards,
+        }
+
+    @classmethod
+    def restore(cls, arrays: dict[str, npt.NDArray[Any]], ready: int) -> EpisodeBuffer:
+        """The buffer :meth:`arrays` (and ``ready``) described; the arrays are checked by the
+        caller (``checkpoint.py``) and copied here, so the buffer owns them."""
+        buffer = cls.__new__(cls)
+        buffer._rows = np.array(arrays["rows"], dtype=np.float32)
+        buffer._columns = np.array(arrays["columns"], dtype=np.int32)
+        buffer._seats = np.array(arrays["seats"], dtype=np.int64)
+        buffer._games = np.array(arrays["games"], dtype=np.int64)
+        buffer._size = int(buffer._rows.shape[0])
+        buffer._finished = np.array(arrays["finished"], dtype=np.bool_)
+        buffer._rewards = np.array(arrays["rewards"], dtype=np.float32)
+        buffer.ready = ready
+        return buffer
 
     def _grow(self, needed: int) -> None:
         capacity = max(needed, 2 * self._rows.shape[0])

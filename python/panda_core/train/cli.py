@@ -23,7 +23,7 @@ from panda_core._cli_common import (
     keep_default,
     progress_bar,
 )
-from panda_core._core import MAX_ENVS, PandaCoreError, check_players
+from panda_core._core import PandaCoreError, check_players
 
 __all__ = ["register"]
 
@@ -48,7 +48,7 @@ def _number(text: str) -> float:
 
 def register(sub: Any, default: Default = keep_default) -> None:
     """Add ``train`` to the ``panda-core`` subcommands (``sub``: argparse subparsers)."""
-    from panda_core.train.settings import TrainSettings  # no JAX: plain dataclass
+    from panda_core.train.settings import MAX_NUM_ENVS, TrainSettings  # no JAX: a dataclass
 
     base = TrainSettings()
     cmd = sub.add_parser(
@@ -72,7 +72,7 @@ def register(sub: Any, default: Default = keep_default) -> None:
     cmd.add_argument("--seed", type=int_in(0, 2**64 - 1), default=default(base.seed), help="seed")
     cmd.add_argument(
         "--num-envs",
-        type=int_in(1, MAX_ENVS),
+        type=int_in(1, MAX_NUM_ENVS),
         default=default(base.num_envs),
         help="games played side by side",
     )

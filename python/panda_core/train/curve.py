@@ -13,6 +13,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from panda_core.selfplay.regular_file import read_regular
+from panda_core.train.errors import TrainError
 from panda_core.train.evaluate import WinRate
 
 __all__ = ["COLUMNS", "CurveRow", "draw_curve", "read_curve", "write_curve"]
@@ -82,13 +84,32 @@ def write_curve(rows: list[CurveRow], path: str | os.PathLike[str]) -> None:
     os.replace(temporary, target)
 
 
+MAX_CURVE_BYTES = 256 << 20
+"""Largest ``curve.csv`` read (a row is about 100 bytes)."""
+
+
 def read_curve(path: str | os.PathLike[str]) -> list[CurveRow]:
-    """The rows of a ``curve.csv`` written by :func:`write_curve` (none if there is no file)."""
+    """The rows of a ``curve.csv`` written by :func:`write_curve` (none if there is no file);
+    ``TrainError`` naming the file and line if it is not one."""
     source = Path(path)
-    if not source.exists():
+    if not source.exists() and not source.is_symlink():
         return []
-    with source.open(newline="") as data:
-        return [CurveRow.from_csv(cells) for cells in csv.DictReader(data)]
+    blob = read_regular(source, MAX_CURVE_BYTES, TrainError, "curve file")
+    try:
+        lines = blob.decode().splitlines()
+    except UnicodeDecodeError as err:
+        raise TrainError(f"{source}: not a curve file (not UTF-8: {err})") from None
+    if not lines or lines[0].split(",") != list(COLUMNS):
+        raise TrainError(f"{source}, line 1: not a curve file (its header is not {COLUMNS})")
+    rows = []
+    for number, cells in enumerate(csv.DictReader(lines), start=2):
+        try:
+            if None in cells or None in cells.values():
+                raise ValueError("not one cell per column")
+            rows.append(CurveRow.from_csv(cells))
+        except (ValueError, KeyError, OverflowError) as err:
+            raise TrainError(f"{source}, line {number}: not a curve row ({err})") from None
+    return rows
 
 
 def draw_curve(

@@ -4,7 +4,8 @@ The folder (``out``) holds
 
 * ``settings.json`` — the run's :class:`TrainSettings` (a rerun with other settings is refused);
 * ``policy.safetensors`` — the latest policy (format 1: the bot ``neural:PATH`` plays it);
-* ``train_state`` — everything needed to go on exactly where it stopped (``checkpoint.py``);
+* ``train_state.safetensors`` — everything needed to go on exactly where it stopped
+  (``checkpoint.py``: a format that cannot run code, checked when read);
 * ``curve.csv`` and ``curve.png`` — the learning curve (``curve.py``).
 
 Every ``eval_every`` decisions (and at the end) the run writes a checkpoint, evaluates the policy
@@ -30,6 +31,7 @@ import numpy as np
 
 from panda_core._args import shown
 from panda_core._registry import spec
+from panda_core.selfplay.regular_file import read_regular
 from panda_core.train._game import game_info
 from panda_core.train.actor import Actor
 from panda_core.train.checkpoint import Counters, TrainState, load_state, save_state
@@ -46,6 +48,7 @@ from panda_core.train.settings import TrainSettings
 __all__ = [
     "CURVE_CSV",
     "CURVE_PNG",
+    "OLD_STATE",
     "POLICY",
     "SETTINGS",
     "STATE",
@@ -56,7 +59,10 @@ __all__ = [
 
 SETTINGS = "settings.json"
 POLICY = "policy.safetensors"
-STATE = "train_state"
+STATE = "train_state.safetensors"
+OLD_STATE = "train_state"
+"""The pickled train state of panda-core before format 2: recognised and refused, never read."""
+MAX_SETTINGS_BYTES = 64 << 10
 CURVE_CSV = "curve.csv"
 CURVE_PNG = "curve.png"
 SHUFFLE_BATCHES = 4
@@ -95,15 +101,18 @@ def train(
     if not isinstance(settings, TrainSettings):
         raise TypeError(f"settings must be a TrainSettings, got {shown(settings)}")
     folder = _prepare(Path(out), settings)
-    return _Run(settings, folder, progress).run()
+    session = _Run(settings, folder, progress)  # reads and checks the train state, if any
+    _write_settings(folder, settings)  # only once the state was found good: nothing else changes
+    return session.run()
 
 
 def _prepare(folder: Path, settings: TrainSettings) -> Path:
     """The run folder, created, or checked to hold this run (``TrainError`` otherwise)."""
     saved = folder / SETTINGS
-    if saved.exists():
+    if saved.exists() or saved.is_symlink():
+        text = read_regular(saved, MAX_SETTINGS_BYTES, TrainError, "run settings file")
         try:
-            theirs = TrainSettings.from_json(json.loads(saved.read_text()))
+            theirs = TrainSettings.from_json(json.loads(text))
         except (ValueError, TypeError) as err:
             raise TrainError(f"{saved}: not the settings of a training run ({err})") from None
         differences = settings.differences(theirs)
@@ -113,14 +122,48 @@ def _prepare(folder: Path, settings: TrainSettings) -> Path:
                 "it with the same settings (only decisions and threads may change), or train "
                 "into another folder"
             )
+        _check_resumable(folder)
     elif folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise TrainError(f"{folder} is not empty and holds no training run ({SETTINGS})")
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        saved.write_text(json.dumps(settings.to_json(), indent=2) + "\n")
+    except OSError as err:
+        raise TrainError(f"cannot create the run folder {folder}: {err}") from None
+    return folder
+
+
+def _write_settings(folder: Path, settings: TrainSettings) -> None:
+    try:
+        (folder / SETTINGS).write_text(json.dumps(settings.to_json(), indent=2) + "\n")
     except OSError as err:
         raise TrainError(f"cannot write the run folder {folder}: {err}") from None
-    return folder
+
+
+def _present(path: Path) -> bool:
+    """Something is at ``path`` (a file, a folder, a FIFO, a dangling link)."""
+    return path.exists() or path.is_symlink()
+
+
+def _check_resumable(folder: Path) -> None:
+    """Refuse a folder whose run cannot go on from its train state: an old pickled one (never
+    unpickled), or none beside the policy or curve of a run that got somewhere (starting from 0
+    would overwrite them)."""
+    if _present(folder / OLD_STATE):
+        raise TrainError(
+            f"{folder / OLD_STATE} is the train state of an older panda-core, a pickle: it is "
+            "not read, since unpickling can run any code. Resume the run with the panda-core "
+            f"that wrote it, or start afresh: remove {OLD_STATE}, {POLICY}, {CURVE_CSV} and "
+            f"{CURVE_PNG} from the folder (or train into a new folder)"
+        )
+    if not _present(folder / STATE):
+        done = [name for name in (POLICY, CURVE_CSV) if _present(folder / name)]
+        if done:
+            raise TrainError(
+                f"{folder} holds {' and '.join(done)} of a run but no {STATE}: the run cannot "
+                "resume, and starting from 0 would overwrite them. To start afresh, remove "
+                f"{POLICY}, {CURVE_CSV} and {CURVE_PNG} from the folder (or train into a new "
+                "folder)"
+            )
 
 
 class _Run:
@@ -134,10 +177,11 @@ class _Run:
         layers = [self.info.input_size, *settings.hidden, self.info.output_size]
         self.learner = Learner(settings.lr)
         params = init_params(settings.seed, layers)
-        if (folder / STATE).exists():
-            self.state = load_state(folder / STATE, params)
+        fresh = self.learner.init(params)
+        if _present(folder / STATE):
+            self.state = load_state(folder / STATE, settings, self.info, params, fresh)
         else:
-            self.state = TrainState(params, self.learner.init(params), Counters(), actor=None)
+            self.state = TrainState(params, fresh, Counters(), actor=None)
         self.curve = read_curve(folder / CURVE_CSV)
         self.eval_seed = int(np.random.SeedSequence([settings.seed, 1]).generate_state(1)[0])
 
@@ -211,7 +255,7 @@ class _Run:
         """Write the policy and the train state."""
         state = self.state
         write_policy(state.params, self.settings, self.folder / POLICY, state.counters.decisions)
-        save_state(self.folder / STATE, state)
+        save_state(self.folder / STATE, state, self.settings)
 
     def _evaluate(self) -> None:
         """A curve row for the current state (the checkpoint is written first: an interrupted
@@ -243,6 +287,6 @@ class _Run:
             1 / settings.players,
         )
         state.counters = replace(counters, loss_sum=0.0, loss_count=0, row_due=False)
-        save_state(self.folder / STATE, state)
+        save_state(self.folder / STATE, state, self.settings)
         if self.progress is not None:
             self.progress(counters.decisions, row)

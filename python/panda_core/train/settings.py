@@ -7,16 +7,27 @@ the same settings, except the two that do not change what is learned up to a poi
 
 from __future__ import annotations
 
+import hashlib
+import itertools
+import json
 import math
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from panda_core._args import int_arg, players_arg, seed_arg, shown
-from panda_core._core import MAX_ENVS, MAX_THREADS
+from panda_core._core import MAX_THREADS
 from panda_core._registry import GameName, spec
 from panda_core.train.errors import TrainError
 
-__all__ = ["MAX_HIDDEN_LAYERS", "MAX_WIDTH", "RESUMABLE", "TrainSettings"]
+__all__ = [
+    "MAX_BATCH_FLOATS",
+    "MAX_HIDDEN_LAYERS",
+    "MAX_NUM_ENVS",
+    "MAX_PARAMETERS",
+    "MAX_WIDTH",
+    "RESUMABLE",
+    "TrainSettings",
+]
 
 MAX_HIDDEN_LAYERS = 7
 """Hidden layers at most: the Rust bot reads policies of up to 8 dense layers."""
@@ -24,6 +35,15 @@ MAX_WIDTH = 4096
 """Widest hidden layer the Rust bot reads."""
 MAX_DECISIONS = 2**53
 """Decisions budget at most (the counters are written as JSON numbers)."""
+MAX_NUM_ENVS = 16_384
+"""Self-play games at most: a step holds every game's observation and (climbing games) its legal
+moves' rows, about 20 MB per 1,000 climbing games; the engine's own limit is far higher."""
+MAX_PARAMETERS = 2**25
+"""Network parameters at most (weights and biases; 128 MB as f32, about four times that with
+Adam's state and the gradients): checked before anything is allocated."""
+MAX_BATCH_FLOATS = 2**24
+"""``batch_size`` times the network's input width at most (64 MB a batch; up to four batches
+wait to be shuffled): 65,536 decisions of Panda Head, 13,127 of a climbing game."""
 RESUMABLE = frozenset({"decisions", "threads"})
 """Settings a resumed run may change (see the module docstring)."""
 
@@ -62,7 +82,7 @@ class TrainSettings:
         players_arg(self.players)
         seed_arg(self.seed)
         _int_in(self.decisions, "decisions", 1, MAX_DECISIONS)
-        _int_in(self.num_envs, "num_envs", 1, MAX_ENVS)
+        _int_in(self.num_envs, "num_envs", 1, MAX_NUM_ENVS)
         if not isinstance(self.hidden, tuple) or not 1 <= len(self.hidden) <= MAX_HIDDEN_LAYERS:
             raise TrainError(
                 f"hidden must be a tuple of 1 to {MAX_HIDDEN_LAYERS} layer widths, got "
@@ -77,6 +97,27 @@ class TrainSettings:
         _int_in(self.eval_games, "eval_games", 0, 1_000_000)
         if self.threads is not None:
             _int_in(self.threads, "threads", 1, MAX_THREADS)
+        self._check_sizes()
+
+    def _check_sizes(self) -> None:
+        """The memory the network and a batch take, bounded before anything is allocated."""
+        from panda_core.train._game import game_info  # the registry only: no JAX
+
+        info = game_info(self.game)
+        layers = [info.input_size, *self.hidden, info.output_size]
+        parameters = sum(a * b + b for a, b in itertools.pairwise(layers))
+        if parameters > MAX_PARAMETERS:
+            raise TrainError(
+                f"hidden {list(self.hidden)} gives a network of {parameters:,} parameters for "
+                f"{self.game}; at most {MAX_PARAMETERS:,}: use fewer or narrower layers"
+            )
+        floats = self.batch_size * info.input_size
+        if floats > MAX_BATCH_FLOATS:
+            most = MAX_BATCH_FLOATS // info.input_size
+            raise TrainError(
+                f"batch_size {self.batch_size} of {info.input_size}-float inputs is {floats:,} "
+                f"floats a batch, more than {MAX_BATCH_FLOATS:,}: at most {most} for {self.game}"
+            )
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (``hidden`` as a list)."""
@@ -97,6 +138,13 @@ class TrainSettings:
         if isinstance(values.get("hidden"), list):
             values["hidden"] = tuple(values["hidden"])
         return cls(**values)
+
+    def identity(self) -> str:
+        """The sha256 of the settings that decide what the run computes (all but
+        :data:`RESUMABLE`), as canonical JSON: what a checkpoint records to say whose it is."""
+        chosen = {k: v for k, v in self.to_json().items() if k not in RESUMABLE}
+        text = json.dumps(chosen, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
 
     def differences(self, other: TrainSettings) -> list[str]:
         """The settings (other than :data:`RESUMABLE`) that differ from ``other``'s, as
