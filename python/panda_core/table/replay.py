@@ -2,7 +2,8 @@
 
 A record (``game.to_json()``, ``Table.record()``, ``panda-core simulate --records``) holds the
 deal and the moves. :class:`Replay` loads it through the engine (every move is checked again),
-keeps the position after each move, and shows frame ``k`` — the position after ``k`` moves — the
+keeps what it needs to rebuild the position after any move in memory linear in the moves
+(:mod:`panda_core.table.positions`), and shows frame ``k`` — the position after ``k`` moves — the
 way :meth:`Table.state` shows a live game: for ``seat=S`` exactly what seat ``S`` knew at that
 moment (its hand, the events it had seen), for ``seat=None`` every hand and every event.
 """
@@ -15,18 +16,25 @@ from pathlib import Path
 from typing import Any
 
 from panda_core._args import cut, int_arg
-from panda_core._core import InvalidStateError, PandaCoreError
-from panda_core._registry import AnyGame, spec_of_record
+from panda_core._registry import AnyGame, GameSpec, spec_of_record
 from panda_core.table.cards import CardBook
 from panda_core.table.errors import TableError
 from panda_core.table.names import SeatNames
+from panda_core.table.positions import Positions
 from panda_core.table.seat_state import SeatStateBuilder
 from panda_core.table.seats import check_seat
 
-__all__ = ["MAX_RECORD_BYTES", "Replay"]
+__all__ = ["MAX_RECORD_BYTES", "MAX_RECORD_MOVES", "Replay"]
 
-MAX_RECORD_BYTES = 16 * 1024 * 1024
-"""The largest record a replay reads (a long climbing game's record is a few tens of KB)."""
+MAX_RECORD_MOVES = 20_000
+"""The most moves a replayed record may hold, checked before any move is applied. The longest
+games seen in 20,000 of each kind with the default rules (2 to 5 seats, random and heuristic bots)
+had 1,214 moves (spin), 1,099 (year) and 518 (Panda Head); Panda Head with ``bust_threshold=1000``
+at five heuristic seats, 9,520. Longer games (a far larger bust threshold) are not replayed."""
+
+MAX_RECORD_BYTES = 1024 * 1024
+"""The largest record a replay reads, in bytes (UTF-8) or characters: a record of
+:data:`MAX_RECORD_MOVES` moves is well under it (a 1,000-move climbing record is about 10 KB)."""
 
 
 class Replay:
@@ -42,7 +50,9 @@ class Replay:
         if not isinstance(record, str):
             raise TypeError(f"a record is JSON text, got {type(record).__name__}")
         if len(record) > MAX_RECORD_BYTES:
-            raise TableError(f"a record is at most {MAX_RECORD_BYTES} bytes, got {len(record)}")
+            raise TableError(
+                f"a record is at most {MAX_RECORD_BYTES} characters, got {len(record)}"
+            )
         try:
             parsed = json.loads(record)
         except (ValueError, RecursionError) as err:
@@ -50,19 +60,9 @@ class Replay:
                 f"a record is a JSON object; this is not JSON: {cut(str(err))}"
             ) from err
         self.spec = spec_of_record(parsed)
+        _check_move_count(self.spec, parsed)  # before any move is applied
         start, moves = self.spec.replay_start(parsed)
-        positions: list[AnyGame] = [start]
-        game = start.clone()
-        for i, move in enumerate(moves):
-            try:
-                game.apply(move)
-            except PandaCoreError as err:
-                raise type(err)(f"move {i} of the record: {err}") from err
-            except TypeError as err:  # a JSON value that is no move at all: the record is bad
-                raise InvalidStateError(f"move {i} of the record: {err}") from err
-            positions.append(game.clone())
-        self._positions = positions
-        self._moves = moves
+        self._positions = Positions(start, moves)
         self.players = start.players
         n = self.players
         self.names = names or [f"seat {p}" for p in range(n)]
@@ -105,7 +105,7 @@ class Replay:
 
     def position(self, k: object) -> AnyGame:
         """A copy of the game after ``k`` moves (every hand in it: for analysis, not a screen)."""
-        return self._positions[self._frame_index(k)].clone()
+        return self._positions.copy_at(self._frame_index(k))
 
     def _frame_index(self, k: object) -> int:
         i = int_arg(k, "frame")
@@ -116,7 +116,7 @@ class Replay:
     def frame(self, k: object) -> dict[str, Any]:
         """Frame ``k``: the position after ``k`` moves as :attr:`seat` saw it."""
         i = self._frame_index(k)
-        game = self._positions[i]
+        game = self._positions.at(i)
         state = self._builder.build(
             game,
             self.seat,
@@ -137,21 +137,21 @@ class Replay:
         """History length before the last move of frame ``i`` (its events are the new ones)."""
         if i == 0:
             return 0
-        return len(self._positions[i - 1].history)
+        return self._positions.history_length(i - 1)
 
     def round_starts(self) -> list[int]:
         """The first frame of each round (hand), in order: frame 0, then each frame whose last
         move ended a round (it shows the next round's deal; its ``round`` is that round)."""
         starts = [0]
-        for i in range(1, len(self._positions)):
-            now, before = self._positions[i], self._positions[i - 1]
-            if len(now.round_results) != len(before.round_results) and not now.is_over:
+        p = self._positions
+        for i in range(1, len(p)):
+            if p.rounds_finished(i) != p.rounds_finished(i - 1) and not p.is_over(i):
                 starts.append(i)
         return starts
 
     def log(self) -> list[str]:
         """The whole game as text, one line per event, as :attr:`seat` saw it."""
-        game = self._positions[-1]
+        game = self._positions.final
         names = SeatNames(self.names, self.seat)
         events = game.events(self.seat)
         presenter = self.spec.presenter()
@@ -159,4 +159,14 @@ class Replay:
 
     def record(self) -> str:
         """The record, as the engine writes it."""
-        return self._positions[-1].to_json()
+        return self._positions.final.to_json()
+
+
+def _check_move_count(game_spec: GameSpec, parsed: Any) -> None:
+    """Refuse a record with more than :data:`MAX_RECORD_MOVES` moves before replaying any."""
+    moves = parsed.get(game_spec.record_moves)
+    if isinstance(moves, list) and len(moves) > MAX_RECORD_MOVES:
+        raise TableError(
+            f"a record holds at most {MAX_RECORD_MOVES} moves, this one lists {len(moves)} in "
+            f"{game_spec.record_moves!r}"
+        )
