@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 import textwrap
@@ -211,3 +212,111 @@ def test_frames_are_those_of_a_clone_after_every_move(
     for k in (0, len(replay) // 3, len(replay) - 1):
         assert replay.position(k).to_json() == reference.positions[k].to_json()
     assert replay.record() == record
+
+
+# ---- item 10: a record is a regular file of bounded size; no key twice -----------------------
+
+
+def _replay_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "panda_core.cli", "replay", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,  # a FIFO or /dev/zero read would hang or run out of memory
+        check=False,
+    )
+
+
+@pytest.fixture
+def odd_files(tmp_path: Path) -> dict[str, Path]:
+    """Paths that are no regular file: a FIFO nobody writes, /dev/zero, a directory, a socket."""
+    import os
+    import socket
+
+    fifo = tmp_path / "record.fifo"
+    os.mkfifo(fifo)
+    sock_path = tmp_path / "record.sock"
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(sock_path))
+    return {
+        "FIFO": fifo,
+        "character device": Path("/dev/zero"),
+        "directory": tmp_path,
+        "socket": sock_path,
+    }
+
+
+@pytest.mark.parametrize("kind", ["FIFO", "character device", "directory", "socket"])
+def test_a_record_that_is_no_regular_file_is_refused_without_reading(
+    kind: str, odd_files: dict[str, Path]
+) -> None:
+    path = odd_files[kind]
+    with pytest.raises(TableError) as err:
+        Replay.from_file(path)
+    assert str(path) in str(err.value)
+    assert "regular file" in str(err.value) or "cannot read" in str(err.value)
+    done = _replay_cli(str(path), "--log")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("panda-core replay: error:") and str(path) in done.stderr
+
+
+def test_a_record_file_over_the_size_cap_or_not_utf8_is_refused(tmp_path: Path) -> None:
+    from panda_core.table import MAX_RECORD_BYTES
+
+    big = tmp_path / "big.json"
+    with big.open("wb") as out:
+        out.truncate(MAX_RECORD_BYTES + 1)  # sparse: no disk, no memory
+    with pytest.raises(TableError, match=f"{MAX_RECORD_BYTES + 1} bytes.*at most"):
+        Replay.from_file(big)
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(b'{"format": "caf\xe9"}')
+    with pytest.raises(TableError, match=r"not UTF-8 text \(byte 15 is 0xe9\)"):
+        Replay.from_file(latin)
+    with pytest.raises(TableError, match="cannot read the record"):
+        Replay.from_file(tmp_path / "missing.json")
+    with pytest.raises(TypeError):
+        Replay.from_file(3)  # type: ignore[arg-type]
+
+
+def test_a_refused_record_file_is_named_in_the_message(tmp_path: Path) -> None:
+    record = json.loads(panda_core.make("head", players=2, seed=3).to_json())
+    record["actions"] = [23]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record))
+    with pytest.raises(PandaCoreError, match="^" + re.escape(f"{path}: move 0 of the record")):
+        Replay.from_file(path)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_key_given_twice_is_refused_as_from_json_refuses_it(game: str) -> None:
+    text = panda_core.make(game, players=3, seed=2).to_json()
+    doubled = text.replace('"players":3', '"players":3,"players":4', 1)
+    assert doubled != text
+    with pytest.raises(PandaCoreError, match="duplicate key"):
+        panda_core.make(game).from_json(doubled)
+    with pytest.raises(TableError, match="'players' is given twice"):
+        Replay(doubled)
+    nested = text.replace('"players":3,', '"players":3,"x":{"a":1,"a":2},', 1)
+    with pytest.raises(TableError, match="'a' is given twice"):
+        Replay(nested)
+
+
+# ---- item 12: a record relabelled as another game -----------------------------------------------
+
+
+def test_a_record_relabelled_as_another_game_says_what_it_claims_and_holds() -> None:
+    head = json.loads(panda_core.make("head", players=3, seed=1).to_json())
+    spin = json.loads(panda_core.make("spin", players=3, seed=1).to_json())
+    cases = [
+        ({**head, "format": "panda-core/climb"}, "settings.preset is None; it lists its moves in "),
+        (
+            {**head, "format": "panda-core/climb", "settings": {"preset": "year"}},
+            "claims to be Year of the Panda .* lists its moves in 'actions', as a record of Panda "
+            "Head does",
+        ),
+        ({**head, "game": "year"}, "not by a 'game' field: this one's format 'panda-core/head'"),
+        ({**spin, "format": "panda-core/head"}, "claims to be Panda Head .* in 'moves'"),
+    ]
+    for record, message in cases:
+        with pytest.raises(PandaCoreError, match=message):
+            Replay(json.dumps(record))
