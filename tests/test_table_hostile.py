@@ -8,11 +8,13 @@ address-space limit so that a regression fails the test instead of exhausting th
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,7 @@ import pytest
 import panda_core
 from panda_core import HeadRules, PandaCoreError
 from panda_core._registry import spec_of_record
-from panda_core.table import MAX_RECORD_MOVES, Replay, TableError
+from panda_core.table import MAX_RECORD_MOVES, Replay, Table, TableError
 from panda_core.table.cards import CardBook
 from panda_core.table.names import SeatNames
 from panda_core.table.seat_state import SeatStateBuilder
@@ -320,3 +322,262 @@ def test_a_record_relabelled_as_another_game_says_what_it_claims_and_holds() -> 
     for record, message in cases:
         with pytest.raises(PandaCoreError, match=message):
             Replay(json.dumps(record))
+
+
+# ---- item 8: a Python bot can never stop a table -------------------------------------------------
+
+HOSTILE_BOTS = """
+import os, sys, time
+
+class Lowest:
+    def __init__(self):
+        path = os.environ.get("PANDA_TEST_PID_FILE")
+        if path:
+            with open(path, "a") as out:
+                out.write(f"{os.getpid()}\\n")
+
+    def __call__(self, game, player):
+        return game.legal_actions()[0]
+
+def exits(game, player):
+    os._exit(3)
+
+def sys_exit(game, player):
+    sys.exit(4)
+
+def never_returns(game, player):
+    while True:
+        time.sleep(1)
+
+def prints_junk(game, player):
+    print("junk " * 20 + "{not json")
+    sys.stdout.flush()
+    os.write(1, b"{not json either\\n")
+    return game.legal_actions()[0]
+
+def forges_answers(game, player):
+    import stat
+    for fd in os.listdir("/proc/self/fd"):  # find the answer pipe and write junk into it
+        try:
+            if int(fd) > 2 and stat.S_ISFIFO(os.fstat(int(fd)).st_mode):
+                os.write(int(fd), b"{junk\\n")
+        except OSError:
+            pass
+    return game.legal_actions()[0]
+
+def huge_notation(game, player):
+    return "x" * 10_000_000
+
+def huge_list(game, player):
+    return list(range(3_000_000))
+
+class Sly(int):
+    def __index__(self):
+        raise RuntimeError("index boom")
+    def __int__(self):
+        raise RuntimeError("int boom")
+    def __eq__(self, other):
+        raise RuntimeError("eq boom")
+    __hash__ = int.__hash__
+
+def sly_int(game, player):
+    return Sly(game.legal_actions()[0])
+
+class RaisingIndex:
+    def __index__(self):
+        raise RuntimeError("index boom")
+
+def raising_index(game, player):
+    return RaisingIndex()
+
+class LoudError(Exception):
+    def __str__(self):
+        raise RuntimeError("str boom")
+
+def raises_unprintable(game, player):
+    raise LoudError()
+"""
+
+
+@pytest.fixture
+def bots_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The name of an importable module of hostile bots (on this process's sys.path, which a
+    contained bot's worker inherits)."""
+    name = f"hostile_bots_{tmp_path.name}".replace("-", "_")
+    (tmp_path / f"{name}.py").write_text(HOSTILE_BOTS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield name
+    sys.modules.pop(name, None)
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie nobody reaped counts as gone)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "State:\tZ" not in status
+
+
+def fallbacks(table: Any, seat: int) -> list[str]:
+    return [e["reason"] for e in table.state(seat)["events"] if e["type"] == "bot_fallback"]
+
+
+def _object_bot(kind: str) -> Any:
+    """The hostile bots as objects in this process (the thread path)."""
+    namespace: dict[str, Any] = {}
+    exec(HOSTILE_BOTS, namespace)  # the test's own source, above
+    return namespace[kind]
+
+
+@pytest.mark.parametrize(
+    ("kind", "reason"),
+    [
+        ("raising_index", "could not be read: raised RuntimeError: index boom"),
+        ("raises_unprintable", "raised LoudError: (its message could not be read)"),
+        ("huge_list", "answered a list, not a move"),
+        ("sys_exit", "raised SystemExit: 4"),
+    ],
+)
+def test_a_bot_object_with_a_hostile_answer_is_replaced_for_that_move(
+    kind: str, reason: str
+) -> None:
+    """Before: an ``__index__`` that raises escaped ``except (PandaCoreError, TypeError)`` at
+    the table (the engine called it while applying the bot's own object)."""
+    table = Table("head", seats=[_object_bot(kind), "random"], seed=3, rules=SHORT_HEAD)
+    table.advance()
+    assert table.is_over
+    said = fallbacks(table, 0)
+    assert said and all(reason in r for r in said), said
+    Replay(table.record())  # the record is whole
+
+
+def test_an_int_subclass_answer_is_played_as_its_plain_value() -> None:
+    """``int.__int__`` copies the value without the subclass's raising ``__index__``/``__eq__``:
+    the move is played, and what the table holds is a plain int."""
+    table = Table("head", seats=[_object_bot("sly_int"), "random"], seed=3, rules=SHORT_HEAD)
+    table.advance()
+    assert table.is_over and fallbacks(table, 0) == []
+    assert all(type(a) is int for a in json.loads(table.record())["actions"])
+
+
+SHORT_HEAD = HeadRules(bust_threshold=6)
+
+
+@pytest.mark.parametrize(
+    ("kind", "reason"),
+    [
+        ("exits", "the bot's process ended (exit status 3)"),
+        ("sys_exit", "raised SystemExit: 4"),
+        ("never_returns", "no answer within 0.3 s"),
+        ("forges_answers", "answered junk, not a move"),
+        ("huge_notation", "answered a notation of 10000000 characters"),
+        ("huge_list", "answered a list, not a move"),
+        ("raising_index", "could not be read: raised RuntimeError: index boom"),
+    ],
+)
+def test_a_contained_bot_that_misbehaves_is_replaced_and_the_table_goes_on(
+    kind: str, reason: str, bots_module: str
+) -> None:
+    table = Table(
+        "head", seats=[f"{bots_module}:{kind}", "random"], seed=3, bot_time=0.3, rules=SHORT_HEAD
+    )
+    contained = table._bots[0]
+    first = contained.pid  # type: ignore[union-attr]
+    assert first is not None and alive(first)
+    moves = table.advance(max_moves=4 if kind == "never_returns" else None)
+    said = fallbacks(table, 0)
+    assert said and reason in said[0], said
+    if kind in ("exits", "never_returns", "forges_answers"):  # the child was killed, replaced
+        assert not alive(first)
+        assert contained.restarts >= 1  # type: ignore[union-attr]
+    record = table.record()
+    assert moves and len(Replay(record)) == len(json.loads(record)["actions"]) + 1
+    table.close()
+    assert contained.pid is None  # type: ignore[union-attr]
+
+
+def test_what_a_contained_bot_prints_never_reaches_the_answers(bots_module: str) -> None:
+    table = Table("head", seats=[f"{bots_module}:prints_junk", "random"], seed=3, rules=SHORT_HEAD)
+    table.advance()
+    assert table.is_over and fallbacks(table, 0) == []
+    assert table._bots[0].restarts == 0  # type: ignore[union-attr]
+
+
+def test_a_contained_bot_stops_when_its_game_ends(bots_module: str) -> None:
+    table = Table("year", seats=[f"{bots_module}:Lowest", "random"], seed=5)
+    pid = table._bots[0].pid  # type: ignore[union-attr]
+    assert pid is not None and alive(pid) and pid != os.getpid()
+    table.advance()
+    assert table.is_over and fallbacks(table, 0) == []
+    assert not alive(pid)
+
+
+def test_a_bot_that_cannot_be_imported_or_created_is_refused_by_the_table(
+    bots_module: str,
+) -> None:
+    with pytest.raises(TableError, match="no attribute 'missing'"):
+        Table("head", seats=[f"{bots_module}:missing", "random"])
+    with pytest.raises(TableError, match="no module named 'nomodule_xyz'"):
+        Table("head", seats=["nomodule_xyz:bot", "random"])
+
+
+PARENT = """
+import os, sys, time
+sys.path.insert(0, sys.argv[1])
+from panda_core.table import Table
+table = Table("head", seats=["human", sys.argv[2] + ":Lowest"], seed=1)
+print("ready", flush=True)
+time.sleep(120)
+"""
+
+
+def test_a_contained_bot_dies_with_its_parent(bots_module: str, tmp_path: Path) -> None:
+    """SIGKILL the process holding the table (nothing of it runs to clean up): the bot's worker
+    goes too, within a few seconds."""
+    import signal
+    import time
+
+    pid_file = tmp_path / "pids"
+    env = dict(os.environ, PANDA_TEST_PID_FILE=str(pid_file))
+    parent = subprocess.Popen(
+        [sys.executable, "-c", PARENT, str(tmp_path), bots_module],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert parent.stdout is not None and parent.stdout.readline().strip() == "ready"
+        (child,) = [int(x) for x in pid_file.read_text().split()]
+        assert child != parent.pid and alive(child)
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while alive(child) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not alive(child)
+    finally:
+        parent.kill()
+        parent.wait()
+
+
+def test_panda_core_play_goes_on_when_its_bots_crash(bots_module: str, tmp_path: Path) -> None:
+    """``panda-core play`` with a bot that calls ``os._exit`` and one whose answer's
+    ``__index__`` raises: the game is played to the end and its record saved."""
+    (tmp_path / "play_bots.py").write_text(HOSTILE_BOTS)
+    run = subprocess.run(
+        [
+            sys.executable, "-m", "panda_core.cli", "play", "--game", "head", "--players", "3",
+            "--seed", "4", "--bots", "play_bots:exits,play_bots:raising_index", "--save",
+            "game.json", "--rule", "bust_threshold=6",
+        ],
+        input="1\n" * 3000,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "Game over" in run.stdout and "Traceback" not in run.stderr
+    record = (tmp_path / "game.json").read_text()
+    assert panda_core.make("head").from_json(record).is_over
