@@ -187,7 +187,7 @@ def _played(game: str, players: int, seed: int, bot: str) -> str:
         ("head", 5, 9, "random"),
         ("year", 3, 2, "random"),
         ("year", 2, 8, "heuristic"),
-        ("spin", 4, 6, "random"),
+        ("spin", 3, 6, "heuristic"),
     ],
 )
 def test_frames_are_those_of_a_clone_after_every_move(
@@ -419,6 +419,14 @@ def alive(pid: int) -> bool:
     return "State:\tZ" not in status
 
 
+def children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (started by any of its threads)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
 def fallbacks(table: Any, seat: int) -> list[str]:
     return [e["reason"] for e in table.state(seat)["events"] if e["type"] == "bot_fallback"]
 
@@ -581,3 +589,34 @@ def test_panda_core_play_goes_on_when_its_bots_crash(bots_module: str, tmp_path:
     assert "Game over" in run.stdout and "Traceback" not in run.stderr
     record = (tmp_path / "game.json").read_text()
     assert panda_core.make("head").from_json(record).is_over
+
+
+def test_ctrl_c_while_a_contained_bot_hangs_quits_and_stops_it(
+    bots_module: str, tmp_path: Path
+) -> None:
+    """The person's Ctrl-C is not the bot's (its worker has its own session): ``play`` saves and
+    quits at once, and the worker is gone."""
+    import time
+
+    import pexpect
+
+    from tui_support import TURN_PROMPT, Pty
+
+    (tmp_path / "play_bots.py").write_text(HOSTILE_BOTS)
+    args = ["play", "--game", "head", "--players", "2", "--bots", "play_bots:never_returns",
+            "--bot-time", "30", "--rule", "first_dealer=1", "--seed", "2",
+            "--save", "game.json"]  # fmt: skip
+    pty = Pty(args, tmp_path, timeout=20)
+    try:
+        pty.expect(TURN_PROMPT)  # seat 0 leads: the person moves first
+        (worker,) = children(pty.child.pid)
+        pty.send("1")
+        pty.child.expect("\n")  # the move is read; the bot starts its endless think
+        time.sleep(0.5)
+        pty.child.sendintr()
+        pty.expect("Interrupted: record saved to game.json")
+        pty.expect(pexpect.EOF)
+    finally:
+        status = pty.close()
+    assert status == 130
+    assert not alive(worker)

@@ -255,6 +255,9 @@ class ContainedBot:
                 return None, self._failed(f"no answer within {time_limit:g} s")
             except _Failed as err:
                 return None, self._failed(str(err))
+            except BaseException:  # Ctrl-C mid-request: its answer must never be read later
+                self._stop()
+                raise
             return self._read(answer)
 
     def _read(self, answer: dict[str, Any]) -> tuple[PlainMove | None, str]:

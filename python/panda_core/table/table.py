@@ -49,6 +49,11 @@ class Table:
     each bot decision in seconds (built-in searches stop at it; a Python bot that overruns, raises
     or answers an illegal move is replaced by the heuristic bot for that decision, and the table
     says so in the bot's seat's events).
+
+    A bot given by import path runs in a worker process of its own, killed and replaced when it
+    crashes or overruns (:mod:`panda_core.table.bot_process`); a bot object runs in a thread of
+    this process. :meth:`close` (or leaving a ``with`` block) stops the worker processes; the end
+    of the game does too.
     """
 
     def __init__(
