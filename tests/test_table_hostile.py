@@ -230,22 +230,43 @@ def _replay_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[
 
 
 @pytest.fixture
-def odd_files(tmp_path: Path) -> dict[str, Path]:
+def odd_files(tmp_path: Path) -> Iterator[dict[str, Path]]:
     """Paths that are no regular file: a FIFO nobody writes, /dev/zero, a directory, a socket."""
-    import os
     import socket
 
     fifo = tmp_path / "record.fifo"
     os.mkfifo(fifo)
     sock_path = tmp_path / "record.sock"
-    server = socket.socket(socket.AF_UNIX)
-    server.bind(str(sock_path))
-    return {
-        "FIFO": fifo,
-        "character device": Path("/dev/zero"),
-        "directory": tmp_path,
-        "socket": sock_path,
-    }
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(sock_path))
+        yield {
+            "FIFO": fifo,
+            "character device": Path("/dev/zero"),
+            "directory": tmp_path,
+            "socket": sock_path,
+        }
+
+
+def within(seconds: float, work: Any) -> Any:
+    """``work()``'s result, or its exception, failing the test if it runs longer than
+    ``seconds`` (a read of a FIFO or /dev/zero would never end)."""
+    import threading
+
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["result"] = work()
+        except BaseException as err:
+            box["error"] = err
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert not worker.is_alive(), f"still running after {seconds} s"
+    if "error" in box:
+        raise box["error"]
+    return box.get("result")
 
 
 @pytest.mark.parametrize("kind", ["FIFO", "character device", "directory", "socket"])
@@ -254,7 +275,7 @@ def test_a_record_that_is_no_regular_file_is_refused_without_reading(
 ) -> None:
     path = odd_files[kind]
     with pytest.raises(TableError) as err:
-        Replay.from_file(path)
+        within(30, lambda: Replay.from_file(path))
     assert str(path) in str(err.value)
     assert "regular file" in str(err.value) or "cannot read" in str(err.value)
     done = _replay_cli(str(path), "--log")
@@ -518,6 +539,17 @@ def test_a_contained_bot_stops_when_its_game_ends(bots_module: str) -> None:
     assert pid is not None and alive(pid) and pid != os.getpid()
     table.advance()
     assert table.is_over and fallbacks(table, 0) == []
+    assert not alive(pid)
+
+
+def test_a_contained_bot_stops_when_its_table_is_dropped(bots_module: str) -> None:
+    import gc
+
+    table = Table("head", seats=["human", f"{bots_module}:Lowest"], seed=5)
+    pid = table._bots[1].pid  # type: ignore[union-attr]
+    assert pid is not None and alive(pid)
+    del table
+    gc.collect()
     assert not alive(pid)
 
 

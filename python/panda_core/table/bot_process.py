@@ -65,7 +65,8 @@ class _Failed(Exception):
 
 
 def _popen() -> subprocess.Popen[bytes]:
-    args = [sys.executable, "-c", _BOOT, json.dumps(sys.path), str(os.getpid())]
+    path = [p for p in sys.path if isinstance(p, str)]  # the bot imports as this process would
+    args = [sys.executable, "-c", _BOOT, json.dumps(path), str(os.getpid())]
 
     def start() -> subprocess.Popen[bytes]:
         return subprocess.Popen(
