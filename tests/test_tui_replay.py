@@ -157,7 +157,7 @@ def test_full_view_shows_every_hand(tmp_path: Path) -> None:
     [
         (None, "cannot read"),
         (b"{", "not JSON"),
-        (b"\xff\xfe\x00garbage", "cannot read"),
+        (b"\xff\xfe\x00garbage", "not UTF-8 text"),
         (b"[1, 2, 3]", "bad.json: "),
         (b'{"format": "panda-core/head"}', "bad.json: "),
         (b'{"format": "panda-core/climb", "moves": "x"}', "bad.json: "),

@@ -7,12 +7,13 @@ full information. The terminal (``panda-core play`` / ``replay``) and the browse
 """
 
 from panda_core.table.errors import NotYourTurnError, TableError
-from panda_core.table.replay import MAX_RECORD_BYTES, Replay
+from panda_core.table.replay import MAX_RECORD_BYTES, MAX_RECORD_MOVES, Replay
 from panda_core.table.seats import SeatSpec, load_bot, parse_seat
 from panda_core.table.table import Table
 
 __all__ = [
     "MAX_RECORD_BYTES",
+    "MAX_RECORD_MOVES",
     "NotYourTurnError",
     "Replay",
     "SeatSpec",

@@ -1,11 +1,18 @@
 """Asking a seat's bot for a move within a time bound, and never letting a bot break the table.
 
 Built-in bots run in the engine with the deadline passed down (ISMCTS returns its best move when
-time is up). A Python bot runs in a worker thread on a clone of the game; if it raises, answers
-with something that is not a legal move, or does not answer within the bound, the table plays the
-built-in heuristic's move for that decision instead and says so (a :class:`Fallback`), so a
-person is never left waiting on a broken bot. A thread cannot be killed: a Python bot that never
-returns keeps its thread, but the table has moved on without it.
+time is up). A Python bot named by an import path runs in a worker process
+(:class:`~panda_core.table.bot_process.ContainedBot`): a crash, ``os._exit`` or a bot that never
+returns costs that process, which is killed and replaced. A Python bot *object* handed to the
+table runs in a worker thread on a clone of the game; a thread cannot be killed, so one that never
+returns keeps its thread (the table moves on without it), and one that ends the process
+(``os._exit``) ends the table: give bots by import path to contain them.
+
+Either way the answer is read once into a plain action id or notation
+(:func:`~panda_core.table.bot_answer.plain_move`), checked on a copy of the game, and only that
+plain value is played. If the bot raises, answers something that is not a legal move, or does not
+answer within the bound, the table plays the built-in heuristic's move for that decision instead
+and says so (a :class:`Fallback`), so a person is never left waiting on a broken bot.
 """
 
 from __future__ import annotations
@@ -15,15 +22,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from panda_core._args import cut, shown
-from panda_core._core import PandaCoreError
 from panda_core._registry import AnyGame
 from panda_core.bots import Bot, BuiltinBot, reset_bots
+from panda_core.table.bot_answer import NotAMoveError, PlainMove, describe_failure, plain_move
+from panda_core.table.bot_process import ContainedBot
 from panda_core.table.seats import SeatSpec
 
-__all__ = ["BotAnswer", "Fallback", "ask_bot", "seat_bots"]
+__all__ = ["BotAnswer", "Fallback", "ask_bot", "close_bots", "seat_bots"]
 
 FALLBACK_BOT = "heuristic"
 """The bot that answers when a Python bot fails (instant, sees only what the seat may know)."""
@@ -55,59 +61,99 @@ class BotAnswer:
     fallback: Fallback | None = None
 
 
-def seat_bots(seats: Sequence[SeatSpec], seed: int, time_limit: float) -> list[Bot[Any] | None]:
+SeatBot = Bot[Any] | ContainedBot
+"""A seat's bot as the table asks it."""
+
+
+def seat_bots(seats: Sequence[SeatSpec], seed: int, time_limit: float) -> list[SeatBot | None]:
     """Each seat's bot (``None`` for a person): built-in bots as :class:`BuiltinBot` bounded by
-    ``time_limit``, Python bots as given; every bot reset for the game dealt from ``seed`` the
-    way :func:`panda_core.bots.play_game` resets them."""
-    bots: list[Bot[Any] | None] = []
+    ``time_limit``, import paths as :class:`ContainedBot` (started, so one that cannot be
+    imported is a ``TableError`` now), Python bot objects as given; every bot reset for the game
+    dealt from ``seed`` the way :func:`panda_core.bots.play_game` resets them."""
+    bots: list[SeatBot | None] = []
     for spec in seats:
         if spec.builtin is not None:
             bots.append(BuiltinBot(spec.builtin, time_limit=time_limit))
+        elif spec.import_path is not None:
+            bots.append(ContainedBot(spec.import_path))
         else:
             bots.append(spec.bot)
-    reset_bots(bots, seed)
+    contained = [b for b in bots if isinstance(b, ContainedBot)]
+    try:
+        reset_bots(bots, seed)  # a contained bot starts its process here, resets in it
+        for bot in contained:
+            bot.check_started()
+    except BaseException:
+        for bot in contained:
+            bot.close()
+        raise
     return bots
 
 
-def _python_bot(bot: Bot[Any], game: AnyGame, seat: int, time_limit: float) -> tuple[Any, str]:
-    """The move the Python bot chose (checked on a clone) and ``""``, or ``None`` and the reason
-    it is not played."""
+def close_bots(bots: Sequence[object]) -> None:
+    """Stop the worker processes of the contained bots among ``bots``."""
+    for bot in bots:
+        if isinstance(bot, ContainedBot):
+            bot.close()
+
+
+def _python_bot(
+    bot: Bot[Any], game: AnyGame, seat: int, time_limit: float
+) -> tuple[PlainMove | None, str]:
+    """The plain move the Python bot object chose and ``""``, or ``None`` and the reason.
+
+    Everything that touches the bot's objects (the call, reading its answer, wording its
+    exception) runs in the worker thread, so a hostile ``__index__`` or ``__str__`` is bounded
+    by the same time limit and caught there."""
     box: dict[str, Any] = {}
 
     def run() -> None:
         try:
-            box["move"] = bot(game.clone(), seat)
+            answer = bot(game.clone(), seat)
         except BaseException as err:  # the bot's failure is reported, never raised at the table
-            box["error"] = err
+            box["reason"] = describe_failure(err)
+            return
+        try:
+            box["move"] = plain_move(answer)
+        except NotAMoveError as err:
+            box["reason"] = str(err)
+        except BaseException as err:
+            box["reason"] = f"answered a move that could not be read: {describe_failure(err)}"
 
     worker = threading.Thread(target=run, name=f"panda-core bot seat {seat}", daemon=True)
     worker.start()
     worker.join(time_limit)
     if worker.is_alive():
         return None, f"no answer within {time_limit:g} s"
-    if "error" in box:
-        err = box["error"]
-        return None, f"raised {type(err).__name__}: {cut(str(err))}"
-    move = box.get("move")
-    if isinstance(move, np.integer):  # numpy integers are action ids
-        move = int(move)
+    if "move" not in box:
+        return None, str(box.get("reason", "gave no answer"))
+    return box["move"], ""
+
+
+def _legal_on_copy(game: AnyGame, move: PlainMove) -> str:
+    """``""`` if the plain ``move`` is legal in ``game`` (tried on a copy), else why not."""
     try:
-        game.clone().apply(move)  # type: ignore[arg-type]  # the engine decides, on a copy
-    except (PandaCoreError, TypeError) as err:
-        return None, f"answered {shown(move)}, not a legal move: {cut(str(err))}"
-    return move, ""
+        game.clone().apply(move)
+    except Exception as err:  # a plain int/str: only the engine's own errors come back
+        return f"answered {shown(move)}, not a legal move: {cut(str(err))}"
+    return ""
 
 
 def ask_bot(
-    bot: Bot[Any], name: str, game: AnyGame, seat: int, time_limit: float, fallback: BuiltinBot
+    bot: SeatBot, name: str, game: AnyGame, seat: int, time_limit: float, fallback: BuiltinBot
 ) -> BotAnswer:
     """The move of ``bot`` (called ``name``), the bot of ``seat``, the seat to move, within
     ``time_limit`` seconds. A built-in bot is asked on the game itself (it reads nothing hidden,
     and the engine bounds its time); a Python bot that fails is replaced by ``fallback`` for
-    this decision."""
+    this decision. The move is a plain action id or notation for a Python bot."""
     if isinstance(bot, BuiltinBot):
         return BotAnswer(bot(game, seat))
-    move, reason = _python_bot(bot, game, seat, time_limit)
+    if isinstance(bot, ContainedBot):
+        move, reason = bot.ask(game, seat, time_limit)
+    else:
+        move, reason = _python_bot(bot, game, seat, time_limit)
+    if move is not None and not reason:
+        reason = _legal_on_copy(game, move)
     if not reason:
         return BotAnswer(move)
     return BotAnswer(fallback(game, seat), Fallback(seat, name, reason))

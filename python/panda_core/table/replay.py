@@ -2,7 +2,8 @@
 
 A record (``game.to_json()``, ``Table.record()``, ``panda-core simulate --records``) holds the
 deal and the moves. :class:`Replay` loads it through the engine (every move is checked again),
-keeps the position after each move, and shows frame ``k`` — the position after ``k`` moves — the
+keeps what it needs to rebuild the position after any move in memory linear in the moves
+(:mod:`panda_core.table.positions`), and shows frame ``k`` — the position after ``k`` moves — the
 way :meth:`Table.state` shows a live game: for ``seat=S`` exactly what seat ``S`` knew at that
 moment (its hand, the events it had seen), for ``seat=None`` every hand and every event.
 """
@@ -11,22 +12,30 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 from typing import Any
 
 from panda_core._args import cut, int_arg
 from panda_core._core import InvalidStateError, PandaCoreError
-from panda_core._registry import AnyGame, spec_of_record
+from panda_core._registry import GAMES, AnyGame, GameSpec, spec, spec_of_record
 from panda_core.table.cards import CardBook
 from panda_core.table.errors import TableError
+from panda_core.table.files import read_user_file
 from panda_core.table.names import SeatNames
+from panda_core.table.positions import Positions
 from panda_core.table.seat_state import SeatStateBuilder
 from panda_core.table.seats import check_seat
 
-__all__ = ["MAX_RECORD_BYTES", "Replay"]
+__all__ = ["MAX_RECORD_BYTES", "MAX_RECORD_MOVES", "Replay"]
 
-MAX_RECORD_BYTES = 16 * 1024 * 1024
-"""The largest record a replay reads (a long climbing game's record is a few tens of KB)."""
+MAX_RECORD_MOVES = 20_000
+"""The most moves a replayed record may hold, checked before any move is applied. The longest
+games seen in 20,000 of each kind with the default rules (2 to 5 seats, random and heuristic bots)
+had 1,214 moves (spin), 1,099 (year) and 518 (Panda Head); Panda Head with ``bust_threshold=1000``
+at five heuristic seats, 9,520. Longer games (a far larger bust threshold) are not replayed."""
+
+MAX_RECORD_BYTES = 1024 * 1024
+"""The largest record a replay reads, in bytes (UTF-8) or characters: a record of
+:data:`MAX_RECORD_MOVES` moves is well under it (a 1,000-move climbing record is about 10 KB)."""
 
 
 class Replay:
@@ -42,27 +51,14 @@ class Replay:
         if not isinstance(record, str):
             raise TypeError(f"a record is JSON text, got {type(record).__name__}")
         if len(record) > MAX_RECORD_BYTES:
-            raise TableError(f"a record is at most {MAX_RECORD_BYTES} bytes, got {len(record)}")
-        try:
-            parsed = json.loads(record)
-        except (ValueError, RecursionError) as err:
             raise TableError(
-                f"a record is a JSON object; this is not JSON: {cut(str(err))}"
-            ) from err
-        self.spec = spec_of_record(parsed)
+                f"a record is at most {MAX_RECORD_BYTES} characters, got {len(record)}"
+            )
+        parsed = _parse(record)
+        self.spec = _game_of(parsed)
+        _check_move_count(self.spec, parsed)  # before any move is applied
         start, moves = self.spec.replay_start(parsed)
-        positions: list[AnyGame] = [start]
-        game = start.clone()
-        for i, move in enumerate(moves):
-            try:
-                game.apply(move)
-            except PandaCoreError as err:
-                raise type(err)(f"move {i} of the record: {err}") from err
-            except TypeError as err:  # a JSON value that is no move at all: the record is bad
-                raise InvalidStateError(f"move {i} of the record: {err}") from err
-            positions.append(game.clone())
-        self._positions = positions
-        self._moves = moves
+        self._positions = Positions(start, moves)
         self.players = start.players
         n = self.players
         self.names = names or [f"seat {p}" for p in range(n)]
@@ -73,17 +69,11 @@ class Replay:
     @classmethod
     def from_file(cls, path: str | os.PathLike[str], seat: int | None = None) -> Replay:
         """The replay of the record in file ``path``."""
-        target = Path(path)
+        text = read_user_file(path, max_bytes=MAX_RECORD_BYTES, what="record", error=TableError)
         try:
-            size = target.stat().st_size
-            if size > MAX_RECORD_BYTES:
-                raise TableError(
-                    f"{target} is {size} bytes; a record is at most {MAX_RECORD_BYTES}"
-                )
-            text = target.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise TableError(f"cannot read the record {target}: {err}") from err
-        return cls(text, seat)
+            return cls(text, seat)
+        except PandaCoreError as err:  # say which file the refused record is in
+            raise type(err)(f"{os.fspath(path)}: {err}") from err
 
     def _seat(self, seat: object) -> int:
         return check_seat(seat, self.players)
@@ -105,7 +95,7 @@ class Replay:
 
     def position(self, k: object) -> AnyGame:
         """A copy of the game after ``k`` moves (every hand in it: for analysis, not a screen)."""
-        return self._positions[self._frame_index(k)].clone()
+        return self._positions.copy_at(self._frame_index(k))
 
     def _frame_index(self, k: object) -> int:
         i = int_arg(k, "frame")
@@ -116,7 +106,7 @@ class Replay:
     def frame(self, k: object) -> dict[str, Any]:
         """Frame ``k``: the position after ``k`` moves as :attr:`seat` saw it."""
         i = self._frame_index(k)
-        game = self._positions[i]
+        game = self._positions.at(i)
         state = self._builder.build(
             game,
             self.seat,
@@ -137,21 +127,21 @@ class Replay:
         """History length before the last move of frame ``i`` (its events are the new ones)."""
         if i == 0:
             return 0
-        return len(self._positions[i - 1].history)
+        return self._positions.history_length(i - 1)
 
     def round_starts(self) -> list[int]:
         """The first frame of each round (hand), in order: frame 0, then each frame whose last
         move ended a round (it shows the next round's deal; its ``round`` is that round)."""
         starts = [0]
-        for i in range(1, len(self._positions)):
-            now, before = self._positions[i], self._positions[i - 1]
-            if len(now.round_results) != len(before.round_results) and not now.is_over:
+        p = self._positions
+        for i in range(1, len(p)):
+            if p.rounds_finished(i) != p.rounds_finished(i - 1) and not p.is_over(i):
                 starts.append(i)
         return starts
 
     def log(self) -> list[str]:
         """The whole game as text, one line per event, as :attr:`seat` saw it."""
-        game = self._positions[-1]
+        game = self._positions.final
         names = SeatNames(self.names, self.seat)
         events = game.events(self.seat)
         presenter = self.spec.presenter()
@@ -159,4 +149,84 @@ class Replay:
 
     def record(self) -> str:
         """The record, as the engine writes it."""
-        return self._positions[-1].to_json()
+        return self._positions.final.to_json()
+
+
+def _check_move_count(game_spec: GameSpec, parsed: Any) -> None:
+    """Refuse a record with more than :data:`MAX_RECORD_MOVES` moves before replaying any."""
+    moves = parsed.get(game_spec.record_moves)
+    if isinstance(moves, list) and len(moves) > MAX_RECORD_MOVES:
+        raise TableError(
+            f"a record holds at most {MAX_RECORD_MOVES} moves, this one lists {len(moves)} in "
+            f"{game_spec.record_moves!r}"
+        )
+
+
+def _parse(record: str) -> Any:
+    """The parsed record; a key given twice in one object is refused, as the engine's
+    ``from_json`` refuses it (``json.loads`` would keep the last silently)."""
+    try:
+        return json.loads(record, object_pairs_hook=_object_without_duplicates)
+    except TableError:
+        raise
+    except (ValueError, RecursionError) as err:
+        raise TableError(f"a record is a JSON object; this is not JSON: {cut(str(err))}") from err
+
+
+def _object_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise TableError(
+                f"not a game record: the key {cut(key)!r} is given twice in one object (a record "
+                "states each field once)"
+            )
+        out[key] = value
+    return out
+
+
+def _game_of(parsed: Any) -> GameSpec:
+    """The game ``parsed`` claims to be, and a record that claims one game while holding another
+    game's fields (a Panda Head record relabelled as climbing) refused saying both."""
+    if not isinstance(parsed, dict):
+        return spec_of_record(parsed)  # its message: what a record looks like
+    fmt = parsed.get("format")
+    same_format = [spec(g) for g in GAMES if spec(g).record_format == fmt]
+    settings = parsed.get("settings")
+    preset = settings.get("preset") if isinstance(settings, dict) else None
+    if len(same_format) > 1 and preset not in [g.name for g in same_format]:
+        names = " or ".join(repr(g.name) for g in same_format)
+        raise InvalidStateError(
+            f"the record's format {fmt!r} is that of {names}, which its settings.preset tells "
+            f"apart; this record's settings.preset is {cut(repr(preset))}"
+            + _looks_like(parsed, same_format)
+        )
+    claimed = spec_of_record(parsed)
+    if "game" in parsed:  # the web API's word for it; a record says it by its format
+        raise InvalidStateError(
+            f"a record names its game by its format (and a climbing record by settings.preset), "
+            f"not by a 'game' field: this one's format {fmt!r} is {claimed.title}'s and it says "
+            f"'game': {cut(repr(parsed['game']))}"
+        )
+    if claimed.record_moves not in parsed:
+        raise InvalidStateError(
+            f"the record claims to be {claimed.title} (format {fmt!r}) but has no "
+            f"{claimed.record_moves!r} (the moves of a {claimed.title} record)"
+            + _looks_like(parsed, [claimed])
+        )
+    return claimed
+
+
+def _looks_like(parsed: dict[str, Any], claimed: list[GameSpec]) -> str:
+    """``"; it lists its moves in 'actions', as a record of Panda Head does …"`` when the record
+    holds the moves field of games other than those it claims, else ``""``."""
+    for field in sorted({spec(g).record_moves for g in GAMES}):
+        others = [spec(g) for g in GAMES if spec(g).record_moves == field]
+        if field in parsed and not any(g in claimed for g in others):
+            titles = " or ".join(g.title for g in others)
+            return (
+                f"; it lists its moves in {field!r}, as a record of {titles} does (format "
+                f"{others[0].record_format!r}): a record relabelled as another game is not "
+                "replayed"
+            )
+    return ""

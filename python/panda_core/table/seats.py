@@ -7,12 +7,16 @@ A seat is given as
   ``"neural:PATH"``), checked by the
   engine's own parser, so every entry point accepts exactly the same names;
 * ``"package.module:attr"`` — a Python bot imported by path: a class (instantiated with no
-  arguments) or a callable ``bot(game, player)``;
-* a bot object (anything callable as ``bot(game, player)``).
+  arguments) or a callable ``bot(game, player)``. A table imports and runs it in a worker
+  process (:mod:`panda_core.table.bot_process`), never in its own: :func:`parse_seat` only
+  checks that the top-level module can be found, without running any of its code;
+* a bot object (anything callable as ``bot(game, player)``), run in a thread of the table's
+  process.
 """
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -39,7 +43,9 @@ class SeatSpec:
     builtin: str | None = None
     """The built-in bot's name (``"ismcts:200"``), or ``None`` for a person or a Python bot."""
     bot: Bot[Any] | None = field(default=None, compare=False, repr=False)
-    """A Python bot's object; ``None`` for a person or a built-in bot."""
+    """A Python bot object handed to the table; ``None`` otherwise."""
+    import_path: str | None = None
+    """A Python bot's import path (``"package.module:attr"``), run in a worker process."""
 
     @property
     def is_human(self) -> bool:
@@ -77,7 +83,8 @@ def parse_seat(seat: object) -> SeatSpec:
             check_bot(seat)  # the engine's message for 'ismcts:0' or a policy file that fails
             return SeatSpec("bot", seat, builtin=seat)
         if is_bot_path(seat):
-            return SeatSpec("bot", seat, bot=load_bot(seat))
+            _check_findable(seat)
+            return SeatSpec("bot", seat, import_path=seat)
         raise TableError(
             f"unknown seat {cut(seat)!r}: a seat is 'human', 'human:NAME', a built-in bot "
             "('random', 'heuristic', 'ismcts', 'ismcts:N', 'neural', 'neural:PATH') or a Python "
@@ -86,6 +93,21 @@ def parse_seat(seat: object) -> SeatSpec:
     if callable(seat):
         return SeatSpec("bot", bot_name(seat), bot=seat)
     raise TypeError(f"a seat is a string or a bot callable as bot(game, player), got {shown(seat)}")
+
+
+def _check_findable(path: str) -> None:
+    """Refuse an import path whose top-level module does not exist, without importing it (an
+    import runs the module's code, which only the bot's worker process may run)."""
+    top = path.partition(":")[0].split(".")[0]
+    try:
+        found = importlib.util.find_spec(top)
+    except (ImportError, ValueError) as err:
+        raise TableError(f"cannot import the bot module {cut(top)!r}: {err}") from err
+    if found is None:
+        raise TableError(
+            f"cannot import the bot module {cut(top)!r}: no module named {cut(top)!r} "
+            "(a Python bot is 'package.module:attr', importable from the current directory)"
+        )
 
 
 def check_seat(seat: object, players: int) -> int:

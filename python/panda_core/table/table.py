@@ -28,7 +28,7 @@ from panda_core._args import cut, int_arg, players_arg, seed_arg, shown
 from panda_core._core import GameOverError
 from panda_core._registry import AnyGame, GameSpec, spec
 from panda_core.bots import BuiltinBot
-from panda_core.table.bot_runner import FALLBACK_BOT, Fallback, ask_bot, seat_bots
+from panda_core.table.bot_runner import FALLBACK_BOT, Fallback, ask_bot, close_bots, seat_bots
 from panda_core.table.cards import CardBook
 from panda_core.table.errors import NotYourTurnError, TableError
 from panda_core.table.seat_state import SeatStateBuilder
@@ -49,6 +49,11 @@ class Table:
     each bot decision in seconds (built-in searches stop at it; a Python bot that overruns, raises
     or answers an illegal move is replaced by the heuristic bot for that decision, and the table
     says so in the bot's seat's events).
+
+    A bot given by import path runs in a worker process of its own, killed and replaced when it
+    crashes or overruns (:mod:`panda_core.table.bot_process`); a bot object runs in a thread of
+    this process. :meth:`close` (or leaving a ``with`` block) stops the worker processes; the end
+    of the game does too.
     """
 
     def __init__(
@@ -185,7 +190,21 @@ class Table:
     def _apply(self, seat: int, move: object) -> list[dict[str, Any]]:
         events = [dict(e) for e in self._game.apply(move)]  # type: ignore[arg-type]
         self._last_move_at[seat] = len(self._game.history)
+        if self._game.is_over:
+            self.close()  # no bot moves again: stop the worker processes now
         return events
+
+    def close(self) -> None:
+        """Stop the worker processes of the bots given by import path (the table still answers
+        :meth:`state` and :meth:`record`). Done when the game ends, when the table is collected
+        and at exit; call it when a table is abandoned before its end."""
+        close_bots(self._bots)
+
+    def __enter__(self) -> Table:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def _note(self, fallback: Fallback) -> None:
         self._notes.append((len(self._game.history), fallback.as_event()))

@@ -169,6 +169,8 @@ def cmd_play(args: argparse.Namespace, given: set[str] | None = None) -> int:
         return PlaySession(table, term, save).run()
     except OSError as err:  # the record could not be written
         return _error("play", f"cannot save the record: {err}")
+    finally:
+        table.close()  # the bots' worker processes
 
 
 def cmd_replay(args: argparse.Namespace, given: set[str] | None = None) -> int:
