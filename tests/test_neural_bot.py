@@ -209,7 +209,7 @@ def test_damaged_and_foreign_files_are_refused(tmp_path: Path, year_file: Path) 
     for path, says in [
         (damaged, "SHA-256"),
         (tmp_path / "missing.safetensors", "cannot read"),
-        (tmp_path, "not a file"),
+        (tmp_path, "not a regular file"),
     ]:
         with pytest.raises(PolicyError, match=says):
             simulate(1, game="year", bots=f"neural:{path}")

@@ -32,7 +32,9 @@ fn cannot(path: &str) -> impl Fn(std::io::Error) -> PolicyError + '_ {
 fn policy_metadata(path: &str) -> Result<std::fs::Metadata, PolicyError> {
     let meta = std::fs::metadata(path).map_err(cannot(path))?;
     if !meta.is_file() {
-        return Err(PolicyError(format!("policy file {path:?} is not a file")));
+        return Err(PolicyError(format!(
+            "cannot read policy file {path:?}: it is not a regular file"
+        )));
     }
     if meta.len() > MAX_FILE_BYTES as u64 {
         return Err(PolicyError(format!(
