@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from panda_core._args import int_arg
 from panda_core._core import ArgumentError
+from panda_core._worker import die_with_parent
 from panda_core.parallel.backend import TaskFailure
 
 if TYPE_CHECKING:
@@ -99,7 +100,10 @@ def _setup_worker() -> None:
     * ``os._exit(0)`` from a task exits with :data:`EXIT_IN_TASK`: pebble takes a worker that
       exits with 0 for one that ended normally, and its task would wait for its timeout. pebble
       itself calls ``os._exit`` only with a non-zero code, which passes unchanged.
+    * The worker dies with its parent (:func:`panda_core._worker.die_with_parent`): a worker
+      busy in a bot's move would otherwise outlive a parent killed with ``kill -9``.
     """
+    die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     real_exit = os._exit
 

@@ -8,7 +8,7 @@ the dataset's settings). A resume and the loader recompute the sha256 before tru
 the identity in each shard's own metadata keeps shards of different datasets (another game,
 rules, bots, seed, layout) from being mixed.
 
-Every file is opened as :mod:`panda_core.selfplay.regular_file` does (locally: a regular file,
+Every file is opened as :mod:`panda_core._files` does (locally: a regular file,
 checked on the open descriptor; elsewhere: the filesystem says it is a file) with a size bound
 for the small JSON files, and a Parquet footer is bounded before pyarrow reads it. Whatever goes
 wrong is a :class:`DatasetError` naming the file (and the row group where it is known).
@@ -28,7 +28,7 @@ import pyarrow.fs as pafs  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from panda_core._core import ArgumentError
-from panda_core.selfplay.regular_file import open_regular
+from panda_core._files import open_regular
 
 __all__ = [
     "CHECKSUM_FORMAT",

@@ -47,7 +47,6 @@ from panda_core.selfplay.limits import (
     MOVE_TIME,
 )
 from panda_core.selfplay.schema import FORMAT, FORMAT_VERSION, schema, schema_json, settings_of
-from panda_core.selfplay.worker import die_with_parent
 from panda_core.selfplay.writer import (
     ROW_GROUP_DECISIONS,
     ShardWriter,
@@ -216,7 +215,6 @@ def _shard_settings(
 
 def _run_shard(task: _Task) -> _Outcome:
     """Play and write one shard (module-level: worker processes import it by name)."""
-    die_with_parent()  # a worker process: it must not outlive the run (worker.py)
     fs, folder = filesystem(task.out)
     game = spec(task.game)
     settings = _shard_settings(task.settings, task.shard, task.first, task.episodes)

@@ -3,8 +3,7 @@
 It imports the bot named by an import path and answers one JSON line per request on a private
 copy of its original stdout: ``{"move": id_or_notation}`` or ``{"error": reason}``. The bot's own
 stdout goes to stderr and its stdin is ``/dev/null``, so nothing the bot prints or reads touches
-the conversation. The process dies with its parent: ``prctl(PR_SET_PDEATHSIG, SIGKILL)`` on
-Linux, and a watchdog thread that exits when the parent's pid changes (any system).
+the conversation. The process dies with its parent (:func:`panda_core._worker.die_with_parent`).
 
 Requests (one JSON object a line): first ``{"path", "reset"}``, answered ``{"ready": true}`` or
 ``{"error": …}``; then ``{"game", "record", "seat"}`` — the game is rebuilt from its record by
@@ -15,35 +14,9 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import sys
-import threading
-import time
 from typing import IO, Any
 
-WATCH_INTERVAL = 0.25
-"""Seconds between two looks at the parent's pid."""
-
-
-def _die_with_parent(parent: int) -> None:
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            pr_set_pdeathsig = 1
-            libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):  # no prctl: the watchdog alone
-            pass
-    if os.getppid() != parent:  # the parent died before the signal was asked for
-        os._exit(0)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(WATCH_INTERVAL)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="panda-core parent watchdog", daemon=True).start()
+from panda_core._worker import die_with_parent
 
 
 def _send(out: int, message: dict[str, Any]) -> None:
@@ -81,7 +54,7 @@ def _start(hello: dict[str, Any]) -> Any:
 
 def main(parent: int) -> None:
     """Serve the parent (pid ``parent``) until it closes the requests or dies."""
-    _die_with_parent(parent)
+    die_with_parent(parent)
     requests: IO[bytes] = os.fdopen(os.dup(0), "rb")
     out = os.dup(1)
     devnull = os.open(os.devnull, os.O_RDONLY)

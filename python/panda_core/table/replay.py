@@ -16,10 +16,10 @@ from typing import Any
 
 from panda_core._args import cut, int_arg
 from panda_core._core import InvalidStateError, PandaCoreError
+from panda_core._files import read_regular_text
 from panda_core._registry import GAMES, AnyGame, GameSpec, spec, spec_of_record
 from panda_core.table.cards import CardBook
 from panda_core.table.errors import TableError
-from panda_core.table.files import read_user_file
 from panda_core.table.names import SeatNames
 from panda_core.table.positions import Positions
 from panda_core.table.seat_state import SeatStateBuilder
@@ -69,7 +69,7 @@ class Replay:
     @classmethod
     def from_file(cls, path: str | os.PathLike[str], seat: int | None = None) -> Replay:
         """The replay of the record in file ``path``."""
-        text = read_user_file(path, max_bytes=MAX_RECORD_BYTES, what="record", error=TableError)
+        text = read_regular_text(path, MAX_RECORD_BYTES, TableError, "record")
         try:
             return cls(text, seat)
         except PandaCoreError as err:  # say which file the refused record is in

@@ -42,7 +42,7 @@ import jax
 import numpy as np
 import numpy.typing as npt
 
-from panda_core.selfplay.regular_file import open_regular
+from panda_core._files import open_regular
 from panda_core.train._game import GameInfo
 from panda_core.train.errors import TrainError
 from panda_core.train.network import Params

@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from panda_core.selfplay.regular_file import read_regular
+from panda_core._files import read_regular
 from panda_core.train.errors import TrainError
 from panda_core.train.evaluate import WinRate
 

@@ -30,8 +30,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from panda_core._args import shown
+from panda_core._files import read_regular
 from panda_core._registry import spec
-from panda_core.selfplay.regular_file import read_regular
 from panda_core.train._game import game_info
 from panda_core.train.actor import Actor
 from panda_core.train.checkpoint import Counters, TrainState, load_state, save_state
