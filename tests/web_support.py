@@ -29,6 +29,8 @@ Traffic = list[tuple[str, str, Any]]
 State = dict[str, Any]
 Chooser = Callable[[State], int | str]
 
+BASE_URL = "http://127.0.0.1:8000"
+"""Where the test client says the app is (its Host header, and its Origin for pages)."""
 DEADLINE = 60.0
 """Seconds a helper waits for bots before failing (never reached unless something hangs)."""
 
@@ -38,15 +40,27 @@ CARD_KEYS = frozenset(
 """Keys whose values are card ids (or card dicts) in states, events and views."""
 
 
+class LocalClient(TestClient):
+    """A test client that names the server 127.0.0.1:8000 for websockets too (starlette's own
+    joins a relative websocket address to ``ws://testserver``, a name the server refuses)."""
+
+    def websocket_connect(self, url: str, *args: Any, **kwargs: Any) -> Any:
+        if url.startswith("/"):
+            url = "ws://" + BASE_URL.split("://", 1)[1] + url
+        return super().websocket_connect(url, *args, **kwargs)
+
+
 @contextlib.contextmanager
-def served(**options: Any) -> Iterator[tuple[TestClient, Traffic]]:
+def served(**options: Any) -> Iterator[tuple[LocalClient, Traffic]]:
     """An app (``bot_delay=0`` unless given) in a running TestClient, and its traffic list."""
     traffic: Traffic = []
     options.setdefault("bot_delay", 0)
     app = create_app(traffic=traffic, **options)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        with TestClient(app) as client:
+        # The server answers only to its own names (the Host check): the test client names it
+        # 127.0.0.1, as a browser on this machine does.
+        with LocalClient(app, base_url=BASE_URL) as client:
             yield client, traffic
 
 
