@@ -490,7 +490,7 @@ def test_a_state_built_slowly_holds_up_only_its_own_table(
     ):
         registry = server.config.app.state.registry
         slow = http.post("/api/tables", json=HEAD).json()
-        other = http.post("/api/tables", json={**HEAD, "game": "year"}).json()
+        other = http.post("/api/tables", json={**HEAD, "game": "year", "seed": 3}).json()
         slow_tables.add(id(registry.tables[slow["table"]].table))
         answers: list[httpx.Response] = []
         reader = threading.Thread(
