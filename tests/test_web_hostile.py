@@ -210,6 +210,7 @@ def test_host_names_and_the_policy_of_a_public_host() -> None:
     assert not public.allows("evil.example")  # a name can be rebound; an address cannot
     one = HostPolicy.listening_on("192.168.1.7")
     assert one.allows("192.168.1.7") and not one.allows("10.0.0.5")
+    assert HostPolicy.listening_on("[::1]").names == HostPolicy().names
 
 
 # ---- bodies and replay builds -------------------------------------------------------------------
@@ -680,13 +681,15 @@ def test_the_page_needs_no_inline_script_or_style() -> None:
 
 
 def test_a_public_host_prints_a_warning() -> None:
-    with child_server("--host", "0.0.0.0") as child:
+    with child_server("--host", "0.0.0.0", "--allow-host", "games.lan") as child:
         assert child.process.stderr is not None
         port = child.address.rsplit(":", 1)[1]
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=TIMEOUT) as http:
             assert http.get("/api/games").status_code == 200
             ip = http.get("/api/games", headers={"host": f"10.11.12.13:{port}"})
             assert ip.status_code == 200  # a machine's address: any, when listening on all
+            named = http.get("/api/games", headers={"host": f"games.lan:{port}"})
+            assert named.status_code == 200  # --allow-host
             assert http.get("/api/games", headers={"host": f"evil.example:{port}"}).status_code == (
                 421
             )

@@ -9,10 +9,12 @@ token left.
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable
 
 __all__ = [
+    "BOT_THREADS",
     "CLOSE_TIMEOUT",
     "FINISHED_GRACE",
     "FRAMES_BURST",
@@ -21,7 +23,6 @@ __all__ = [
     "MAX_SOCKETS",
     "REPLAY_BUILDS",
     "REPLAY_QUEUE",
-    "REPLAY_WAIT",
     "TokenBucket",
 ]
 
@@ -34,12 +35,13 @@ FRAMES_PER_SECOND = 20.0
 """Messages a websocket may send per second, sustained (a person clicks a few a second)."""
 FRAMES_BURST = 60
 """Messages a websocket may send at once before :data:`FRAMES_PER_SECOND` applies."""
+BOT_THREADS = min(8, max(2, os.cpu_count() or 2))
+"""Worker threads for bot moves, apart from the ones that build states, records and frames, so
+that bots thinking at many tables never make a page wait for its state."""
 REPLAY_BUILDS = 1
 """Replays built at once (a build replays every move of a record in a worker thread)."""
 REPLAY_QUEUE = 4
 """Replay requests that may wait for a build slot; more are refused at once (503)."""
-REPLAY_WAIT = 10.0
-"""Seconds a replay request waits for a build slot before it is refused (503)."""
 FINISHED_GRACE = 300.0
 """Seconds a finished table stays open (the page shows the end, the record and the replay can be
 fetched); a finished table does not count against the server's table limit meanwhile."""

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import secrets
 import time
 from collections.abc import Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -37,6 +39,7 @@ from panda_core.web.errors import (
     Unprocessable,
 )
 from panda_core.web.limits import (
+    BOT_THREADS,
     FINISHED_GRACE,
     MAX_SOCKETS,
     REPLAY_BUILDS,
@@ -58,11 +61,13 @@ STOPPING = "the server is shutting down"
 NOT_READING = "this page stopped reading the table's messages"
 
 
-async def in_thread(call: Callable[..., T], *args: Any) -> T:
-    """``call(*args)`` in a worker thread. If the caller is cancelled meanwhile, this still waits
-    for the call to end before it lets the cancellation through: the caller holds a table's lock,
-    and the lock must not be released while the engine is still inside the game."""
-    work = asyncio.ensure_future(asyncio.to_thread(call, *args))
+async def in_thread(call: Callable[..., T], *args: Any, pool: Executor | None = None) -> T:
+    """``call(*args)`` in a worker thread (of ``pool``; default: the event loop's). If the caller
+    is cancelled meanwhile, this still waits for the call to end before it lets the cancellation
+    through: the caller holds a table's lock, and the lock must not be released while the engine
+    is still inside the game."""
+    loop = asyncio.get_running_loop()
+    work = loop.run_in_executor(pool, functools.partial(call, *args))
     try:
         return await asyncio.shield(work)
     except asyncio.CancelledError:
@@ -153,6 +158,8 @@ class Registry:
         self._replays_building = 0
         self._replay_slots = asyncio.Semaphore(REPLAY_BUILDS)
         self._replay_waiting = 0
+        self._bot_threads: ThreadPoolExecutor | None = None
+        """The bots' own worker threads, from start() to stop()."""
         self._reaper: asyncio.Task[None] | None = None
 
     # ---- tables --------------------------------------------------------------------------------
@@ -316,7 +323,7 @@ class Registry:
                         return
                     # A bot thinks in a worker thread; the lock keeps everyone else off the
                     # table meanwhile (reads included: the engine refuses overlapping changes).
-                    await in_thread(live.table.step_bot)
+                    await in_thread(live.table.step_bot, pool=self._bot_threads)
                     self._changed(live)
         except asyncio.CancelledError:
             raise
@@ -458,6 +465,8 @@ class Registry:
 
     def start(self) -> None:
         """Start closing idle tables (the app's startup)."""
+        if self._bot_threads is None:
+            self._bot_threads = ThreadPoolExecutor(BOT_THREADS, thread_name_prefix="panda-bots")
         if self._reaper is None:
             self._reaper = asyncio.create_task(self._reap_forever(), name="idle tables")
 
@@ -487,6 +496,9 @@ class Registry:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self._bot_threads is not None:
+            self._bot_threads.shutdown(wait=False, cancel_futures=True)
+            self._bot_threads = None
 
 
 def _new_id(taken: dict[str, Any]) -> str:
