@@ -603,6 +603,13 @@ def test_sixty_four_finished_games_do_not_lock_table_creation() -> None:
         fresh = new_table(client, "head")  # the 65th: still room
         record = client.get(f"/api/tables/{finished[-1]['table']}/record?{query(finished[-1])}")
         assert record.status_code == 200  # the end is still there for the player
+        who = {"seat": finished[-1]["seat"], "token": finished[-1]["token"]}
+        replays = [
+            client.post(f"/api/tables/{finished[-1]['table']}/replay", json=who).json()
+            for _ in range(3)
+        ]
+        assert len({r["replay"] for r in replays}) == 1  # asked thrice, built once
+        assert len(registry.replays) == 1
         last = new_table(client, "spin", seed=99)
         assert play_socket(client, last)[-1]["is_over"]
         assert len(registry.tables) == 64 + 1  # 64 finished kept, and the fresh one playing

@@ -205,10 +205,11 @@ def create_app(
         return (await registry.add_replay(record)).summary()
 
     @app.get("/api/replays/{replay_id}/frames/{k}")
-    async def replay_frame(request: Request, replay_id: str, k: str) -> Any:
+    async def replay_frame(request: Request, replay_id: str, k: str) -> Response:
         if not k.isascii() or not k.isdigit() or len(k) > 9:
             raise Malformed(f"the frame must be a frame number, got {k[:40]!r}")
-        return await registry.frame(replay_id, query_seat(request, allow_all=True), int(k))
+        seat = query_seat(request, allow_all=True)
+        return _json(await registry.frame(replay_id, seat, int(k)))
 
     # ---- the table's websocket -------------------------------------------------------------
 

@@ -81,6 +81,10 @@ def _state_json(table: Table, seat: int) -> str:
     return json.dumps(table.state(seat))
 
 
+def _frame_json(replay: Replay, seat: int | None, k: int) -> str:
+    return json.dumps(replay.for_seat(seat).frame(k))
+
+
 @dataclass(eq=False)
 class LiveTable:
     id: str
@@ -98,6 +102,8 @@ class LiveTable:
     """When the game ended (the table then no longer counts against the table limit)."""
     states: dict[int, tuple[int, str]] = field(default_factory=dict)
     """Each seat's state as JSON, with the version it was built at."""
+    replay_id: str | None = None
+    """The replay of the finished game, once one was asked for (it is built once)."""
 
 
 @dataclass(eq=False)
@@ -389,8 +395,16 @@ class Registry:
             self._replay_slots.release()
 
     async def replay_of(self, live: LiveTable, seat: int) -> LiveReplay:
-        """The replay of a finished table (409 while it is being played)."""
-        return await self.add_replay(await self.record(live))
+        """The replay of a finished table (409 while it is being played); asked again, the same
+        replay while it is open (a game is replayed once, however often the page asks)."""
+        record = await self.record(live)
+        built = self.replays.get(live.replay_id or "")
+        if built is not None and not self._idle(built.last_used):
+            built.last_used = self.clock()
+            return built
+        replay = await self.add_replay(record)
+        live.replay_id = replay.id
+        return replay
 
     async def record(self, live: LiveTable) -> str:
         """The record of a finished table (it holds every hand, so not before the end)."""
@@ -404,8 +418,9 @@ class Registry:
                 )
             return await in_thread(live.table.record)
 
-    async def frame(self, replay_id: str, seat: int | None, k: int) -> Any:
-        """Frame ``k`` of a replay as ``seat`` saw it (``None``: full information)."""
+    async def frame(self, replay_id: str, seat: int | None, k: int) -> str:
+        """Frame ``k`` of a replay as ``seat`` saw it (``None``: full information), as JSON text
+        (built and encoded in a worker thread: a frame holds the whole log so far)."""
         live = self.replays.get(replay_id)
         if live is not None and self._idle(live.last_used):
             del self.replays[replay_id]
@@ -420,7 +435,7 @@ class Registry:
         if not 0 <= k < live.frames:
             raise NotFound(f"no frame {k}: this replay has frames 0..={live.frames - 1}")
         async with live.lock:
-            return await in_thread(live.full.for_seat(seat).frame, k)
+            return await in_thread(_frame_json, live.full, seat, k)
 
     # ---- closing -------------------------------------------------------------------------------
 
