@@ -205,7 +205,7 @@ def test_a_bad_table_request_is_refused_with_a_message(body: Any, status: int, w
         assert client.app.state.registry.tables == {}  # type: ignore[attr-defined]
 
 
-def test_malformed_bodies_are_400_and_oversized_ones_413() -> None:
+def test_malformed_bodies_are_400_oversized_ones_413_and_non_json_ones_415() -> None:
     with served() as (client, _):
         headers = {"content-type": "application/json"}
         assert_error(client.post("/api/tables", content=b"{nope", headers=headers), 400, "JSON")
@@ -215,8 +215,8 @@ def test_malformed_bodies_are_400_and_oversized_ones_413() -> None:
         nested = b"[" * 30_000 + b"]" * 30_000
         assert_error(client.post("/api/tables", content=nested, headers=headers), 400, "JSON")
         plain = {"content-type": "text/plain"}
-        assert_error(client.post("/api/tables", content=b"{}", headers=plain), 400, "Content-Type")
-        assert_error(client.post("/api/tables", content=b"{}"), 400, "Content-Type")
+        assert_error(client.post("/api/tables", content=b"{}", headers=plain), 415, "Content-Type")
+        assert_error(client.post("/api/tables", content=b"{}"), 415, "Content-Type")
         assert_error(client.get("/api/nowhere"), 404)
         assert_error(client.delete("/api/games"), 405)
 
@@ -376,13 +376,19 @@ def test_uploaded_records_are_checked_and_limited() -> None:
         assert len(record) < 20_000
         as_json = client.post("/api/replays", content=record.encode(), headers=_JSON)
         assert as_json.status_code == 201 and as_json.json()["game"] == "head"
+        # Only a JSON body: a form, multipart or plain text (which any site's page can send
+        # without asking) is refused, whatever it holds.
         files = {"record": ("game.json", record.encode(), "application/json")}
-        as_file = client.post("/api/replays", files=files)
-        assert as_file.status_code == 201 and as_file.json()["frames"] == as_json.json()["frames"]
+        assert_error(client.post("/api/replays", files=files), 415, "application/json")
         as_field = client.post("/api/replays", files={"record": (None, record.encode())})
-        assert as_field.status_code == 201  # a plain multipart field (no file name)
-        other = {"other": (None, record.encode())}
-        assert_error(client.post("/api/replays", files=other), 400, "record")
+        assert_error(as_field, 415)
+        plain = {"content-type": "text/plain"}
+        assert_error(client.post("/api/replays", content=record.encode(), headers=plain), 415)
+        form = client.post("/api/replays", data={"record": record})
+        assert_error(form, 415)
+        assert_error(client.post("/api/replays", content=record.encode()), 415)
+        again = client.post("/api/replays", content=record.encode(), headers=_JSON)
+        assert again.status_code == 201 and again.json()["frames"] == as_json.json()["frames"]
 
         broken = record.replace('"actions":[', '"actions":[23,23,')
         assert_error(client.post("/api/replays", content=broken.encode(), headers=_JSON), 422)
@@ -392,15 +398,13 @@ def test_uploaded_records_are_checked_and_limited() -> None:
 
         big = b" " * 20_001
         assert_error(client.post("/api/replays", content=big, headers=_JSON), 413, "limit")
-        files = {"record": ("game.json", big, "application/json")}
-        assert_error(client.post("/api/replays", files=files), 413)
 
         def chunked() -> Iterator[bytes]:  # no Content-Length: counted while read
             for _ in range(100):
                 yield b" " * 1000
 
         assert_error(client.post("/api/replays", content=chunked(), headers=_JSON), 413)
-        assert len(client.app.state.registry.replays) == 3  # type: ignore[attr-defined]
+        assert len(client.app.state.registry.replays) == 2  # type: ignore[attr-defined]
 
 
 _JSON = {"content-type": "application/json"}

@@ -12,9 +12,16 @@ from __future__ import annotations
 
 import contextlib
 import json
+import signal
+import socket
+import subprocess
+import sys
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import panda_core
@@ -29,6 +36,8 @@ Traffic = list[tuple[str, str, Any]]
 State = dict[str, Any]
 Chooser = Callable[[State], int | str]
 
+BASE_URL = "http://127.0.0.1:8000"
+"""Where the test client says the app is (its Host header, and its Origin for pages)."""
 DEADLINE = 60.0
 """Seconds a helper waits for bots before failing (never reached unless something hangs)."""
 
@@ -38,15 +47,27 @@ CARD_KEYS = frozenset(
 """Keys whose values are card ids (or card dicts) in states, events and views."""
 
 
+class LocalClient(TestClient):
+    """A test client that names the server 127.0.0.1:8000 for websockets too (starlette's own
+    joins a relative websocket address to ``ws://testserver``, a name the server refuses)."""
+
+    def websocket_connect(self, url: str, *args: Any, **kwargs: Any) -> Any:
+        if url.startswith("/"):
+            url = "ws://" + BASE_URL.split("://", 1)[1] + url
+        return super().websocket_connect(url, *args, **kwargs)
+
+
 @contextlib.contextmanager
-def served(**options: Any) -> Iterator[tuple[TestClient, Traffic]]:
+def served(**options: Any) -> Iterator[tuple[LocalClient, Traffic]]:
     """An app (``bot_delay=0`` unless given) in a running TestClient, and its traffic list."""
     traffic: Traffic = []
     options.setdefault("bot_delay", 0)
     app = create_app(traffic=traffic, **options)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        with TestClient(app) as client:
+        # The server answers only to its own names (the Host check): the test client names it
+        # 127.0.0.1, as a browser on this machine does.
+        with LocalClient(app, base_url=BASE_URL) as client:
             yield client, traffic
 
 
@@ -193,3 +214,81 @@ def states_sent(traffic: Traffic, table_id: str) -> list[State]:
         elif kind == "http" and isinstance(data, dict) and "events" in data:
             states.append(data)
     return states
+
+
+# ---- real servers -----------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def running_server(**options: Any) -> Iterator[tuple[str, Any]]:
+    """The app under the server of ``panda-core serve`` (``panda_core.web.server``) on
+    127.0.0.1 and a free port, in a thread: its address (``127.0.0.1:PORT``) and the server.
+    ``options`` go to ``create_app`` (``bot_delay=0`` unless given). Stopped at the end."""
+    from panda_core.web.server import make_server
+
+    options.setdefault("bot_delay", 0)
+    port = free_port()
+    server = make_server(create_app(**options), host="127.0.0.1", port=port)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + DEADLINE
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.01)
+        yield f"127.0.0.1:{port}", server
+    finally:
+        server.should_exit = True
+        thread.join(timeout=DEADLINE)
+        assert not thread.is_alive(), "uvicorn did not stop"
+
+
+@dataclass
+class ChildServer:
+    """``panda-core serve`` in a child process: its address, its process, what it printed."""
+
+    address: str
+    process: subprocess.Popen[str]
+    first_lines: list[str]
+
+    def peak_rss_kib(self) -> int:
+        """The child's peak resident memory so far (``VmHWM``), in KiB."""
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        line = next(x for x in status.splitlines() if x.startswith("VmHWM:"))
+        return int(line.split()[1])
+
+
+@contextlib.contextmanager
+def child_server(*args: str) -> Iterator[ChildServer]:
+    """``panda-core serve --port 0 ARGS`` in a child process, stopped with Ctrl-C (SIGINT) at
+    the end (and killed if it does not stop)."""
+    command = [sys.executable, "-m", "panda_core.cli", "serve", "--port", "0", *args]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines: list[str] = []
+
+        def read_address() -> None:
+            assert child.stdout is not None
+            lines.append(child.stdout.readline())
+
+        reader = threading.Thread(target=read_address, daemon=True)
+        reader.start()
+        reader.join(DEADLINE)
+        assert lines and "http://" in lines[0], (lines, child.poll())
+        address = lines[0].split("http://")[1].split("/")[0]
+        yield ChildServer(address, child, lines)
+    finally:
+        if child.poll() is None:
+            child.send_signal(signal.SIGINT)
+            try:
+                child.wait(timeout=DEADLINE)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait(timeout=DEADLINE)

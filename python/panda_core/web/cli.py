@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import socket
 import sys
 from typing import Any
@@ -57,6 +58,14 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         default="127.0.0.1",
         help="address to listen on (another address than 127.0.0.1 lets other machines in)",
     )
+    serve_parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another name the server answers to in the Host header (repeatable; the loopback "
+        "names and --host always are)",
+    )
     serve_parser.add_argument("--port", type=_port, default=8000, help="port (0: any free port)")
     serve_parser.add_argument(
         "--idle-timeout",
@@ -83,9 +92,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 def serve(args: argparse.Namespace, given: set[str] | None = None) -> int:
     """Run the server until Ctrl-C; print the address to open."""
     try:
-        import uvicorn
-
         from panda_core.web.app import create_app
+        from panda_core.web.guard import HostPolicy
+        from panda_core.web.server import make_server
     except ImportError as err:
         print(
             f"panda-core serve needs the web extra ({err.name} is missing): "
@@ -98,21 +107,52 @@ def serve(args: argparse.Namespace, given: set[str] | None = None) -> int:
     except OSError as err:
         print(f"panda-core serve: cannot listen on {args.host}:{args.port}: {err}", file=sys.stderr)
         return 2
+    names = list(args.allow_host)
+    if _is_wildcard(args.host):  # reached by the machine's own names too
+        names += [socket.gethostname(), socket.getfqdn(), f"{socket.gethostname()}.local"]
+    hosts = HostPolicy.listening_on(args.host, names)
     app = create_app(
-        idle_timeout=args.idle_timeout, bot_delay=args.bot_delay, bot_time=args.bot_time
+        idle_timeout=args.idle_timeout,
+        bot_delay=args.bot_delay,
+        bot_time=args.bot_time,
+        hosts=hosts,
     )
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024, lifespan="on")
+    server = make_server(app)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
+    if not _is_loopback(args.host):
+        print(
+            f"panda-core serve: WARNING: listening on {args.host}, not only on this machine: "
+            f"anyone who can reach port {port} of this machine can open tables, play them and "
+            "upload records (there is no login). Use --host 127.0.0.1 unless you trust the "
+            "network.",
+            file=sys.stderr,
+            flush=True,
+        )
     print(f"panda-core serve: open http://{shown}:{port}/  (Ctrl-C stops)", flush=True)
     try:
-        uvicorn.Server(config).run(sockets=[sock])
+        server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn shuts down cleanly, then passes Ctrl-C on
         pass
     finally:
         sock.close()
     print("panda-core serve: stopped", flush=True)
     return 0
+
+
+def _is_wildcard(host: str) -> bool:
+    return host.strip().strip("[]") in ("", "0.0.0.0", "::")
+
+
+def _is_loopback(host: str) -> bool:
+    """Whether ``host`` (``--host``) is this machine only (a loopback name or address)."""
+    bare = host.strip().strip("[]").lower()
+    if bare == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(bare).is_loopback
+    except ValueError:
+        return False
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -18,7 +18,7 @@ from starlette.requests import HTTPConnection, Request
 from panda_core._core import PandaCoreError, check_bot, check_players
 from panda_core._registry import spec
 from panda_core.web.catalog import rule_defaults
-from panda_core.web.errors import Malformed, TooLarge, Unprocessable
+from panda_core.web.errors import Malformed, TooLarge, Unprocessable, UnsupportedMediaType
 
 __all__ = [
     "MAX_JSON",
@@ -33,6 +33,7 @@ __all__ = [
     "query_token",
     "read_body",
     "read_json",
+    "read_record",
     "seat_token",
 ]
 
@@ -82,15 +83,38 @@ def _parse_object(data: bytes | str, what: str) -> dict[str, Any]:
     return value
 
 
+def require_json(request: Request) -> None:
+    """Refuse (415) a body that is not ``Content-Type: application/json``.
+
+    This is half of the server's CSRF defence: a page of another site can send a form or plain
+    text anywhere without asking, but a JSON body only after a CORS preflight, which this server
+    never grants. (The other half is the ``Origin`` check of :mod:`panda_core.web.guard`.)
+    """
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise UnsupportedMediaType(
+            f"send the body as JSON with Content-Type: application/json (got {_cut(kind or 'none')}"
+            "); forms, multipart and plain text are refused"
+        )
+
+
 async def read_json(request: Request) -> dict[str, Any]:
     """The JSON object of a control request (``Content-Type: application/json``, at most
     :data:`MAX_JSON` bytes)."""
-    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if kind != "application/json":
-        raise Malformed(
-            f"send a JSON object with Content-Type: application/json (got {kind or 'none'!r})"
-        )
+    require_json(request)
     return _parse_object(await read_body(request, MAX_JSON), "the body")
+
+
+async def read_record(request: Request, limit: int) -> str:
+    """The game record of an upload: the body itself, ``Content-Type: application/json``, at
+    most ``limit`` bytes (413, refused while it is read), UTF-8 text (422 otherwise). Its
+    content is checked by the table model's ``Replay``."""
+    require_json(request)
+    data = await read_body(request, limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Unprocessable("the record is not UTF-8 text (a game record is JSON)") from None
 
 
 def _only(body: Mapping[str, Any], allowed: tuple[str, ...]) -> None:

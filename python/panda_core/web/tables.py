@@ -1,72 +1,88 @@
 """The live tables and replays a server holds: ids, seat tokens, one lock per table, the bots'
-background moves, and the closing of idle tables.
+background moves, and the closing of idle and finished tables.
 
 The server keeps the game; a page only ever receives ``Table.state(seat)`` for the seat its token
 belongs to (or a replay's ``frame(k)`` for the seat it asks). Everything that touches a table runs
 under the table's lock, so a person's move, a bot's move and a state read never overlap (the
-engine refuses a change while another call is inside the game). Bots move in a background task,
-one move at a time ``bot_delay`` apart; each bot move runs in a worker thread, so a thinking bot
-never blocks the event loop, and every connected page of the table is sent the new state.
+engine refuses a change while another call is inside the game), and every call into the engine
+runs in a worker thread (:func:`in_thread`), so no game, however long, holds up the event loop
+and the other tables. A state is built once per change of the table and seat (it is cached with
+the table's :attr:`LiveTable.version`), and only when a page is about to be sent it.
+
+Bots move in a background task, one move at a time ``bot_delay`` apart; every connected page of
+the table is then marked to receive the new state.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import secrets
 import time
 from collections.abc import Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from panda_core._core import GameOverError, PandaCoreError
 from panda_core.table import NotYourTurnError, Replay, Table
-from panda_core.web.errors import Conflict, Forbidden, NotFound, ServerFull, Unprocessable
+from panda_core.web.errors import (
+    Conflict,
+    Forbidden,
+    NotFound,
+    ServerBusy,
+    ServerFull,
+    TooMany,
+    Unprocessable,
+)
+from panda_core.web.limits import (
+    BOT_THREADS,
+    FINISHED_GRACE,
+    MAX_SOCKETS,
+    REPLAY_BUILDS,
+    REPLAY_QUEUE,
+    TokenBucket,
+)
 from panda_core.web.payloads import Move
+from panda_core.web.sockets import GOING_AWAY, POLICY_VIOLATION, Connection, error_message
 
-__all__ = ["CLOSE", "Connection", "LiveReplay", "LiveTable", "Registry"]
+__all__ = ["LiveReplay", "LiveTable", "Registry", "in_thread"]
 
 log = logging.getLogger("panda_core.web")
 
-CLOSE = object()
-"""Put in a connection's queue: close the websocket (its table was closed)."""
-MAX_SOCKETS = 16
-"""Websockets open on one table at once (a person with a few tabs open needs a handful)."""
-MAX_QUEUED = 2000
-"""Messages waiting for one websocket: a page that stops reading is dropped past this."""
+T = TypeVar("T")
+
+IDLE = "the table was closed after being idle"
+FINISHED = "the game is over and its table was closed"
+STOPPING = "the server is shutting down"
+NOT_READING = "this page stopped reading the table's messages"
 
 
-def state_message(state: Any) -> str:
-    return json.dumps({"type": "state", "state": state})
+async def in_thread(call: Callable[..., T], *args: Any, pool: Executor | None = None) -> T:
+    """``call(*args)`` in a worker thread (of ``pool``; default: the event loop's). If the caller
+    is cancelled meanwhile, this still waits for the call to end before it lets the cancellation
+    through: the caller holds a table's lock, and the lock must not be released while the engine
+    is still inside the game."""
+    loop = asyncio.get_running_loop()
+    work = loop.run_in_executor(pool, functools.partial(call, *args))
+    try:
+        return await asyncio.shield(work)
+    except asyncio.CancelledError:
+        while not work.done():
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.shield(work)
+        raise
 
 
-def error_message(message: str) -> str:
-    return json.dumps({"type": "error", "message": message})
+def _state_json(table: Table, seat: int) -> str:
+    return json.dumps(table.state(seat))
 
 
-@dataclass(eq=False)
-class Connection:
-    """One open websocket of a seat: what to send it waits in ``queue`` (in order)."""
-
-    seat: int
-    queue: asyncio.Queue[object] = field(default_factory=lambda: asyncio.Queue(MAX_QUEUED))
-
-    def put(self, message: object) -> bool:
-        """Queue a message; ``False`` when the page has stopped reading."""
-        try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:
-            return False
-        return True
-
-    def close(self, why: str) -> None:
-        """Drop what is still waiting, send ``why`` as an error, then close the websocket."""
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self.put(error_message(why))
-        self.put(CLOSE)
+def _frame_json(replay: Replay, seat: int | None, k: int) -> str:
+    return json.dumps(replay.for_seat(seat).frame(k))
 
 
 @dataclass(eq=False)
@@ -80,6 +96,14 @@ class LiveTable:
     bots: asyncio.Task[None] | None = None
     """The task moving the bots, while one is running (set and cleared under :attr:`lock`)."""
     closed: bool = False
+    version: int = 0
+    """Moves played at this table so far (a cached state is good for one version)."""
+    finished_at: float | None = None
+    """When the game ended (the table then no longer counts against the table limit)."""
+    states: dict[int, tuple[int, str]] = field(default_factory=dict)
+    """Each seat's state as JSON, with the version it was built at."""
+    replay_id: str | None = None
+    """The replay of the finished game, once one was asked for (it is built once)."""
 
 
 @dataclass(eq=False)
@@ -91,6 +115,8 @@ class LiveReplay:
     players: int
     frames: int
     last_used: float
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """One frame at a time: the positions are shared by every seat's view."""
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -109,7 +135,12 @@ def _engine_refusal(err: Exception) -> Exception:
 
 
 class Registry:
-    """Every table and replay of one server (one per app; all methods run on its event loop)."""
+    """Every table and replay of one server (one per app; all methods run on its event loop).
+
+    ``max_tables`` bounds the tables being played and, separately, the finished tables kept and
+    the replays open; ``creation_rate`` (per second, with a burst of ``max_tables``) bounds how
+    fast tables and replays are created.
+    """
 
     def __init__(
         self,
@@ -117,26 +148,56 @@ class Registry:
         idle_timeout: float,
         max_tables: int,
         bot_delay: float,
+        creation_rate: float = 1.0,
+        finished_grace: float = FINISHED_GRACE,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.idle_timeout = idle_timeout
         self.max_tables = max_tables
         self.bot_delay = bot_delay
+        self.finished_grace = finished_grace
         self.clock = clock
+        self.creations = TokenBucket(creation_rate, max(1, max_tables))
         self.tables: dict[str, LiveTable] = {}
         self.replays: dict[str, LiveReplay] = {}
+        self._tables_building = 0
+        self._replays_building = 0
+        self._replay_slots = asyncio.Semaphore(REPLAY_BUILDS)
+        self._replay_waiting = 0
+        self._bot_threads: ThreadPoolExecutor | None = None
+        """The bots' own worker threads, from start() to stop()."""
         self._reaper: asyncio.Task[None] | None = None
 
     # ---- tables --------------------------------------------------------------------------------
 
-    def add_table(self, table: Table, seat: int) -> LiveTable:
-        """Open ``table`` with a person at ``seat`` (a fresh token for it) and start its bots."""
-        self.reap()
-        if len(self.tables) >= self.max_tables:
-            raise ServerFull(
-                f"the server has {len(self.tables)} tables open (at most {self.max_tables}); "
-                "finish or leave one, or try again later"
+    def playing(self) -> int:
+        """Tables open whose game is not over (the ones ``max_tables`` bounds)."""
+        return sum(1 for t in self.tables.values() if t.finished_at is None)
+
+    def _take_creation(self) -> None:
+        if not self.creations.take():
+            wait = self.creations.wait_time()
+            raise TooMany(
+                f"tables and replays are created at most {self.creations.rate:g} a second "
+                f"(after a burst of {self.creations.burst}); try again in {wait:.1f} s",
+                retry_after=wait,
             )
+
+    async def add_table(self, build: Callable[[], Table], seat: int) -> LiveTable:
+        """Open the table ``build()`` makes (in a worker thread) with a person at ``seat`` (a
+        fresh token for it) and start its bots. The slot is taken before the table is built."""
+        self.reap()
+        if self.playing() + self._tables_building >= self.max_tables:
+            raise ServerFull(
+                f"the server has {self.playing() + self._tables_building} games being played "
+                f"(at most {self.max_tables}); finish or leave one, or try again later"
+            )
+        self._take_creation()
+        self._tables_building += 1
+        try:
+            table = await in_thread(build)
+        finally:
+            self._tables_building -= 1
         live = LiveTable(
             id=_new_id(self.tables),
             table=table,
@@ -144,53 +205,78 @@ class Registry:
             last_used=self.clock(),
         )
         self.tables[live.id] = live
+        if table.is_over:  # cannot happen with a person seated, but then it is finished
+            self._changed(live)
         self._start_bots(live)
         return live
 
     def table(self, table_id: str, seat: int, token: str) -> LiveTable:
         """The open table ``table_id`` if ``token`` is ``seat``'s (404, 403 otherwise)."""
         live = self.tables.get(table_id)
-        if live is not None and self._idle(live.last_used):
-            self._close_table(live, "the table was closed after being idle")
-            live = None
+        if live is not None:
+            why = self._expired(live)
+            if why is not None:
+                self._close_table(live, why)
+                live = None
         if live is None:
-            raise NotFound(f"no table {table_id[:40]!r} (it may have been closed after being idle)")
+            raise NotFound(
+                f"no table {table_id[:40]!r} (it may have been closed after being idle, or "
+                "some time after its game ended)"
+            )
         expected = live.tokens.get(seat)
         if expected is None or not secrets.compare_digest(expected, token):
             raise Forbidden(f"seat {seat} with this token does not belong to table {table_id!r}")
         live.last_used = self.clock()
         return live
 
-    async def state(self, live: LiveTable, seat: int) -> Any:
+    async def _state_locked(self, live: LiveTable, seat: int) -> str:
+        """The seat's state as JSON (called under the lock): built in a worker thread, once per
+        version of the table."""
+        cached = live.states.get(seat)
+        if cached is not None and cached[0] == live.version:
+            return cached[1]
+        text = await in_thread(_state_json, live.table, seat)
+        live.states[seat] = (live.version, text)
+        return text
+
+    async def state_json(self, live: LiveTable, seat: int) -> str:
+        """``Table.state(seat)`` as JSON text."""
+        return (await self.versioned_state(live, seat))[1]
+
+    async def versioned_state(self, live: LiveTable, seat: int) -> tuple[int, str]:
+        """The table's version and the seat's state at it, as JSON text."""
         async with live.lock:
             if live.closed:
                 raise NotFound(f"table {live.id!r} was closed")
-            return live.table.state(seat)
+            return live.version, await self._state_locked(live, seat)
 
-    async def play(self, live: LiveTable, seat: int, move: Move) -> Any:
-        """A person's move; every page of the table gets the new state; the bots go on."""
+    async def play(self, live: LiveTable, seat: int, move: Move) -> str:
+        """A person's move; every page of the table gets the new state; the bots go on. The
+        seat's state after the move, as JSON."""
         async with live.lock:
             if live.closed:
                 raise NotFound(f"table {live.id!r} was closed")
             try:
-                live.table.play(seat, move)
+                await in_thread(live.table.play, seat, move)
             except (PandaCoreError, TypeError) as err:
                 raise _engine_refusal(err) from None
-            self._broadcast(live)
+            self._changed(live)
             self._start_bots(live)
-            return live.table.state(seat)
+            return await self._state_locked(live, seat)
 
-    async def connect(self, live: LiveTable, seat: int) -> Connection:
-        """A new websocket of ``seat``: it is sent the state first."""
+    def connect(self, live: LiveTable, seat: int) -> Connection:
+        """A new websocket of ``seat``, sent the state first. The slot is taken here, with no
+        await between the count and the taking, so concurrent connects never pass the limit."""
+        if live.closed:
+            raise NotFound(f"table {live.id!r} was closed")
         if len(live.connections) >= MAX_SOCKETS:
             raise Conflict(
                 f"this table has {len(live.connections)} pages open (at most {MAX_SOCKETS}); "
                 "close one"
             )
         connection = Connection(seat)
-        async with live.lock:
-            connection.put(state_message(live.table.state(seat)))
-            live.connections.add(connection)
+        live.connections.add(connection)
+        connection.want_state()
         return connection
 
     def disconnect(self, live: LiveTable, connection: Connection) -> None:
@@ -199,15 +285,26 @@ class Registry:
     def touch(self, live: LiveTable) -> None:
         live.last_used = self.clock()
 
-    def _broadcast(self, live: LiveTable) -> None:
-        """Queue the current state for every page of the table (called under its lock)."""
-        messages: dict[int, str] = {}
+    def _changed(self, live: LiveTable) -> None:
+        """The table moved (called under its lock): a new version, every page to be sent the
+        new state, and a finished game leaves the count of games being played."""
+        live.version += 1
+        if live.finished_at is None and live.table.is_over:
+            live.finished_at = self.clock()
+            self._keep_finished_bounded()
         for connection in list(live.connections):
-            if connection.seat not in messages:
-                messages[connection.seat] = state_message(live.table.state(connection.seat))
-            if not connection.put(messages[connection.seat]):
+            if not connection.want_state():
                 live.connections.discard(connection)
-                connection.close("this page stopped reading the table's messages")
+                connection.close(POLICY_VIOLATION, NOT_READING)
+
+    def _keep_finished_bounded(self) -> None:
+        """At most ``max_tables`` finished tables are kept: the oldest go first."""
+        finished = sorted(
+            (t for t in self.tables.values() if t.finished_at is not None),
+            key=lambda t: t.finished_at or 0.0,
+        )
+        for live in finished[: max(0, len(finished) - self.max_tables)]:
+            self._close_table(live, FINISHED)
 
     def _start_bots(self, live: LiveTable) -> None:
         """Start the bot task if bots are to move and none runs (called under the lock, or
@@ -232,8 +329,8 @@ class Registry:
                         return
                     # A bot thinks in a worker thread; the lock keeps everyone else off the
                     # table meanwhile (reads included: the engine refuses overlapping changes).
-                    await asyncio.to_thread(live.table.step_bot)
-                    self._broadcast(live)
+                    await in_thread(live.table.step_bot, pool=self._bot_threads)
+                    self._changed(live)
         except asyncio.CancelledError:
             raise
         except Exception as err:  # a bug in a bot or the model: keep the server up, tell the page
@@ -246,14 +343,26 @@ class Registry:
     # ---- replays -------------------------------------------------------------------------------
 
     async def add_replay(self, record: str) -> LiveReplay:
-        """A replay of ``record``, checked by the table model's ``Replay`` (422: its message)."""
+        """A replay of ``record``, checked by the table model's ``Replay`` (422: its message).
+        The slot, the creation rate and a build slot are all taken before the build starts."""
         self.reap()
-        if len(self.replays) >= self.max_tables:
+        if len(self.replays) + self._replays_building >= self.max_tables:
             raise ServerFull(
                 f"the server has {len(self.replays)} replays open (at most {self.max_tables}); "
                 "try again later"
             )
-        full = await _build_replay(record)
+        if self._replay_slots.locked() and self._replay_waiting >= REPLAY_QUEUE:
+            raise ServerBusy(
+                f"the server is building {REPLAY_BUILDS} replay(s) and {self._replay_waiting} "
+                "more are waiting; try again in a moment",
+                retry_after=1.0,
+            )
+        self._take_creation()
+        self._replays_building += 1
+        try:
+            full = await self._build_replay(record)
+        finally:
+            self._replays_building -= 1
         live = LiveReplay(
             id=_new_id(self.replays),
             full=full,
@@ -265,26 +374,53 @@ class Registry:
         self.replays[live.id] = live
         return live
 
+    async def _build_replay(self, record: str) -> Replay:
+        """The full-information replay of ``record``, built in a worker thread, at most
+        :data:`REPLAY_BUILDS` at once (the others wait their turn)."""
+        self._replay_waiting += 1
+        try:
+            await self._replay_slots.acquire()
+        finally:
+            self._replay_waiting -= 1
+        try:
+            return await in_thread(Replay, record)
+        except RecursionError:
+            raise Unprocessable("the record is nested too deeply to be a game record") from None
+        except (PandaCoreError, TypeError, ValueError) as err:
+            raise Unprocessable(f"not a valid record: {err}") from None
+        except Exception as err:  # outside the model's contract: still the client's record
+            log.warning("Replay raised %s for an uploaded record", type(err).__name__)
+            raise Unprocessable(f"not a valid record: {type(err).__name__}: {err}") from None
+        finally:
+            self._replay_slots.release()
+
     async def replay_of(self, live: LiveTable, seat: int) -> LiveReplay:
-        """The replay of a finished table (409 while it is being played)."""
-        async with live.lock:
-            if not live.table.is_over:
-                raise Conflict("the game is not over yet: its record and replay come at the end")
-            record = live.table.record()
-        return await self.add_replay(record)
+        """The replay of a finished table (409 while it is being played); asked again, the same
+        replay while it is open (a game is replayed once, however often the page asks)."""
+        record = await self.record(live)
+        built = self.replays.get(live.replay_id or "")
+        if built is not None and not self._idle(built.last_used):
+            built.last_used = self.clock()
+            return built
+        replay = await self.add_replay(record)
+        live.replay_id = replay.id
+        return replay
 
     async def record(self, live: LiveTable) -> str:
         """The record of a finished table (it holds every hand, so not before the end)."""
         async with live.lock:
+            if live.closed:
+                raise NotFound(f"table {live.id!r} was closed")
             if not live.table.is_over:
                 raise Conflict(
                     "the game is not over yet: its record holds every hand, so it is given at "
                     "the end"
                 )
-            return live.table.record()
+            return await in_thread(live.table.record)
 
-    async def frame(self, replay_id: str, seat: int | None, k: int) -> Any:
-        """Frame ``k`` of a replay as ``seat`` saw it (``None``: full information)."""
+    async def frame(self, replay_id: str, seat: int | None, k: int) -> str:
+        """Frame ``k`` of a replay as ``seat`` saw it (``None``: full information), as JSON text
+        (built and encoded in a worker thread: a frame holds the whole log so far)."""
         live = self.replays.get(replay_id)
         if live is not None and self._idle(live.last_used):
             del self.replays[replay_id]
@@ -298,12 +434,21 @@ class Registry:
             raise Unprocessable(f"seat must be in 0..={live.players - 1} or all, got {seat}")
         if not 0 <= k < live.frames:
             raise NotFound(f"no frame {k}: this replay has frames 0..={live.frames - 1}")
-        return await asyncio.to_thread(live.full.for_seat(seat).frame, k)
+        async with live.lock:
+            return await in_thread(_frame_json, live.full, seat, k)
 
     # ---- closing -------------------------------------------------------------------------------
 
     def _idle(self, last_used: float) -> bool:
         return self.clock() - last_used > self.idle_timeout
+
+    def _expired(self, live: LiveTable) -> str | None:
+        """Why ``live`` is to be closed now, if it is."""
+        if self._idle(live.last_used):
+            return IDLE
+        if live.finished_at is not None and self.clock() - live.finished_at > self.finished_grace:
+            return FINISHED
+        return None
 
     def _close_table(self, live: LiveTable, why: str) -> None:
         live.closed = True
@@ -312,29 +457,45 @@ class Registry:
             live.bots.cancel()
             live.bots = None
         for connection in list(live.connections):
-            connection.close(why)
+            connection.close(GOING_AWAY, why)
         live.connections.clear()
+        live.states.clear()
 
     def reap(self) -> int:
-        """Close the tables and replays idle longer than ``idle_timeout``; how many."""
-        idle_tables = [t for t in self.tables.values() if self._idle(t.last_used)]
-        for live in idle_tables:
-            self._close_table(live, "the table was closed after being idle")
+        """Close the tables idle longer than ``idle_timeout`` or finished longer than
+        ``finished_grace`` ago, and the idle replays; how many."""
+        closing = [(t, why) for t in self.tables.values() if (why := self._expired(t))]
+        for live, why in closing:
+            self._close_table(live, why)
         idle_replays = [r.id for r in self.replays.values() if self._idle(r.last_used)]
         for rid in idle_replays:
             del self.replays[rid]
-        return len(idle_tables) + len(idle_replays)
+        return len(closing) + len(idle_replays)
 
     async def _reap_forever(self) -> None:
-        period = max(0.01, min(self.idle_timeout / 4, 30.0))
+        period = max(0.01, min(self.idle_timeout / 4, self.finished_grace / 4, 30.0))
         while True:
             await asyncio.sleep(period)
             self.reap()
 
     def start(self) -> None:
         """Start closing idle tables (the app's startup)."""
+        if self._bot_threads is None:
+            self._bot_threads = ThreadPoolExecutor(BOT_THREADS, thread_name_prefix="panda-bots")
         if self._reaper is None:
             self._reaper = asyncio.create_task(self._reap_forever(), name="idle tables")
+
+    async def close_pages(self, why: str, timeout: float) -> None:
+        """Close every table, each page with the message ``why`` and the code 1001, and wait (at
+        most ``timeout`` seconds) until the pages were sent it."""
+        connections = [c for t in self.tables.values() for c in t.connections]
+        for live in list(self.tables.values()):
+            self._close_table(live, why)
+        if connections:
+            waits = [asyncio.ensure_future(c.done.wait()) for c in connections]
+            _, pending = await asyncio.wait(waits, timeout=timeout)
+            for wait in pending:
+                wait.cancel()
 
     async def stop(self) -> None:
         """Close everything (the app's shutdown)."""
@@ -343,26 +504,16 @@ class Registry:
             tasks.append(self._reaper)
             self._reaper = None
         for live in list(self.tables.values()):
-            self._close_table(live, "the server is shutting down")
+            self._close_table(live, STOPPING)
         self.replays.clear()
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-
-
-async def _build_replay(record: str) -> Replay:
-    """The full-information replay of ``record`` (the engine replays every move: in a thread)."""
-    try:
-        return await asyncio.to_thread(Replay, record)
-    except RecursionError:
-        raise Unprocessable("the record is nested too deeply to be a game record") from None
-    except (PandaCoreError, TypeError, ValueError) as err:
-        raise Unprocessable(f"not a valid record: {err}") from None
-    except Exception as err:  # outside the model's contract: still the client's record at fault
-        log.warning("Replay raised %s for an uploaded record", type(err).__name__)
-        raise Unprocessable(f"not a valid record: {type(err).__name__}: {err}") from None
+        if self._bot_threads is not None:
+            self._bot_threads.shutdown(wait=False, cancel_futures=True)
+            self._bot_threads = None
 
 
 def _new_id(taken: dict[str, Any]) -> str:

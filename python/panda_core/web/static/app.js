@@ -105,7 +105,11 @@ class ApiError extends Error {
   }
 }
 
-/** A request to the server; a non-2xx answer throws an ApiError with the server's message. */
+/**
+ * A request to the server; a non-2xx answer throws an ApiError with the server's message. A body
+ * is always sent as JSON (`json`: a value to encode; `body`: text that already is JSON): the
+ * server takes no other kind of body.
+ */
 async function api(path, { method = "GET", json, body } = {}) {
   const options = { method, headers: { Accept: "application/json" } };
   if (json !== undefined) {
@@ -113,6 +117,7 @@ async function api(path, { method = "GET", json, body } = {}) {
     options.headers["Content-Type"] = "application/json";
   } else if (body !== undefined) {
     options.body = body;
+    options.headers["Content-Type"] = "application/json";
   }
   let response;
   try {
@@ -398,10 +403,9 @@ async function uploadRecord(input) {
   const file = input.files && input.files[0];
   if (!file) return;
   clearMessage();
-  const form = new FormData();
-  form.append("record", file, file.name);
   try {
-    const made = await api("/api/replays", { method: "POST", body: form });
+    // The record goes as the JSON body itself (the server checks it is a game record).
+    const made = await api("/api/replays", { method: "POST", body: await file.text() });
     navigate({ replay: made.replay, seat: "all", frame: 0 });
   } catch (err) {
     showMessage(`cannot open ${file.name}: ${err.message}`);

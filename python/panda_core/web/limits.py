@@ -1,0 +1,83 @@
+"""The server's limits in one place, and the token bucket that enforces its rates.
+
+Every limit is checked before the work it bounds starts: a websocket's slot is taken before the
+socket is served, a body is counted while it is read, a replay build waits for one of
+:data:`REPLAY_BUILDS` slots, and a table or replay is created only when the creation bucket has a
+token left.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable
+
+__all__ = [
+    "BOT_THREADS",
+    "CLOSE_TIMEOUT",
+    "FINISHED_GRACE",
+    "FRAMES_BURST",
+    "FRAMES_PER_SECOND",
+    "MAX_QUEUED",
+    "MAX_SOCKETS",
+    "REPLAY_BUILDS",
+    "REPLAY_QUEUE",
+    "TokenBucket",
+]
+
+MAX_SOCKETS = 16
+"""Websockets open on one table at once (a person with a few tabs open needs a handful)."""
+MAX_QUEUED = 64
+"""Messages waiting for one websocket besides its state (errors, the closing message): a page
+that stops reading while the server has this many messages for it is closed."""
+FRAMES_PER_SECOND = 20.0
+"""Messages a websocket may send per second, sustained (a person clicks a few a second)."""
+FRAMES_BURST = 60
+"""Messages a websocket may send at once before :data:`FRAMES_PER_SECOND` applies."""
+BOT_THREADS = min(8, max(2, os.cpu_count() or 2))
+"""Worker threads for bot moves, apart from the ones that build states, records and frames, so
+that bots thinking at many tables never make a page wait for its state."""
+REPLAY_BUILDS = 1
+"""Replays built at once (a build replays every move of a record in a worker thread)."""
+REPLAY_QUEUE = 4
+"""Replay requests that may wait for a build slot; more are refused at once (503)."""
+FINISHED_GRACE = 300.0
+"""Seconds a finished table stays open (the page shows the end, the record and the replay can be
+fetched); a finished table does not count against the server's table limit meanwhile."""
+CLOSE_TIMEOUT = 2.0
+"""Seconds the server waits for a closing message to reach a page before it drops the socket."""
+
+
+class TokenBucket:
+    """``rate`` tokens a second, at most ``burst`` saved up: :meth:`take` spends one if there is
+    one. Pure bookkeeping on the event loop (no lock: it is never awaited across)."""
+
+    def __init__(
+        self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        if not rate > 0 or not math.isfinite(rate) or burst < 1:
+            raise ValueError(f"a token bucket needs rate > 0 and burst >= 1, got {rate}, {burst}")
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self._tokens = float(burst)
+        self._at = clock()
+
+    def _refill(self) -> None:
+        now = self.clock()
+        self._tokens = min(float(self.burst), self._tokens + (now - self._at) * self.rate)
+        self._at = now
+
+    def take(self) -> bool:
+        """Spend a token; ``False`` (nothing spent) if none is left."""
+        self._refill()
+        if self._tokens < 1.0:
+            return False
+        self._tokens -= 1.0
+        return True
+
+    def wait_time(self) -> float:
+        """Seconds until the next token (0 if one is there)."""
+        self._refill()
+        return max(0.0, (1.0 - self._tokens) / self.rate)
