@@ -16,7 +16,7 @@ import pytest
 
 from panda_core import ArgumentError, ClimbGame, HeadGame, PandaCoreError, make
 from panda_core._registry import spec
-from panda_core.arena.errors import ArenaError
+from panda_core.arena.errors import ArenaError, ArenaWarning
 from panda_core.arena.model import MatchResult
 from panda_core.arena.run import arena_settings, play_arena, scheduled_games
 from panda_core.arena.schedule import games_per_deal, matches, seatings
@@ -289,7 +289,8 @@ def test_a_torn_last_line_is_dropped_and_its_game_played_again(tmp_path: Path) -
     log = tmp_path / "games.jsonl"
     text = log.read_text()
     log.write_text(text[: len(text) - 25])  # the machine died while writing the last line
-    again = play_arena(settings, workers=0, out=tmp_path)
+    with pytest.warns(ArenaWarning, match="line was cut short"):
+        again = play_arena(settings, workers=0, out=tmp_path)
     assert again == whole
     assert log.read_text().endswith("\n")
     assert len(_lines(tmp_path)) == len(whole)
