@@ -100,10 +100,17 @@ def arena(
     ``backend="ray"``, as Ray tasks on the cluster at ``address``. A Python bot's move is bound
     by ``move_time`` seconds and a game by ``game_time``; a bot that raises, answers an illegal
     move, overruns or kills its worker forfeits that game (recorded with its reason and record)
-    and the arena goes on. With ``out``, results are written to that folder as they come and a
-    rerun resumes (:mod:`panda_core.arena.store`); the report's files are written there at the
-    end. Ctrl-C raises :class:`ArenaInterrupted` (a ``KeyboardInterrupt``) holding the report of
-    the games finished. ``options`` are the game's rule options, as for ``panda_core.make``.
+    and the arena goes on. With ``workers=0`` the game time is not enforced (nothing in a
+    process can stop a bot stuck in C code), and a bot that ends the process (``os._exit``)
+    ends the arena: what it finished is kept in ``out``. With ``out``, results are written to
+    that folder as they come and a rerun resumes (:mod:`panda_core.arena.store`); the report's
+    files are written there at the end. Ctrl-C raises :class:`ArenaInterrupted` (a
+    ``KeyboardInterrupt``) holding the report of the games finished (its files are written too,
+    all but the plot). ``options`` are the game's rule options, as for ``panda_core.make``.
+
+    The bots are not contained: a Python bot runs in a process that holds the real game, and
+    nothing stops a dishonest one from reading hidden cards or changing the game. Rate only code
+    you trust, or run the arena in a sandbox you trust (docs/rate_your_bot.md).
     """
     from panda_core.arena.report import ArenaReport
 
@@ -126,7 +133,7 @@ def arena(
     except _Interrupted as stop:
         report = ArenaReport.from_results(settings, stop.results, scheduled_games(settings))
         if out is not None:
-            report.write(out)
+            report.write(out, plot=False)  # stopping is prompt: the plot waits for a full run
         raise ArenaInterrupted(report) from None
     report = ArenaReport.from_results(settings, results, scheduled_games(settings))
     if out is not None:
