@@ -317,6 +317,19 @@ def test_more_deals_extend_a_finished_arena(tmp_path: Path) -> None:
     assert extended == play_arena(more, workers=0)
 
 
+def test_fewer_deals_keep_the_games_beyond_them_for_a_later_run(tmp_path: Path) -> None:
+    """arena.json keeps the most deals scheduled in the folder, so a run with fewer deals does
+    not make the games beyond them unreadable to the next run with more."""
+    three = arena_settings(["heuristic", "random"], players=2, deals=3)
+    two = arena_settings(["heuristic", "random"], players=2, deals=2)
+    whole = play_arena(three, workers=0, out=tmp_path)
+    assert play_arena(two, workers=0, out=tmp_path) == whole[:4]
+    assert json.loads((tmp_path / "arena.json").read_text())["deals"] == 3
+    counted: list[int] = []
+    again = play_arena(three, workers=0, out=tmp_path, progress=lambda d, t: counted.append(d))
+    assert again == whole and counted == [6], "nothing is played again"
+
+
 def test_a_folder_holding_another_arena_is_refused(tmp_path: Path) -> None:
     play_arena(arena_settings(["heuristic", "random"], deals=2), workers=0, out=tmp_path)
     with pytest.raises(ArenaError, match=r"another arena.*entrants"):

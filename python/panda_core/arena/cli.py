@@ -167,6 +167,9 @@ def _cmd_arena(args: argparse.Namespace, given: set[str]) -> int:
     except ArenaInterrupted as stop:
         report = stop.report
         interrupted = True
+    except KeyboardInterrupt:  # before the first game (reading a results folder): nothing to show
+        print("panda-core: interrupted before the arena started", file=sys.stderr)
+        return INTERRUPTED
     finally:
         if bar is not None:
             bar.close()
