@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from panda_core import NeuralPolicy
+from panda_core._registry import spec
 from panda_core.arena.checks import BadResult, checked_result
 from panda_core.arena.entrants import split_entrants
 from panda_core.arena.errors import ArenaError, ArenaWarning
@@ -841,3 +842,25 @@ def test_ctrl_c_stops_the_arena_within_a_second(tmp_path: Path) -> None:
     print(f"Ctrl-C to exit: {took:.3f} s")
     assert took <= 1.0, f"Ctrl-C took {took:.2f} s"
     assert not (out / "ratings.png").exists(), "an interrupted run leaves no stale plot"
+
+
+def test_a_forfeit_record_too_long_to_store_is_replaced_by_the_deal() -> None:
+    """A forfeit's record grows with the game (a Panda Head game with bust_threshold=10**6 has
+    one of 5 MB): one longer than a stored line may hold is replaced by the deal's start, said in
+    the message, so every forfeit can be written and read back; the check refuses a longer one
+    (from a worker or a file) rather than storing a line no later run could read."""
+    from panda_core.arena.checks import MAX_RECORD_CHARS
+    from panda_core.arena.model import Forfeit
+    from panda_core.arena.runner import _kept
+
+    settings = _settings(FORFEITED)
+    match = match_at(settings, 0)
+    huge = Forfeit(0, match.lineup[0], "exception", "boom", '"' * (MAX_RECORD_CHARS // 2 + 1))
+    kept = _kept(settings, match, huge)
+    assert kept.message.startswith("boom") and "too long to keep" in kept.message
+    start = spec(settings.game).new_game(settings.players, match.seed, settings.rules)
+    assert kept.record == start.to_json()
+    result = play_arena(settings, workers=0)[0]
+    forged = MatchResult(**{**result.__dict__, "forfeit": huge})
+    with pytest.raises(BadResult, match="longer than"):
+        checked_result(settings, match, forged)

@@ -14,6 +14,7 @@ the results folder's per-line checksum (:mod:`panda_core.arena.store`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any, get_args
 
@@ -160,8 +161,17 @@ def _forfeit(data: object, match: Match) -> Forfeit:
         entrant=entrant,
         kind=kind,
         message=_str(data["message"], "forfeit.message", MAX_MESSAGE_CHARS),
-        record=_str(data["record"], "forfeit.record", MAX_RECORD_CHARS),
+        record=_record(data["record"]),
     )
+
+
+def _record(value: object) -> str:
+    record = _str(value, "forfeit.record", MAX_RECORD_CHARS)
+    # Bounded as stored (JSON-escaped), the form the runner bounds too: a record that passes
+    # here always fits in a line of the results folder.
+    if len(json.dumps(record)) > MAX_RECORD_CHARS:
+        raise BadResult(f"forfeit.record is longer than {MAX_RECORD_CHARS} characters as JSON")
+    return record
 
 
 def _per_deal(settings: ArenaSettings) -> int:
