@@ -120,3 +120,84 @@ class Slow:
     def __call__(self, game: Any, player: int) -> Any:
         time.sleep(0.002)
         return first_legal(game, player)
+
+
+# ---- hostile bots (tests/test_arena_hostile.py) -------------------------------------------------
+
+
+class Prints:
+    """Plays ``first_legal``, printing on every move: through ``sys.stdout`` and straight to file
+    descriptor 1 (as C code would), where the arena's report goes."""
+
+    def __call__(self, game: Any, player: int) -> Any:
+        print("PRINTED-BY-BOT")
+        os.write(1, b"WRITTEN-TO-FD-1\n")
+        return first_legal(game, player)
+
+
+class _Answer:
+    """A move whose ``__index__`` misbehaves (the engine would call it to read the move)."""
+
+    def __init__(self, action: int, how: str) -> None:
+        self.action = action
+        self.how = how
+
+    def __index__(self) -> int:
+        if self.how == "raises":
+            raise RuntimeError("no index today")
+        if self.how == "exits":
+            raise SystemExit(4)
+        time.sleep(3600)
+        return self.action
+
+
+class IndexRaises(_Misbehaves):
+    def misbehave(self, game: Any) -> Any:
+        return _Answer(first_legal(game, 0), "raises")
+
+
+class IndexExits(_Misbehaves):
+    def misbehave(self, game: Any) -> Any:
+        return _Answer(first_legal(game, 0), "exits")
+
+
+class IndexSleeps(_Misbehaves):
+    def misbehave(self, game: Any) -> Any:
+        return _Answer(first_legal(game, 0), "sleeps")
+
+
+class SleepsInReset:
+    def reset(self, seed: int) -> None:
+        time.sleep(3600)
+
+    def __call__(self, game: Any, player: int) -> Any:
+        return first_legal(game, player)
+
+
+class SleepsInConstructor:
+    def __init__(self) -> None:
+        time.sleep(3600)
+
+    def __call__(self, game: Any, player: int) -> Any:
+        return first_legal(game, player)
+
+
+class _Unprintable(Exception):
+    def __str__(self) -> str:
+        raise ValueError("no message either")
+
+
+class RaisesUnprintable(_Misbehaves):
+    def misbehave(self, game: Any) -> Any:
+        raise _Unprintable
+
+
+class Unstoppable(_Misbehaves):
+    """Swallows every interruption, the move timer's too, and keeps sleeping."""
+
+    def misbehave(self, game: Any) -> Any:
+        while True:
+            try:
+                time.sleep(3600)
+            except BaseException:
+                pass

@@ -16,7 +16,7 @@ import pytest
 
 from panda_core import ArgumentError, ClimbGame, HeadGame, PandaCoreError, make
 from panda_core._registry import spec
-from panda_core.arena.errors import ArenaError
+from panda_core.arena.errors import ArenaError, ArenaWarning
 from panda_core.arena.model import MatchResult
 from panda_core.arena.run import arena_settings, play_arena, scheduled_games
 from panda_core.arena.schedule import games_per_deal, matches, seatings
@@ -289,7 +289,8 @@ def test_a_torn_last_line_is_dropped_and_its_game_played_again(tmp_path: Path) -
     log = tmp_path / "games.jsonl"
     text = log.read_text()
     log.write_text(text[: len(text) - 25])  # the machine died while writing the last line
-    again = play_arena(settings, workers=0, out=tmp_path)
+    with pytest.warns(ArenaWarning, match="line was cut short"):
+        again = play_arena(settings, workers=0, out=tmp_path)
     assert again == whole
     assert log.read_text().endswith("\n")
     assert len(_lines(tmp_path)) == len(whole)
@@ -314,6 +315,19 @@ def test_more_deals_extend_a_finished_arena(tmp_path: Path) -> None:
     extended = play_arena(more, workers=0, out=tmp_path, progress=lambda d, t: counted.append(d))
     assert counted[0] == scheduled_games(few)
     assert extended == play_arena(more, workers=0)
+
+
+def test_fewer_deals_keep_the_games_beyond_them_for_a_later_run(tmp_path: Path) -> None:
+    """arena.json keeps the most deals scheduled in the folder, so a run with fewer deals does
+    not make the games beyond them unreadable to the next run with more."""
+    three = arena_settings(["heuristic", "random"], players=2, deals=3)
+    two = arena_settings(["heuristic", "random"], players=2, deals=2)
+    whole = play_arena(three, workers=0, out=tmp_path)
+    assert play_arena(two, workers=0, out=tmp_path) == whole[:4]
+    assert json.loads((tmp_path / "arena.json").read_text())["deals"] == 3
+    counted: list[int] = []
+    again = play_arena(three, workers=0, out=tmp_path, progress=lambda d, t: counted.append(d))
+    assert again == whole and counted == [6], "nothing is played again"
 
 
 def test_a_folder_holding_another_arena_is_refused(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ deal-clustered intervals, head-to-head; :mod:`~panda_core.arena.ratings`: Placke
 The statistics are explained in docs/arena_statistics.md.
 """
 
-from panda_core.arena.errors import ArenaError
+from panda_core.arena.errors import ArenaError, ArenaWarning
 from panda_core.arena.model import (
     ArenaSettings,
     Entrant,
@@ -31,6 +31,7 @@ __all__ = [
     "ArenaError",
     "ArenaInterrupted",
     "ArenaSettings",
+    "ArenaWarning",
     "Entrant",
     "Forfeit",
     "ForfeitKind",

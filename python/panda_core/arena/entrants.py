@@ -1,6 +1,13 @@
 """The arena's entrants from what a user gives: bot specs, ``label=spec`` pairs, a mapping of
 labels to specs, or bot objects.
 
+The text form (a string of entrants, one ``-e`` of the command line) is a comma-separated list
+of ``[label=]spec``. A label is what comes before the first ``=``, when that part holds no ``:``
+and no ``,`` (so ``neural:./a=b.safetensors`` is a spec, not a label). A ``neural:PATH`` entrant
+ends the list: its path is all the rest of the text, commas and ``=`` included, so any path can
+be named (``-e 'mine=neural:./runs/a,b=1.safetensors'``; the entrants after it go in their own
+``-e``). A bot spec in a list (Python API) is one entrant, split only into label and spec.
+
 Everything is checked here, in the process that starts the arena, before any game is played: a
 built-in name by the engine's own bot parser, a Python bot by importing it (the workers import
 it again; a module that imports here but not there is a worker-side failure, reported as a
@@ -20,7 +27,7 @@ from panda_core.arena.model import Entrant
 from panda_core.bot_import import bot_spec_kind
 from panda_core.bots import bot_name
 
-__all__ = ["MAX_ENTRANTS", "parse_entrants", "with_policies"]
+__all__ = ["MAX_ENTRANTS", "parse_entrants", "split_entrants", "with_policies"]
 
 MAX_ENTRANTS = 64
 """Most entrants in one arena (the head-to-head table grows with its square)."""
@@ -31,7 +38,7 @@ _LABEL_CHARS = 40
 def parse_entrants(entrants: object) -> tuple[Entrant, ...]:
     """The entrants of an arena (see the module docs); :class:`ArenaError` says what is wrong."""
     if isinstance(entrants, str):
-        items: list[tuple[str | None, Any]] = [_split_label(t) for t in entrants.split(",")]
+        items: list[tuple[str | None, Any]] = list(split_entrants(entrants))
     elif isinstance(entrants, Mapping):
         items = [(_label_arg(label), value) for label, value in entrants.items()]
     elif isinstance(entrants, Sequence):
@@ -50,11 +57,30 @@ def parse_entrants(entrants: object) -> tuple[Entrant, ...]:
     return _unique_labels(made)
 
 
+_NEURAL_PATH = "neural:"
+
+
+def split_entrants(text: str) -> list[tuple[str | None, str]]:
+    """The ``(label, spec)`` pairs of a text of entrants (the module docs give the rule)."""
+    out: list[tuple[str | None, str]] = []
+    rest = text
+    while True:
+        label, spec = _split_label(rest)
+        if spec.startswith(_NEURAL_PATH):  # a path: the rest of the text, commas included
+            out.append((label, spec))
+            return out
+        spec, comma, rest = spec.partition(",")
+        out.append((label, spec.strip()))
+        if not comma:
+            return out
+
+
 def _split_label(text: str) -> tuple[str | None, str]:
-    """``"label=spec"`` or ``"spec"``."""
+    """``"label=spec"`` or ``"spec"``: the label is the text before the first ``=`` if it holds
+    no ``:`` (a spec's) and no ``,`` (the next entrant's)."""
     text = text.strip()
     label, sep, spec = text.partition("=")
-    if sep:
+    if sep and ":" not in label and "," not in label:
         return _label_arg(label.strip()), spec.strip()
     return None, text
 

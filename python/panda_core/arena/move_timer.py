@@ -3,9 +3,13 @@
 In the main thread of a process (every worker process and Ray task runs its task there) the
 bound is a real-time interval timer: ``SIGALRM`` raises :class:`MoveTimeout` inside the bot when
 its time is up, so a bot that loops forever is stopped and forfeits. ``MoveTimeout`` is a
-``BaseException``, so a bot's own ``except Exception`` cannot swallow it. Elsewhere (another
-thread, a platform without ``setitimer``) the move is timed and an overrun forfeits once the bot
-answers; a bot that never answers is then stopped by the game's bound (the worker is killed).
+``BaseException``, so a bot's own ``except Exception`` cannot swallow it (a bot that catches
+``BaseException`` can). Elsewhere (another thread, a platform without ``setitimer``) the move is
+timed and an overrun forfeits once the bot answers.
+
+What the timer cannot stop (a bot stuck in C code, one that swallows ``MoveTimeout``, one that
+never answers outside the main thread) is stopped by the game's bound, in a worker process: the
+backend kills the worker. In the arena's own process (``workers=0``) nothing can stop it.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from panda_core._registry import spec
+from panda_core.arena.errors import ArenaError
 from panda_core.arena.model import ArenaSettings, MatchResult
 from panda_core.arena.ratings import Rating, model, rate
 from panda_core.arena.stats import HeadToHead, Interval, Standing, head_to_head, in_order, standings
@@ -287,18 +288,30 @@ class ArenaReport:
         """:meth:`to_json` as the text ``results.json`` holds."""
         return json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
 
-    def write(self, folder: str | os.PathLike[str]) -> None:
+    def write(self, folder: str | os.PathLike[str], *, plot: bool = True) -> None:
         """Write the report into ``folder``: ``results.json``, ``standings.csv``,
         ``head_to_head.csv``, ``forfeits/game-<index>.json`` (each forfeited game's record, as
-        far as it went) and ``ratings.png``; each file replaced atomically."""
+        far as it went) and ``ratings.png``; each file replaced atomically.
+
+        ``plot=False`` (an interrupted arena: drawing takes most of a second, mostly loading
+        matplotlib) leaves the plot out and removes an older ``ratings.png``, so that no file
+        of the folder disagrees with ``results.json``. :class:`ArenaError` if a file cannot be
+        written."""
         root = Path(folder)
-        write_atomic(root / "results.json", self.json_text().encode())
-        write_atomic(root / "standings.csv", _csv(self._standings_rows()))
-        write_atomic(root / "head_to_head.csv", _csv(self._head_to_head_rows(), _H2H_FIELDS))
-        for r in self.forfeits:
-            assert r.forfeit is not None
-            write_atomic(root / "forfeits" / f"game-{r.index}.json", r.forfeit.record.encode())
-        self.plot(root / "ratings.png")
+        try:
+            write_atomic(root / "results.json", self.json_text().encode())
+            write_atomic(root / "standings.csv", _csv(self._standings_rows()))
+            write_atomic(root / "head_to_head.csv", _csv(self._head_to_head_rows(), _H2H_FIELDS))
+            for r in self.forfeits:
+                assert r.forfeit is not None
+                record = r.forfeit.record.encode()
+                write_atomic(root / "forfeits" / f"game-{r.index}.json", record)
+            if plot:
+                self.plot(root / "ratings.png")
+            else:
+                (root / "ratings.png").unlink(missing_ok=True)
+        except OSError as err:
+            raise ArenaError(f"cannot write the report into {root}: {err}") from None
 
     # ---- the plot -----------------------------------------------------------------------------
 

@@ -13,20 +13,23 @@ other game of the task gets its real result.
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import pickle
 import tempfile
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from panda_core._args import int_arg, players_arg, seed_arg, shown
 from panda_core._registry import AnyRules, GameName, spec
+from panda_core.arena.checks import BadResult, checked_result
 from panda_core.arena.entrants import parse_entrants, with_policies
-from panda_core.arena.errors import ArenaError
+from panda_core.arena.errors import ArenaError, ArenaWarning
 from panda_core.arena.model import ArenaSettings, Match, MatchResult, Permutations
 from panda_core.arena.runner import ChunkTask, dead_worker_result, play_chunk
-from panda_core.arena.schedule import games_per_deal, matches
+from panda_core.arena.schedule import MAX_DEALS, games_per_deal, matches
 from panda_core.arena.store import ResultsStore
 from panda_core.parallel import Backend, SerialBackend, TaskFailure
 
@@ -42,9 +45,6 @@ __all__ = [
     "scheduled_games",
 ]
 
-MAX_DEALS = 10**9
-"""Most deals in one arena (a bound on mistakes, not on real runs)."""
-
 MAX_SECONDS = 10**6
 """Longest move or game time accepted (about 11 days)."""
 
@@ -56,6 +56,9 @@ _BUILTIN_CHUNK = 2048
 _TASKS_PER_WORKER = 8
 """Tasks per worker at least, when there are enough games: the last tasks of a run are short,
 so no worker idles long at the end."""
+_WINDOW_TASKS_PER_WORKER = 256
+"""Tasks handed to the backend at a time, per worker: memory is one window whatever the deals,
+and a worker idles at most one task's time at the end of a window (well under 1%)."""
 
 
 class ArenaInterrupted(KeyboardInterrupt):
@@ -97,10 +100,17 @@ def arena(
     ``backend="ray"``, as Ray tasks on the cluster at ``address``. A Python bot's move is bound
     by ``move_time`` seconds and a game by ``game_time``; a bot that raises, answers an illegal
     move, overruns or kills its worker forfeits that game (recorded with its reason and record)
-    and the arena goes on. With ``out``, results are written to that folder as they come and a
-    rerun resumes (:mod:`panda_core.arena.store`); the report's files are written there at the
-    end. Ctrl-C raises :class:`ArenaInterrupted` (a ``KeyboardInterrupt``) holding the report of
-    the games finished. ``options`` are the game's rule options, as for ``panda_core.make``.
+    and the arena goes on. With ``workers=0`` the game time is not enforced (nothing in a
+    process can stop a bot stuck in C code), and a bot that ends the process (``os._exit``)
+    ends the arena: what it finished is kept in ``out``. With ``out``, results are written to
+    that folder as they come and a rerun resumes (:mod:`panda_core.arena.store`); the report's
+    files are written there at the end. Ctrl-C raises :class:`ArenaInterrupted` (a
+    ``KeyboardInterrupt``) holding the report of the games finished (its files are written too,
+    all but the plot). ``options`` are the game's rule options, as for ``panda_core.make``.
+
+    The bots are not contained: a Python bot runs in a process that holds the real game, and
+    nothing stops a dishonest one from reading hidden cards or changing the game. Rate only code
+    you trust, or run the arena in a sandbox you trust (docs/rate_your_bot.md).
     """
     from panda_core.arena.report import ArenaReport
 
@@ -123,7 +133,7 @@ def arena(
     except _Interrupted as stop:
         report = ArenaReport.from_results(settings, stop.results, scheduled_games(settings))
         if out is not None:
-            report.write(out)
+            report.write(out, plot=False)  # stopping is prompt: the plot waits for a full run
         raise ArenaInterrupted(report) from None
     report = ArenaReport.from_results(settings, results, scheduled_games(settings))
     if out is not None:
@@ -204,19 +214,30 @@ def play_arena(
     out: str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[MatchResult]:
-    """Every game of the arena, played (or read back from ``out``), in game order."""
+    """Every game of the arena, played (or read back from ``out``), in game order.
+
+    A results folder that was repaired on opening (a torn last line dropped) is reported with an
+    :class:`ArenaWarning`."""
     runner, threads = _backend(settings, workers, backend, address)
-    store = ResultsStore.open(out, settings) if out is not None else None
+    try:
+        store = ResultsStore.open(out, settings) if out is not None else None
+    except BaseException:
+        runner.close()
+        raise
+    if store is not None and store.repaired is not None:
+        warnings.warn(store.repaired, ArenaWarning, stacklevel=2)
     total = scheduled_games(settings)
     found: dict[int, MatchResult] = {}
     if store is not None:
         found = {i: r for i, r in store.results.items() if i < total}
-    todo = [m for m in matches(settings) if m.index not in found]
+    # The games left, made one at a time as the backend asks for them (never a list of the
+    # schedule: a billion deals cost no more memory to start than ten).
+    todo = (m for m in matches(settings) if m.index not in found)
     try:
         if progress is not None:
             progress(len(found), total)
         with runner:
-            for batch in _results(runner, settings, todo, threads):
+            for batch in _results(runner, settings, todo, total - len(found), threads):
                 if store is not None:
                     store.append(batch)
                 found.update((r.index, r) for r in batch)
@@ -267,21 +288,34 @@ def _check_pickles(settings: ArenaSettings) -> None:
 
 
 def _results(
-    backend: Backend, settings: ArenaSettings, todo: Sequence[Match], threads: int | None
+    backend: Backend,
+    settings: ArenaSettings,
+    todo: Iterator[Match],
+    count: int,
+    threads: int | None,
 ) -> Iterator[list[MatchResult]]:
-    """The results of ``todo``, a task's worth at a time, in the order they finish."""
-    chunks = _chunks(settings, todo, backend.workers)
-    failed: list[Match] = []
-    for chunk, outcome in _run(backend, settings, chunks, threads):
-        if isinstance(outcome, TaskFailure):
-            failed.extend(chunk)
-        else:
-            yield outcome
-    if not failed:
-        return
-    # Each game of a failed task again, alone, to find the one that failed it, with notes of who
-    # is moving (too slow for every game, cheap for these few): they name the bot that killed
-    # its worker, and its record up to that move.
+    """The results of the ``count`` games of ``todo``, a task's worth at a time, in the order
+    they finish. The tasks go to the backend a window at a time, so what is held is one window
+    of tasks whatever the number of games."""
+    chunks = _chunks(todo, _chunk_size(settings, count, backend.workers))
+    window = _WINDOW_TASKS_PER_WORKER * max(1, backend.workers)
+    while tasks := list(itertools.islice(chunks, window)):
+        failed: list[Match] = []
+        for chunk, outcome in _run(backend, settings, tasks, threads):
+            if isinstance(outcome, TaskFailure):
+                failed.extend(chunk)
+            else:
+                yield outcome
+        if failed:
+            yield from _one_by_one(backend, settings, failed, threads)
+
+
+def _one_by_one(
+    backend: Backend, settings: ArenaSettings, failed: list[Match], threads: int | None
+) -> Iterator[list[MatchResult]]:
+    """Each game of a failed task again, alone, to find the one that failed it, with notes of
+    who is moving (too slow for every game, cheap for these few): they name the bot that killed
+    its worker, and its record up to that move."""
     singles = [(m,) for m in sorted(failed, key=lambda m: m.index)]
     with tempfile.TemporaryDirectory(prefix="panda-arena-") as journal:
         for chunk, outcome in _run(backend, settings, singles, threads, journal):
@@ -302,8 +336,25 @@ def _run(
         return
     tasks = [ChunkTask(settings, chunk, threads, journal) for chunk in chunks]
     timeouts = [settings.game_time * len(chunk) for chunk in chunks]
+    trusted = all(e.builtin for e in settings.entrants)  # no bot code runs anywhere
     for k, outcome in backend.run(play_chunk, tasks, timeouts):
-        yield chunks[k], outcome
+        if trusted or isinstance(outcome, TaskFailure):
+            yield chunks[k], outcome
+        else:
+            yield chunks[k], _checked(settings, chunks[k], outcome)
+
+
+def _checked(
+    settings: ArenaSettings, chunk: tuple[Match, ...], outcome: object
+) -> list[MatchResult] | TaskFailure:
+    """A task's answer, if it is its games' results (:mod:`panda_core.arena.checks`): it comes
+    from a process where bots ran, so it counts only once checked like a stored line."""
+    try:
+        if not isinstance(outcome, list) or len(outcome) != len(chunk):
+            raise BadResult(f"a task of {len(chunk)} games answered {type(outcome).__name__}")
+        return [checked_result(settings, m, r) for m, r in zip(chunk, outcome, strict=True)]
+    except BadResult as err:
+        return TaskFailure("error", f"the task's answer is not its games' results: {err}")
 
 
 def _failed_game(
@@ -323,10 +374,13 @@ def _failed_game(
     return dead_worker_result(settings, match, "exception", failure.message, journal)
 
 
-def _chunks(
-    settings: ArenaSettings, todo: Sequence[Match], workers: int
-) -> list[tuple[Match, ...]]:
-    """``todo`` in tasks of consecutive games (see the sizes above)."""
+def _chunk_size(settings: ArenaSettings, count: int, workers: int) -> int:
+    """Games per task for ``count`` games (see the sizes above)."""
     most = _BUILTIN_CHUNK if all(e.builtin for e in settings.entrants) else _PYTHON_CHUNK
-    size = max(1, min(most, len(todo) // max(1, workers * _TASKS_PER_WORKER)))
-    return [tuple(todo[i : i + size]) for i in range(0, len(todo), size)]
+    return max(1, min(most, count // max(1, workers * _TASKS_PER_WORKER)))
+
+
+def _chunks(todo: Iterator[Match], size: int) -> Iterator[tuple[Match, ...]]:
+    """``todo`` in tasks of ``size`` consecutive games (the last may be shorter)."""
+    while chunk := tuple(itertools.islice(todo, size)):
+        yield chunk

@@ -9,20 +9,35 @@ misbehaviour turned into a :class:`~panda_core.arena.model.Forfeit` that ends th
 A game's result depends only on its match (the deal's seed, the line-up) and the settings: each
 Python bot is created afresh for the game (a class) and reset from the deal's seed, and the
 built-in bots are seeded the same way, so the results are identical whichever worker plays them.
+
+Every call into a Python bot (creating it, ``reset``, each move, and turning its answer into a
+move) is bounded by the move time (:mod:`~panda_core.arena.move_timer`). Whatever a bot prints
+goes to stderr, never to stdout, which holds the arena's report (``--json``): in a worker
+process both ``sys.stdout`` and file descriptor 1 are pointed at stderr for good, in this process
+``sys.stdout`` is redirected while the bots play.
+
+The bots are not contained: a Python bot runs in the same process as the game it plays, and can
+reach the real game (and this module's frames) if it wants to. See docs/rate_your_bot.md.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import operator
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass
+import stat
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from panda_core._core import ClimbMove, HeadMove
 from panda_core._registry import AnyGame, GameSpec, spec, spec_of
+from panda_core.arena.checks import MAX_RECORD_CHARS
 from panda_core.arena.model import ArenaSettings, Forfeit, ForfeitKind, Match, MatchResult
 from panda_core.arena.move_timer import MoveTimeout, MoveTimer
 from panda_core.arena.stats import worst_place
@@ -33,6 +48,12 @@ __all__ = ["ChunkTask", "dead_worker_result", "play_chunk"]
 
 _MESSAGE_CHARS = 500
 """Longest message kept from a bot's exception (the record says the rest)."""
+
+_MOVE_DEPTH = 4
+"""Deepest nesting of a move given as a dict (a climbing move's dict form is two levels)."""
+
+_stdout_moved = False
+"""Whether this worker process already sent its stdout to stderr (done once per process)."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +68,8 @@ class ChunkTask:
     """A folder where each game notes the seat to move and the record before every Python bot's
     move (set when a failed task's games are replayed one by one): if the bot then kills its
     worker, the note says who did it and how far the game got."""
+    parent: int = field(default_factory=os.getpid)
+    """The process that made the task: run in any other, the task owns its process's stdout."""
 
 
 def play_chunk(task: ChunkTask) -> list[MatchResult]:
@@ -61,11 +84,32 @@ def play_chunk(task: ChunkTask) -> list[MatchResult]:
         else:
             python.append(match)
     if python:
-        with MoveTimer(settings.move_time) as timer:
+        with _bots_print_to_stderr(task.parent), MoveTimer(settings.move_time) as timer:
             for match in python:
                 note = None if task.journal is None else _note_path(task.journal, match)
                 out[match.index] = _play_python(settings, game, match, timer, note)
     return [out[m.index] for m in task.matches]
+
+
+@contextlib.contextmanager
+def _bots_print_to_stderr(parent: int) -> Iterator[None]:
+    """What the bots print goes to stderr. In a worker process (not ``parent``) for good, at both
+    levels: ``sys.stdout`` and file descriptor 1 (``os.write(1, ...)``, C code); the worker's
+    stdout is its parent's, whose report must stay readable. In the parent, only ``sys.stdout``
+    for the duration (descriptor 1 is the caller's to keep; the command line moves it too)."""
+    global _stdout_moved
+    if os.getpid() == parent:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+        return
+    if not _stdout_moved:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            sys.stdout.flush()
+        with contextlib.suppress(OSError):  # no stderr to point at: leave descriptor 1 alone
+            os.dup2(2, 1)
+        sys.stdout = sys.stderr
+        _stdout_moved = True
+    yield
 
 
 def _play_batch(
@@ -109,17 +153,9 @@ def _play_python(
     state = game.new_game(settings.players, match.seed, settings.rules)
     decisions = 0
     try:
-        bots = []
-        for seat, entrant in enumerate(match.lineup):
-            try:
-                e = settings.entrants[entrant]
-                bots.append(make_bot(e.bot if e.bot is not None else e.spec))
-            except Exception as err:
-                raise _Forfeited(seat, "exception", f"cannot create the bot: {err}") from err
-        try:
-            reset_bots(bots, match.seed)
-        except Exception as err:
-            raise _Forfeited(_failing_reset(bots, match.seed), "exception", _text(err)) from err
+        bots = [_created(settings, e, seat, timer) for seat, e in enumerate(match.lineup)]
+        for seat in range(len(bots)):
+            _reset(bots, seat, match.seed, timer)
         while (to_move := state.current_player) is not None:
             if note is not None and not isinstance(bots[to_move], BuiltinBot):
                 _write_note(note, to_move, state)
@@ -143,6 +179,34 @@ def _play_python(
     )
 
 
+def _created(settings: ArenaSettings, entrant: int, seat: int, timer: MoveTimer) -> Bot[Any]:
+    """A fresh bot of ``entrant`` for ``seat`` (creating it runs its code: timed like a move)."""
+    e = settings.entrants[entrant]
+    try:
+        with timer.move():
+            return make_bot(e.bot if e.bot is not None else e.spec)
+    except MoveTimeout:
+        raise _Forfeited(seat, "timeout", _overrun(timer, "creating the bot")) from None
+    except (Exception, SystemExit) as err:
+        raise _Forfeited(seat, "exception", f"cannot create the bot: {_text(err)}") from err
+
+
+def _reset(bots: Sequence[object], seat: int, seed: int, timer: MoveTimer) -> None:
+    """``reset`` seat ``seat``'s bot as :func:`reset_bots` does (its seed depends on the seat),
+    timed like a move."""
+    try:
+        with timer.move():
+            reset_bots([None] * seat + [bots[seat]], seed)
+    except MoveTimeout:
+        raise _Forfeited(seat, "timeout", _overrun(timer, "reset")) from None
+    except (Exception, SystemExit) as err:
+        raise _Forfeited(seat, "exception", _text(err)) from err
+
+
+def _overrun(timer: MoveTimer, what: str = "one move") -> str:
+    return f"took longer than the move time ({timer.seconds:g} s) for {what}"
+
+
 def _move(state: AnyGame, seat: int, bot: Bot[Any], timer: MoveTimer) -> None:
     """Ask ``bot`` for seat ``seat``'s move and apply it, or raise :class:`_Forfeited`."""
     if isinstance(bot, BuiltinBot):
@@ -150,33 +214,53 @@ def _move(state: AnyGame, seat: int, bot: Bot[Any], timer: MoveTimer) -> None:
         return
     try:
         with timer.move():
-            move = bot(state.clone(), seat)
+            try:
+                answer = bot(state.clone(), seat)
+            except (Exception, SystemExit) as err:  # anything the bot raises (sys.exit too)
+                raise _Forfeited(seat, "exception", _text(err)) from err
+            # The answer's own methods (__index__, a dict's items) are the bot's code too: they
+            # run here, under the timer, and the engine is handed plain values only.
+            try:
+                move = _plain_move(answer, _MOVE_DEPTH)
+            except (Exception, SystemExit) as err:
+                why = f"the answer is not a move: {_text(err)}"
+                raise _Forfeited(seat, "illegal", why) from err
     except MoveTimeout:
-        raise _Forfeited(
-            seat, "timeout", f"took longer than the move time ({timer.seconds:g} s)"
-        ) from None
-    except (Exception, SystemExit) as err:  # anything the bot raises (sys.exit too) is its own
-        raise _Forfeited(seat, "exception", _text(err)) from err
-    if isinstance(move, np.integer):
-        move = int(move)
+        raise _Forfeited(seat, "timeout", _overrun(timer)) from None
     try:
         state.apply(move)  # type: ignore[arg-type]  # checked by the engine
     except (TypeError, ValueError) as err:
         raise _Forfeited(seat, "illegal", str(err)) from err
 
 
-def _failing_reset(bots: Sequence[object], seed: int) -> int:
-    """The seat whose ``reset`` raises (reset again one by one to find it)."""
-    for seat, bot in enumerate(bots):
-        try:
-            reset_bots([None] * seat + [bot], seed)
-        except Exception:
-            return seat
-    return 0
+def _plain_move(answer: object, depth: int) -> object:
+    """``answer`` made of the engine's move types and plain Python values only (an ``int`` or
+    ``str`` subclass becomes its plain value, a numpy integer an ``int``, a mapping a ``dict``);
+    ``TypeError`` for anything else."""
+    if type(answer) in (HeadMove, ClimbMove, bool, float) or answer is None:
+        return answer
+    if isinstance(answer, str):
+        return str.__str__(answer)
+    if isinstance(answer, int):
+        return int.__index__(answer)
+    if depth > 0 and isinstance(answer, dict):
+        return {_plain_move(k, 0): _plain_move(v, depth - 1) for k, v in dict.items(answer)}
+    if depth > 0 and isinstance(answer, list | tuple):
+        return [_plain_move(v, depth - 1) for v in answer]
+    if depth == _MOVE_DEPTH:  # a move object of the bot's own: its __index__, if it has one
+        return int.__index__(operator.index(answer))  # type: ignore[arg-type]  # or TypeError
+    raise TypeError(f"a {type(answer).__name__} inside a move")
 
 
 def _text(err: BaseException) -> str:
-    text = f"{type(err).__name__}: {err}"
+    try:
+        text = f"{type(err).__name__}: {err}"
+    except Exception:  # an exception whose __str__ raises is still the bot's exception
+        text = f"{type(err).__name__} (its message cannot be shown)"
+    return _cut(text)
+
+
+def _cut(text: str) -> str:
     return text if len(text) <= _MESSAGE_CHARS else text[:_MESSAGE_CHARS] + "…"
 
 
@@ -203,6 +287,7 @@ def _forfeited(
     ranks = tuple(
         last if forfeit.entrant is not None and e == forfeit.entrant else 0 for e in match.lineup
     )
+    forfeit = _kept(settings, match, forfeit)
     return MatchResult(
         index=match.index,
         deal=match.deal,
@@ -215,6 +300,19 @@ def _forfeited(
         decisions=decisions,
         forfeit=forfeit,
     )
+
+
+def _kept(settings: ArenaSettings, match: Match, forfeit: Forfeit) -> Forfeit:
+    """``forfeit`` as the results folder can keep it: its message cut to a few hundred
+    characters, and a record longer than ``MAX_RECORD_CHARS`` (as JSON text, a very long game)
+    replaced by the deal's start (playing the deal again with the same bots reproduces it)."""
+    message = _cut(forfeit.message)
+    record = forfeit.record
+    if len(json.dumps(record)) > MAX_RECORD_CHARS:
+        start = spec(settings.game).new_game(settings.players, match.seed, settings.rules)
+        message = _cut(message) + f" (the record, {len(record)} characters, was too long to keep)"
+        record = start.to_json()
+    return Forfeit(forfeit.seat, forfeit.entrant, forfeit.kind, message, record)
 
 
 def _note_path(journal: str, match: Match) -> Path:
@@ -243,11 +341,9 @@ def dead_worker_result(
     game = spec(settings.game)
     state = game.new_game(settings.players, match.seed, settings.rules)
     seat: int | None = None
-    note = None if journal is None else _note_path(journal, match)
-    if note is not None and note.exists():
-        data = json.loads(note.read_text(encoding="utf-8"))
-        seat = int(data["seat"])
-        state = game.game_class.from_json(data["record"])
+    note = None if journal is None else _read_note(_note_path(journal, match), settings, game)
+    if note is not None:
+        seat, state = note
     else:
         suspects = sorted({e for e in match.lineup if not settings.entrants[e].builtin})
         if len(suspects) == 1:
@@ -257,6 +353,34 @@ def dead_worker_result(
         seat=seat, entrant=entrant, kind=kind, message=message, record=state.to_json()
     )
     return _forfeited(settings, match, state, forfeit, _moves_in(state))
+
+
+def _read_note(path: Path, settings: ArenaSettings, game: GameSpec) -> tuple[int, AnyGame] | None:
+    """The seat and game a journal note holds, or ``None`` if there is no usable note. The note
+    was written in the worker, where the bots run: it is read as data that may be anything (a
+    regular file, bounded, valid JSON, a seat in range, a record the engine loads and whose seat
+    to move is that seat), and anything else is no note."""
+    try:
+        with open(path, "rb", opener=_nonblocking) as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return None
+            raw = f.read(MAX_RECORD_CHARS + 2**10)
+        if len(raw) > MAX_RECORD_CHARS:
+            return None
+        data = json.loads(raw.decode("utf-8"))
+        seat, record = data["seat"], data["record"]
+        if type(seat) is not int or not 0 <= seat < settings.players or type(record) is not str:
+            return None
+        state = game.game_class.from_json(record)
+        if state.current_player != seat:
+            return None
+    except Exception:  # no note, or not one this module wrote
+        return None
+    return seat, state
+
+
+def _nonblocking(path: str, flags: int) -> int:
+    return os.open(path, flags | os.O_NONBLOCK)
 
 
 def _moves_in(state: AnyGame) -> int:
