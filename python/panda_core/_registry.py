@@ -430,31 +430,61 @@ def spec(name: object) -> GameSpec:
 
 
 def spec_of_record(record: object) -> GameSpec:
-    """The game a parsed JSON record belongs to (its ``format``, and a climbing record's
-    preset); ``InvalidStateError`` saying what a record looks like otherwise."""
+    """The game a parsed JSON record belongs to: its ``format``, and for games that share a
+    format (the climbing presets) its ``settings.preset``. ``InvalidStateError`` saying what is
+    wrong otherwise, and for a record that claims one game while holding another game's moves
+    field (a Panda Head record relabelled as climbing) saying both."""
     if not isinstance(record, Mapping):
         raise InvalidStateError(f"a game record is a JSON object, got {shown(record)}")
     fmt = record.get("format")
     same_format = [g for g in SPECS.values() if g.record_format == fmt]
-    if len(same_format) == 1:
-        return same_format[0]
-    # Games sharing a format (the climbing presets) are told apart by the record's preset.
-    settings = record.get("settings")
-    preset = settings.get("preset") if isinstance(settings, Mapping) else None
-    for game in same_format:
-        if game.name == preset:
-            return game
-    if same_format:
-        presets = sorted(g.name for g in same_format)
+    if not same_format:
+        formats = sorted({g.record_format for g in SPECS.values()})
         raise InvalidStateError(
-            f"not a {fmt} game record: its game is settings.preset, one of {presets}, and "
-            f"this record's settings are {shown(settings)}"
+            f"not a panda-core game record: its format is {shown(fmt)}; a record's format is "
+            f"one of {formats}" + _looks_like(record, [])
         )
-    formats = sorted({g.record_format for g in SPECS.values()})
-    raise InvalidStateError(
-        f"not a panda-core game record: its format is {shown(fmt)}; a record's format is one "
-        f"of {formats}"
-    )
+    claimed = same_format[0]
+    if len(same_format) > 1:
+        settings = record.get("settings")
+        preset = settings.get("preset") if isinstance(settings, Mapping) else None
+        chosen = [g for g in same_format if g.name == preset]
+        if not chosen:
+            names = " or ".join(repr(g.name) for g in same_format)
+            raise InvalidStateError(
+                f"the record's format {fmt!r} is that of {names}, which its settings.preset "
+                f"tells apart; this record's settings.preset is {shown(preset)}"
+                + _looks_like(record, same_format)
+            )
+        claimed = chosen[0]
+    if "game" in record:  # the web API's word for it; a record says it by its format
+        raise InvalidStateError(
+            f"a record names its game by its format (and a climbing record by settings.preset), "
+            f"not by a 'game' field: this one's format {fmt!r} is {claimed.title}'s and it says "
+            f"'game': {shown(record['game'])}"
+        )
+    if claimed.record_moves not in record:
+        raise InvalidStateError(
+            f"the record claims to be {claimed.title} (format {fmt!r}) but has no "
+            f"{claimed.record_moves!r} (the moves of a {claimed.title} record)"
+            + _looks_like(record, [claimed])
+        )
+    return claimed
+
+
+def _looks_like(record: Mapping[str, Any], claimed: list[GameSpec]) -> str:
+    """``"; it lists its moves in 'actions', as a record of Panda Head does …"`` when the record
+    holds the moves field of games other than those it claims, else ``""``."""
+    for field in sorted({g.record_moves for g in SPECS.values()}):
+        others = [g for g in SPECS.values() if g.record_moves == field]
+        if field in record and not any(g in claimed for g in others):
+            titles = " or ".join(g.title for g in others)
+            return (
+                f"; it lists its moves in {field!r}, as a record of {titles} does (format "
+                f"{others[0].record_format!r}): a record relabelled as another game is not "
+                "replayed"
+            )
+    return ""
 
 
 def spec_of(game: AnyGame) -> GameSpec:

@@ -26,7 +26,6 @@ import contextlib
 import json
 import operator
 import os
-import stat
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -36,7 +35,9 @@ from typing import Any
 import numpy as np
 
 from panda_core._core import ClimbMove, HeadMove
+from panda_core._files import read_regular
 from panda_core._registry import AnyGame, GameSpec, spec, spec_of
+from panda_core._strict_json import strict_loads
 from panda_core.arena.checks import MAX_RECORD_CHARS
 from panda_core.arena.model import ArenaSettings, Forfeit, ForfeitKind, Match, MatchResult
 from panda_core.arena.move_timer import MoveTimeout, MoveTimer
@@ -361,13 +362,8 @@ def _read_note(path: Path, settings: ArenaSettings, game: GameSpec) -> tuple[int
     regular file, bounded, valid JSON, a seat in range, a record the engine loads and whose seat
     to move is that seat), and anything else is no note."""
     try:
-        with open(path, "rb", opener=_nonblocking) as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                return None
-            raw = f.read(MAX_RECORD_CHARS + 2**10)
-        if len(raw) > MAX_RECORD_CHARS:
-            return None
-        data = json.loads(raw.decode("utf-8"))
+        raw = read_regular(path, MAX_RECORD_CHARS + 2**10, ValueError, "journal note")
+        data = strict_loads(raw)
         seat, record = data["seat"], data["record"]
         if type(seat) is not int or not 0 <= seat < settings.players or type(record) is not str:
             return None
@@ -377,10 +373,6 @@ def _read_note(path: Path, settings: ArenaSettings, game: GameSpec) -> tuple[int
     except Exception:  # no note, or not one this module wrote
         return None
     return seat, state
-
-
-def _nonblocking(path: str, flags: int) -> int:
-    return os.open(path, flags | os.O_NONBLOCK)
 
 
 def _moves_in(state: AnyGame) -> int:

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from panda_core._args import cut
+from panda_core._strict_json import strict_loads
 from panda_core.arena.checks import MAX_RECORD_CHARS, BadResult, result_from_json
 from panda_core.arena.errors import ArenaError
 from panda_core.arena.model import ArenaSettings, MatchResult
@@ -221,24 +222,10 @@ def _open_games(path: Path, *, create: bool) -> io.FileIO | None:
     return None if fd is None else io.FileIO(fd, "r+", closefd=True)
 
 
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"the key {cut(key)!r} is given twice")
-        out[key] = value
-    return out
-
-
 def _parse(text: bytes) -> Any:
     """JSON text, strictly: UTF-8, no repeated keys (:class:`ValueError` otherwise; a nesting
     deep enough to exhaust the parser is a ``ValueError`` too)."""
-    try:
-        return json.loads(text.decode("utf-8"), object_pairs_hook=_no_duplicate_keys)
-    except UnicodeDecodeError:
-        raise ValueError("it is not UTF-8 text") from None
-    except RecursionError:
-        raise ValueError("it is nested too deeply") from None
+    return strict_loads(text)
 
 
 def _read_header(path: Path, settings: ArenaSettings, digest: str) -> tuple[str, int] | None:

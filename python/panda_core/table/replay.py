@@ -10,14 +10,14 @@ moment (its hand, the events it had seen), for ``seat=None`` every hand and ever
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
 from panda_core._args import cut, int_arg
-from panda_core._core import InvalidStateError, PandaCoreError
+from panda_core._core import PandaCoreError
 from panda_core._files import read_regular_text
-from panda_core._registry import GAMES, AnyGame, GameSpec, spec, spec_of_record
+from panda_core._registry import AnyGame, GameSpec, spec_of_record
+from panda_core._strict_json import strict_loads
 from panda_core.table.cards import CardBook
 from panda_core.table.errors import TableError
 from panda_core.table.names import SeatNames
@@ -55,7 +55,7 @@ class Replay:
                 f"a record is at most {MAX_RECORD_BYTES} characters, got {len(record)}"
             )
         parsed = _parse(record)
-        self.spec = _game_of(parsed)
+        self.spec = spec_of_record(parsed)
         _check_move_count(self.spec, parsed)  # before any move is applied
         start, moves = self.spec.replay_start(parsed)
         self._positions = Positions(start, moves)
@@ -166,67 +166,10 @@ def _parse(record: str) -> Any:
     """The parsed record; a key given twice in one object is refused, as the engine's
     ``from_json`` refuses it (``json.loads`` would keep the last silently)."""
     try:
-        return json.loads(record, object_pairs_hook=_object_without_duplicates)
-    except TableError:
-        raise
-    except (ValueError, RecursionError) as err:
-        raise TableError(f"a record is a JSON object; this is not JSON: {cut(str(err))}") from err
-
-
-def _object_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
+        return strict_loads(record)
+    except ValueError as err:
+        if "given twice" in str(err):
             raise TableError(
-                f"not a game record: the key {cut(key)!r} is given twice in one object (a record "
-                "states each field once)"
-            )
-        out[key] = value
-    return out
-
-
-def _game_of(parsed: Any) -> GameSpec:
-    """The game ``parsed`` claims to be, and a record that claims one game while holding another
-    game's fields (a Panda Head record relabelled as climbing) refused saying both."""
-    if not isinstance(parsed, dict):
-        return spec_of_record(parsed)  # its message: what a record looks like
-    fmt = parsed.get("format")
-    same_format = [spec(g) for g in GAMES if spec(g).record_format == fmt]
-    settings = parsed.get("settings")
-    preset = settings.get("preset") if isinstance(settings, dict) else None
-    if len(same_format) > 1 and preset not in [g.name for g in same_format]:
-        names = " or ".join(repr(g.name) for g in same_format)
-        raise InvalidStateError(
-            f"the record's format {fmt!r} is that of {names}, which its settings.preset tells "
-            f"apart; this record's settings.preset is {cut(repr(preset))}"
-            + _looks_like(parsed, same_format)
-        )
-    claimed = spec_of_record(parsed)
-    if "game" in parsed:  # the web API's word for it; a record says it by its format
-        raise InvalidStateError(
-            f"a record names its game by its format (and a climbing record by settings.preset), "
-            f"not by a 'game' field: this one's format {fmt!r} is {claimed.title}'s and it says "
-            f"'game': {cut(repr(parsed['game']))}"
-        )
-    if claimed.record_moves not in parsed:
-        raise InvalidStateError(
-            f"the record claims to be {claimed.title} (format {fmt!r}) but has no "
-            f"{claimed.record_moves!r} (the moves of a {claimed.title} record)"
-            + _looks_like(parsed, [claimed])
-        )
-    return claimed
-
-
-def _looks_like(parsed: dict[str, Any], claimed: list[GameSpec]) -> str:
-    """``"; it lists its moves in 'actions', as a record of Panda Head does …"`` when the record
-    holds the moves field of games other than those it claims, else ``""``."""
-    for field in sorted({spec(g).record_moves for g in GAMES}):
-        others = [spec(g) for g in GAMES if spec(g).record_moves == field]
-        if field in parsed and not any(g in claimed for g in others):
-            titles = " or ".join(g.title for g in others)
-            return (
-                f"; it lists its moves in {field!r}, as a record of {titles} does (format "
-                f"{others[0].record_format!r}): a record relabelled as another game is not "
-                "replayed"
-            )
-    return ""
+                f"not a game record: {err} (a record states each field once)"
+            ) from None
+        raise TableError(f"a record is a JSON object; this is not JSON: {cut(str(err))}") from err
