@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -28,6 +27,7 @@ from web_support import (
     Knowledge,
     card_ids,
     first_legal,
+    free_port,
     moves_seen,
     new_table,
     play_http,
@@ -555,13 +555,6 @@ def test_serve_bounds_each_bot_move() -> None:
         body = {"game": "head", "players": 2, "bots": ["random"], "seed": 1}
         answer = client.post("/api/tables", json=body)
         assert answer.status_code == 422 and "bot_time" in answer.json()["error"]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @contextlib.contextmanager

@@ -1,8 +1,11 @@
 """JSON read strictly, as the engine reads it: a key given twice in one object is an error.
 
 ``json.loads`` keeps the last of two equal keys silently, so a record or a results line could
-say one thing to a reader that takes the first and another to one that takes the last. Every
-reader of stored JSON that the package checks goes through :func:`strict_loads`.
+say one thing to a reader that takes the first and another to one that takes the last. Game
+records (``Replay``, as the engine's ``from_json``) and the arena's results folder are read
+through :func:`strict_loads`. The other stored JSON (self-play checksum files and manifests,
+train-state and policy-file headers) is read with ``json.loads`` and checked field by field
+against what it must hold.
 """
 
 from __future__ import annotations
