@@ -29,19 +29,18 @@ from starlette.websockets import WebSocket
 
 from panda_core._core import PandaCoreError
 from panda_core.table import Table
+from panda_core.web.bodies import JsonApiRoute, read_body
 from panda_core.web.catalog import games_catalog
 from panda_core.web.errors import NotFound, Unprocessable, WebError
 from panda_core.web.guard import Guard, HostPolicy
 from panda_core.web.payloads import (
     FrameNumber,
     FrameSeat,
-    JsonApiRoute,
     MoveRequest,
     NewTable,
     Seat,
     SeatToken,
     Token,
-    read_body,
 )
 from panda_core.web.refusals import refusal
 from panda_core.web.session import serve_socket
