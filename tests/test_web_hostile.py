@@ -653,6 +653,8 @@ def test_a_move_or_replay_request_of_wrong_types_or_junk_changes_nothing() -> No
         headers = {"content-type": "application/json"}
         deep = f'{{"seat": 0, "token": "{created["token"]}", "move": {_DEEP}}}'
         assert_refused(client.post(f"{url}/moves", content=deep, headers=headers), 400, "JSON")
+        lone = f'{{"seat": 0, "token": "{created["token"]}", "move": "\\ud800"}}'  # no text
+        assert_refused(client.post(f"{url}/moves", content=lone, headers=headers), 400, "move")
         assert_refused(client.post(f"{url}/replay", json={**who, "seat": None}), 400, "seat")
         assert client.get(f"{url}?{query(created)}").json() == state
 
@@ -717,6 +719,7 @@ def test_bad_websocket_messages_of_every_kind_are_answered_and_change_nothing() 
                 ('{"type": "move", "move": 99999999999999999999999}', "legal"),
                 ("[" * 10_000, "JSON"),
                 ('"move"', "object"),
+                ('{"type": "move", "move": "\\ud800"}', "JSON"),  # a lone surrogate: no text
             ):
                 ws.send_text(bad)
                 answer = ws.receive_json()
