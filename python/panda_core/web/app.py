@@ -61,7 +61,8 @@ def _error(err: WebError) -> JSONResponse:
 
 
 def _body_fields(request: Request) -> list[str]:
-    """The fields of the body model of the route a request reached (a refusal names them)."""
+    """The fields of the body model of the route a request reached (a refusal names them), read
+    from the route FastAPI matched (``APIRoute.body_field``); none if it has no body model."""
     body = getattr(request.scope.get("route"), "body_field", None)
     model = getattr(getattr(body, "field_info", None), "annotation", None)
     if isinstance(model, type) and issubclass(model, BaseModel):
@@ -172,8 +173,8 @@ def create_app(
         return games_catalog()
 
     # A control request's body must be JSON (415) and is bounded while it is read (413), both
-    # by JsonApiRoute; then FastAPI validates it with its model (400, 422: refusals.refusal).
-
+    # by JsonApiRoute; FastAPI then validates it with its model (400, 422: refusals.refusal),
+    # and the engine its values.
     @app.post("/api/tables", status_code=201)
     async def create_table(wanted: NewTable) -> dict[str, Any]:
         wanted.check()

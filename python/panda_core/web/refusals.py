@@ -51,15 +51,16 @@ def _place(loc: Sequence[str | int]) -> str:
     return str(head) + "".join(f"[{p}]" for p in rest if isinstance(p, int))
 
 
+_JSON_KINDS = ((bool, "a boolean"), (int, "a number"), (float, "a number"), (str, "a string"),
+               (list, "an array"))  # fmt: skip
+"""What a decoded JSON value is called (bool first: a bool is an int to Python)."""
+
+
 def _kind_of(value: object) -> str:
     """The JSON kind of ``value`` (what a body or message that is no object was)."""
     if value is None:
         return "null"
-    for kind, name in ((bool, "a boolean"), (int | float, "a number"), (str, "a string"),
-                       (list, "an array")):  # fmt: skip
-        if isinstance(value, kind):
-            return name
-    return cut(value)
+    return next((name for kind, name in _JSON_KINDS if isinstance(value, kind)), cut(value))
 
 
 def _describe(error: Mapping[str, Any], what: str, place: str) -> str:
@@ -72,6 +73,12 @@ def _describe(error: Mapping[str, Any], what: str, place: str) -> str:
         return f"{what} must be a JSON object, got {got}"
     message = str(error["msg"])
     return f"{place}: {message[:1].lower()}{message[1:]}, got {cut(error.get('input'))}"
+
+
+def _some(items: list[str], between: str = ", ") -> str:
+    """The first :data:`MAX_LISTED` of ``items``, and how many more there are."""
+    more = f"{between}and {len(items) - MAX_LISTED} more" if len(items) > MAX_LISTED else ""
+    return between.join(items[:MAX_LISTED]) + more
 
 
 def refusal(
@@ -93,20 +100,21 @@ def refusal(
         else:
             source, said = "message", what
         place, kind = _place(loc), error["type"]
-        if kind in ("missing", "extra_forbidden") and place:
-            (needs.setdefault(said, []) if kind == "missing" else unknown).append(place)
-            list_fields = list_fields or source in ("body", "message")
+        if kind == "missing" and place:
+            needs.setdefault(said, []).append(place)
+        elif kind == "extra_forbidden" and place:
+            unknown.append(place)
         else:
             faults.append(_describe(error, said, place))
+            continue
+        list_fields = list_fields or source in ("body", "message")
     parts = [f"{said} needs {', '.join(places)}" for said, places in needs.items()]
     if unknown:  # as many as a body holds: a few are named, each cut short
-        more = f" and {len(unknown) - MAX_LISTED} more" if len(unknown) > MAX_LISTED else ""
-        parts.append(f"unknown field(s) {', '.join(map(cut, unknown[:MAX_LISTED]))}{more}")
+        parts.append(f"unknown field(s) {_some(list(map(cut, unknown)))}")
     if list_fields and fields:
         parts.append(f"the fields are {list(fields)}")
-    parts += list(dict.fromkeys(faults))[:MAX_LISTED]
-    if len(faults) > MAX_LISTED:
-        parts.append(f"and {len(faults) - MAX_LISTED} more")
+    if faults:
+        parts.append(_some(list(dict.fromkeys(faults)), "; "))
     text = "; ".join(parts)
     if errors and all(e.get("type") in OUT_OF_BOUNDS for e in errors):
         return Unprocessable(text)
