@@ -20,8 +20,8 @@ from starlette.websockets import WebSocketDisconnect
 
 import panda_core
 from panda_core.cli import build_parser
+from panda_core.web.bodies import read_body
 from panda_core.web.errors import TooLarge
-from panda_core.web.payloads import read_body
 from web_support import (
     DEADLINE,
     Knowledge,

@@ -22,6 +22,7 @@ import signal
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,7 @@ from web_support import (
     query,
     running_server,
     served,
+    wait_for_turn,
 )
 
 TIMEOUT = 15.0
@@ -587,6 +589,143 @@ def test_on_stop_every_page_gets_the_documented_goodbye() -> None:
                 assert closed.value.rcvd is not None
                 assert closed.value.rcvd.code == 1001
                 assert closed.value.rcvd.reason == "the server is shutting down"
+
+
+# ---- request models: every field, unknown keys, nested junk, huge arrays ------------------------
+
+_DEEP = "[" * 20_000 + "]" * 20_000
+"""Nesting far past what a decoder recurses into, well within the body limit."""
+BAD_FIELDS: list[tuple[dict[str, Any], int, tuple[str, ...]]] = [
+    ({"game": ["head"]}, 400, ("game", "string")),
+    ({"players": 2.0}, 400, ("players", "integer")),
+    ({"players": None}, 400, ("players", "integer")),
+    ({"seat": True}, 400, ("seat", "integer")),
+    ({"seat": 0.0}, 400, ("seat", "integer")),
+    ({"bots": {"random": 1}}, 400, ("bots", "list")),
+    ({"bots": [None]}, 400, ("bots[0]", "string")),
+    ({"bots": ["random", ["random"]]}, 400, ("bots[1]", "string")),
+    ({"seed": "1"}, 400, ("seed", "integer")),
+    ({"seed": [1]}, 400, ("seed", "integer")),
+    ({"rules": "bust_threshold=5"}, 400, ("rules", "dictionary")),
+    ({"Game": "head"}, 400, ("'Game'", "the fields are")),
+    ({"a": 1, "b": 2, "c": 3, "d": 4}, 400, ("'a'", "'c'", "1 more")),
+    ({"game": 1, "players": "2", "seed": 1.5, "colour": 1}, 400, ("game", "players", "seed")),
+    ({"rules": {"bust_threshold": {"a": [[[1]]]}}}, 422, ("bust_threshold",)),
+    ({"rules": {"bust_threshold": 2**80}}, 422, ("bust_threshold",)),
+    ({"players": 2**70, "bots": ["random"]}, 422, ("players",)),
+    ({"seat": 2**70}, 422, ("seat",)),
+]
+
+
+@pytest.mark.parametrize(("fields", "status", "words"), BAD_FIELDS)
+def test_a_table_request_of_wrong_types_unknown_keys_or_junk_is_refused_naming_each_field(
+    fields: dict[str, Any], status: int, words: tuple[str, ...]
+) -> None:
+    """Each field of ``POST /api/tables`` with a value of the wrong type, unknown keys and
+    nested junk: 400 naming the field and what it allows (422 for what the engine refuses), no
+    table made."""
+    with served() as (client, _):
+        answer = client.post("/api/tables", json={**HEAD, **fields})
+        assert_refused(answer, status, *words)
+        assert len(answer.json()["error"]) < 600
+        assert client.app.state.registry.tables == {}  # type: ignore[attr-defined]
+
+
+def test_a_move_or_replay_request_of_wrong_types_or_junk_changes_nothing() -> None:
+    with served(bot_delay=30) as (client, _):
+        created = new_table(client, "year", seed=3)
+        state = wait_for_turn(client, created)
+        url = f"/api/tables/{created['table']}"
+        who = {"seat": 0, "token": created["token"]}
+        for body, status, words in (
+            ({**who, "seat": "0", "move": 0}, 400, ("seat", "integer")),
+            ({**who, "token": 5, "move": 0}, 400, ("token", "string")),
+            ({**who, "token": "a b", "move": 0}, 400, ("token", "pattern")),
+            ({**who, "token": "x" * 101, "move": 0}, 400, ("token",)),
+            ({**who, "move": {"index": 0}}, 400, ("move", "integer", "string")),
+            ({**who, "move": None}, 400, ("move",)),
+            ({**who, "move": 2**70}, 422, ("move", "legal")),
+            ({**who, "move": -1}, 422, ("move", "legal")),
+            ({**who, "move": "\x00"}, 422, ("move",)),
+            ({"move": 0}, 400, ("seat", "token")),
+        ):
+            assert_refused(client.post(f"{url}/moves", json=body), status, *words)
+        headers = {"content-type": "application/json"}
+        deep = f'{{"seat": 0, "token": "{created["token"]}", "move": {_DEEP}}}'
+        assert_refused(client.post(f"{url}/moves", content=deep, headers=headers), 400, "JSON")
+        lone = f'{{"seat": 0, "token": "{created["token"]}", "move": "\\ud800"}}'  # no text
+        assert_refused(client.post(f"{url}/moves", content=lone, headers=headers), 400, "move")
+        assert_refused(client.post(f"{url}/replay", json={**who, "seat": None}), 400, "seat")
+        assert client.get(f"{url}?{query(created)}").json() == state
+
+
+def test_a_huge_array_is_refused_before_it_is_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A body over the limit never reaches the JSON decoder (413 on its declared length or while
+    it is read); one within the limit holding thousands of wrong values or unknown keys is
+    parsed once and answered with a short message."""
+    from starlette.requests import Request
+
+    parsed: list[int] = []
+    real_json = Request.json
+
+    async def counted_json(self: Request) -> Any:
+        parsed.append(1)
+        return await real_json(self)
+
+    monkeypatch.setattr(Request, "json", counted_json)
+    headers = {"content-type": "application/json"}
+    with served() as (client, _):
+        huge = json.dumps({**HEAD, "bots": ["random"] * 1_000_000}).encode()
+        assert_refused(client.post("/api/tables", content=huge, headers=headers), 413, "limit")
+
+        def chunked() -> Iterator[bytes]:  # no Content-Length: counted while read
+            yield b'{"game": "head", "players": 2, "bots": ['
+            for _ in range(100_000):
+                yield b'"random", ' * 10
+
+        assert_refused(client.post("/api/tables", content=chunked(), headers=headers), 413)
+        assert parsed == []
+        many = json.dumps({**HEAD, "bots": [0] * 20_000}).encode()
+        assert len(many) < 64 * 1024
+        answer = client.post("/api/tables", content=many, headers=headers)
+        assert_refused(answer, 400, "bots[0]", "19997 more")
+        assert len(answer.json()["error"]) < 600
+        keys = json.dumps({**HEAD, **{f"k{i}": 0 for i in range(5000)}}).encode()
+        assert len(keys) < 64 * 1024
+        answer = client.post("/api/tables", content=keys, headers=headers)
+        assert_refused(answer, 400, "'k0'", "4997 more", "the fields are")
+        assert len(answer.json()["error"]) < 600
+        assert parsed == [1, 1]
+        assert client.app.state.registry.tables == {}  # type: ignore[attr-defined]
+
+
+def test_bad_websocket_messages_of_every_kind_are_answered_and_change_nothing() -> None:
+    with served(bot_delay=30) as (client, _):
+        created = new_table(client, "year", seed=3)
+        state = wait_for_turn(client, created)
+        with client.websocket_connect(f"/ws/tables/{created['table']}?{query(created)}") as ws:
+            assert ws.receive_json()["state"] == state
+            for bad, word in (
+                ('{"type": 5}', "type"),
+                ('{"type": "Move", "move": 0}', "'move' or 'state'"),
+                ('{"move": 0}', "type"),
+                ('{"type": "move", "move": {"a": [1]}}', "move"),
+                ('{"type": "move", "move": null}', "needs move"),
+                ('{"type": "move", "move": true}', "integer"),
+                ('{"type": "move", "move": 1.0}', "integer"),
+                ('{"type": "move", "move": 0, "seat": 1}', "'seat'"),
+                ('{"type": "state", "again": true}', "'again'"),
+                ('{"type": "move", "move": "' + "x" * 300 + '"}', "200"),
+                ('{"type": "move", "move": 99999999999999999999999}', "legal"),
+                ("[" * 10_000, "JSON"),
+                ('"move"', "object"),
+                ('{"type": "move", "move": "\\ud800"}', "JSON"),  # a lone surrogate: no text
+            ):
+                ws.send_text(bad)
+                answer = ws.receive_json()
+                assert answer["type"] == "error" and word in answer["message"], (bad, answer)
+            ws.send_json({"type": "state"})
+            assert ws.receive_json()["state"] == state
 
 
 # ---- tables: finished ones, the creation rate ---------------------------------------------------

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError, WebSocketRequestValidationError
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -27,21 +29,23 @@ from starlette.websockets import WebSocket
 
 from panda_core._core import PandaCoreError
 from panda_core.table import Table
+from panda_core.web.bodies import JsonApiRoute, read_body
 from panda_core.web.catalog import games_catalog
-from panda_core.web.errors import Malformed, NotFound, Unprocessable, WebError
+from panda_core.web.errors import NotFound, Unprocessable, WebError
 from panda_core.web.guard import Guard, HostPolicy
 from panda_core.web.payloads import (
-    move_request,
-    new_table,
-    query_seat,
-    query_token,
-    read_json,
-    read_record,
-    seat_token,
+    FrameNumber,
+    FrameSeat,
+    MoveRequest,
+    NewTable,
+    Seat,
+    SeatToken,
+    Token,
 )
+from panda_core.web.refusals import refusal
 from panda_core.web.session import serve_socket
 from panda_core.web.sockets import POLICY_VIOLATION, close_reason, error_message
-from panda_core.web.tables import LiveTable, Registry
+from panda_core.web.tables import Registry
 from panda_core.web.traffic import Traffic, TrafficRecorder
 
 __all__ = ["STATIC", "create_app"]
@@ -54,6 +58,16 @@ STATIC = Path(__file__).parent / "static"
 
 def _error(err: WebError) -> JSONResponse:
     return JSONResponse({"error": err.message}, status_code=err.status, headers=err.headers())
+
+
+def _body_fields(request: Request) -> list[str]:
+    """The fields of the body model of the route a request reached (a refusal names them), read
+    from the route FastAPI matched (``APIRoute.body_field``); none if it has no body model."""
+    body = getattr(request.scope.get("route"), "body_field", None)
+    model = getattr(getattr(body, "field_info", None), "annotation", None)
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        return list(model.model_fields)
+    return []
 
 
 def _json(text: str) -> Response:
@@ -105,6 +119,8 @@ def create_app(
         redoc_url=None,
         openapi_url=None,
     )
+    # Every API route takes only JSON bodies, bounded while they are read (JsonApiRoute).
+    app.router.route_class = JsonApiRoute
     app.state.registry = registry
     if traffic is not None:
         app.add_middleware(TrafficRecorder, traffic=traffic)
@@ -114,6 +130,18 @@ def create_app(
     @app.exception_handler(WebError)
     async def web_error(request: Request, err: WebError) -> JSONResponse:
         return _error(err)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, err: RequestValidationError) -> JSONResponse:
+        return _error(refusal(err.errors(), fields=_body_fields(request)))
+
+    @app.exception_handler(WebSocketRequestValidationError)
+    async def invalid_socket(websocket: WebSocket, err: WebSocketRequestValidationError) -> None:
+        # Accepted, so that the page is told why (a handshake refused unaccepted says nothing).
+        refused = refusal(err.errors())
+        await websocket.accept()
+        await websocket.send_text(error_message(refused.message))
+        await websocket.close(POLICY_VIOLATION, close_reason(refused.message))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, err: StarletteHTTPException) -> Response:
@@ -144,9 +172,12 @@ def create_app(
     async def games() -> dict[str, Any]:
         return games_catalog()
 
+    # A control request's body must be JSON (415) and is bounded while it is read (413), both
+    # by JsonApiRoute; FastAPI then validates it with its model (400, 422: refusals.refusal),
+    # and the engine its values.
     @app.post("/api/tables", status_code=201)
-    async def create_table(request: Request) -> dict[str, Any]:
-        wanted = new_table(await read_json(request))
+    async def create_table(wanted: NewTable) -> dict[str, Any]:
+        wanted.check()
 
         def build() -> Table:
             try:
@@ -156,7 +187,7 @@ def create_app(
                     seats=wanted.seats(),
                     seed=wanted.seed,
                     bot_time=bot_time,
-                    **wanted.rules,
+                    **(wanted.rules or {}),
                 )
             except (PandaCoreError, TypeError) as err:
                 raise Unprocessable(str(err)) from None
@@ -164,25 +195,19 @@ def create_app(
         live = await registry.add_table(build, wanted.seat)
         return {"table": live.id, "seat": wanted.seat, "token": live.tokens[wanted.seat]}
 
-    def seated(request: Request, table_id: str) -> tuple[LiveTable, int]:
-        seat = query_seat(request)
-        assert seat is not None
-        return registry.table(table_id, seat, query_token(request)), seat
-
     @app.get("/api/tables/{table_id}")
-    async def table_state(request: Request, table_id: str) -> Response:
-        live, seat = seated(request, table_id)
+    async def table_state(table_id: str, seat: Seat, token: Token) -> Response:
+        live = registry.table(table_id, seat, token)
         return _json(await registry.state_json(live, seat))
 
     @app.post("/api/tables/{table_id}/moves")
-    async def table_move(request: Request, table_id: str) -> Response:
-        who, move = move_request(await read_json(request))
-        live = registry.table(table_id, who.seat, who.token)
-        return _json(await registry.play(live, who.seat, move))
+    async def table_move(table_id: str, move: MoveRequest) -> Response:
+        live = registry.table(table_id, move.seat, move.token)
+        return _json(await registry.play(live, move.seat, move.move))
 
     @app.get("/api/tables/{table_id}/record")
-    async def table_record(request: Request, table_id: str) -> Response:
-        live, _ = seated(request, table_id)
+    async def table_record(table_id: str, seat: Seat, token: Token) -> Response:
+        live = registry.table(table_id, seat, token)
         record = await registry.record(live)
         name = f"panda-core-{live.table.game_name}-{live.id}.json"
         return Response(
@@ -192,8 +217,7 @@ def create_app(
         )
 
     @app.post("/api/tables/{table_id}/replay", status_code=201)
-    async def table_replay(request: Request, table_id: str) -> dict[str, Any]:
-        who = seat_token(await read_json(request))
+    async def table_replay(table_id: str, who: SeatToken) -> dict[str, Any]:
         live = registry.table(table_id, who.seat, who.token)
         return (await registry.replay_of(live, who.seat)).summary()
 
@@ -201,27 +225,29 @@ def create_app(
 
     @app.post("/api/replays", status_code=201)
     async def upload_replay(request: Request) -> dict[str, Any]:
-        record = await read_record(request, max_upload)
+        # The record itself is the body (JSON, checked by JsonApiRoute), at most max_upload
+        # bytes; its content is checked by the table model's Replay.
+        body = await read_body(request, max_upload)
+        try:
+            record = body.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Unprocessable("the record is not UTF-8 text (a game record is JSON)") from None
         return (await registry.add_replay(record)).summary()
 
-    @app.get("/api/replays/{replay_id}/frames/{k}")
-    async def replay_frame(request: Request, replay_id: str, k: str) -> Response:
-        if not k.isascii() or not k.isdigit() or len(k) > 9:
-            raise Malformed(f"the frame must be a frame number, got {k[:40]!r}")
-        seat = query_seat(request, allow_all=True)
-        return _json(await registry.frame(replay_id, seat, int(k)))
+    @app.get("/api/replays/{replay_id}/frames/{frame}")
+    async def replay_frame(replay_id: str, frame: FrameNumber, seat: FrameSeat) -> Response:
+        return _json(await registry.frame(replay_id, seat, frame))
 
     # ---- the table's websocket -------------------------------------------------------------
 
     @app.websocket("/ws/tables/{table_id}")
-    async def table_socket(websocket: WebSocket, table_id: str) -> None:
-        # Host and Origin were checked by the guard before this runs. The seat's slot is taken
-        # with no await between the check and the taking (Registry.connect).
+    async def table_socket(websocket: WebSocket, table_id: str, seat: Seat, token: Token) -> None:
+        # Host and Origin were checked by the guard before this runs, the seat and the token's
+        # form by FastAPI (invalid_socket). The seat's slot is taken with no await between the
+        # check and the taking (Registry.connect).
         await websocket.accept()
         try:
-            seat = query_seat(websocket)
-            assert seat is not None
-            live = registry.table(table_id, seat, query_token(websocket))
+            live = registry.table(table_id, seat, token)
             connection = registry.connect(live, seat)
         except WebError as err:
             await websocket.send_text(error_message(err.message))
