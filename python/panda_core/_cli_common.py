@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from panda_core._core import MAX_THREADS, PandaCoreError, check_players
-from panda_core._registry import GAMES, SPECS, spec
+from panda_core._registry import DEFAULT_GAME, GAMES, SPECS, spec
 
 __all__ = [
     "INTERRUPTED",
@@ -123,7 +123,7 @@ def add_game_options(parser: argparse.ArgumentParser, default: Default) -> None:
     parser.add_argument(
         "--game",
         choices=GAMES,
-        default=default("head"),
+        default=default(DEFAULT_GAME),
         help="head (Panda Head), year (Year of the Panda) or spin (Panda Spin)",
     )
     parser.add_argument("--players", type=int, default=default(4), help="2 to 5")

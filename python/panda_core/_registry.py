@@ -12,7 +12,7 @@ import importlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -29,9 +29,11 @@ from panda_core._core import (
     NUM_CLIMB_ACTIONS,
     NUM_HEAD_ACTIONS,
     ClimbGame,
+    ClimbMove,
     ClimbSettings,
     ClimbVectorEnv,
     HeadGame,
+    HeadMove,
     HeadRules,
     HeadVectorEnv,
     InvalidStateError,
@@ -41,15 +43,21 @@ from panda_core._core import (
     simulate_climb_batch,
     simulate_head_batch,
 )
+from panda_core._types import ClimbMoveDict
 
 __all__ = [
+    "DEFAULT_GAME",
     "GAMES",
+    "MOVE_CLASSES",
     "AnyGame",
+    "AnyMove",
     "AnyRules",
     "BatchColumns",
     "GameName",
     "GameSpec",
-    "one_rules",
+    "MoveDict",
+    "move_dict_notation",
+    "plain_engine_move",
     "spec",
     "spec_of",
     "spec_of_record",
@@ -60,6 +68,10 @@ AnyGame: TypeAlias = HeadGame | ClimbGame
 """A game object of any game."""
 AnyRules: TypeAlias = HeadRules | ClimbSettings
 """The rules of any game (``game.rules``)."""
+AnyMove: TypeAlias = HeadMove | ClimbMove
+"""A move object of any game (``game.legal_moves()``)."""
+MoveDict: TypeAlias = ClimbMoveDict
+"""A move as a JSON dict, for the games that have that form (the climbing games)."""
 
 BatchColumns = tuple[
     npt.NDArray[np.int8], npt.NDArray[np.uint32], npt.NDArray[np.uint32], npt.NDArray[np.uint32]
@@ -76,6 +88,7 @@ class GameSpec:
     """The game's name in prose ("Panda Head")."""
     game_class: type[HeadGame] | type[ClimbGame]
     rules_class: type[HeadRules] | type[ClimbSettings]
+    move_class: type[HeadMove] | type[ClimbMove]
     vector_env: type[HeadVectorEnv] | type[ClimbVectorEnv]
     num_actions: int
     """Size of the fixed action space (``game.num_actions``)."""
@@ -99,6 +112,9 @@ class GameSpec:
     """The field of a record that lists the moves, in order."""
     _placements: Callable[[int, Sequence[int]], tuple[int, ...]]
     _rules_dict: Callable[[Any], dict[str, Any]]
+    _plain_move: Callable[[Any], int | str]
+    """A move object of this game as the plain value a record stores (an action id or a
+    notation): what a bot's answer is read into."""
     observation_layout: str = ""
     """The version of the observation layout (trained policies name the one they read)."""
     move_features: int = 0
@@ -266,6 +282,10 @@ def _head_rules_dict(rules: HeadRules) -> dict[str, Any]:
     return dict(rules.to_dict())
 
 
+def _action_id(move: HeadMove) -> int:
+    return int(move.action_id)
+
+
 def _head_cli_rules(args: argparse.Namespace) -> HeadRules:
     return HeadRules(
         last_pile_scoring=args.last_pile_scoring,
@@ -322,6 +342,10 @@ def _by_score(winner: int, scores: Sequence[int]) -> tuple[int, ...]:
     )
 
 
+def _notation(move: ClimbMove) -> str:
+    return str(move.notation)
+
+
 def _climb_rules_dict(rules: ClimbSettings) -> dict[str, Any]:
     return {
         "preset": rules.preset,
@@ -357,6 +381,7 @@ def _climb_spec(name: Literal["year", "spin"], title: str) -> GameSpec:
         title=title,
         game_class=ClimbGame,
         rules_class=ClimbSettings,
+        move_class=ClimbMove,
         vector_env=ClimbVectorEnv,
         num_actions=NUM_CLIMB_ACTIONS,
         observation_size=CLIMB_OBSERVATION_SIZE,
@@ -373,6 +398,7 @@ def _climb_spec(name: Literal["year", "spin"], title: str) -> GameSpec:
         record_moves="moves",
         _placements=_by_score,
         _rules_dict=_climb_rules_dict,
+        _plain_move=_notation,
         observation_layout=CLIMB_OBSERVATION_LAYOUT,
         move_features=CLIMB_MOVE_FEATURES,
         move_features_layout=CLIMB_MOVE_FEATURES_LAYOUT,
@@ -387,6 +413,7 @@ SPECS: dict[str, GameSpec] = {
         title="Panda Head",
         game_class=HeadGame,
         rules_class=HeadRules,
+        move_class=HeadMove,
         vector_env=HeadVectorEnv,
         num_actions=NUM_HEAD_ACTIONS,
         observation_size=HEAD_OBSERVATION_SIZE,
@@ -403,6 +430,7 @@ SPECS: dict[str, GameSpec] = {
         record_moves="actions",
         _placements=_winner_first,
         _rules_dict=_head_rules_dict,
+        _plain_move=_action_id,
         observation_layout=HEAD_OBSERVATION_LAYOUT,
     ),
     "year": _climb_spec("year", "Year of the Panda"),
@@ -412,13 +440,28 @@ SPECS: dict[str, GameSpec] = {
 GAMES: tuple[GameName, ...] = ("head", "year", "spin")
 """The games: Panda Head and the two climbing presets."""
 
+DEFAULT_GAME: GameName = "head"
+"""The game an entry point plays when none is named."""
 
-def one_rules(rules: AnyRules | None, settings: ClimbSettings | None) -> AnyRules | None:
-    """The rules object of the entry points that take both ``rules`` and ``settings`` (the
-    climbing games' older name for their rules): at most one of them."""
-    if rules is not None and settings is not None:
-        raise RulesError("give rules=... or settings=..., not both")
-    return rules if rules is not None else settings
+MOVE_CLASSES: tuple[type[HeadMove] | type[ClimbMove], ...] = tuple(
+    dict.fromkeys(game.move_class for game in SPECS.values())
+)
+"""The engine's move classes, one per game family (``isinstance(x, MOVE_CLASSES)``)."""
+
+
+def plain_engine_move(answer: object) -> int | str | None:
+    """An engine move object (exactly one of the games' move classes, no subclass) as the plain
+    value a record stores; ``None`` for anything else."""
+    for game in SPECS.values():
+        if type(answer) is game.move_class:
+            return game._plain_move(answer)
+    return None
+
+
+def move_dict_notation(plain: Any) -> str:
+    """The notation of a move given as a JSON dict (:data:`MoveDict`, already copied into plain
+    JSON values); ``InvalidStateError`` if it is no move's dict."""
+    return str(ClimbMove.from_json(plain).notation)
 
 
 def spec(name: object) -> GameSpec:
@@ -492,3 +535,13 @@ def spec_of(game: AnyGame) -> GameSpec:
     if isinstance(game, HeadGame):
         return SPECS["head"]
     return SPECS[game.rules.preset]
+
+
+if TYPE_CHECKING:
+    from panda_core.game import Game
+
+    def _every_game_is_a_game(
+        head: HeadGame, climb: ClimbGame
+    ) -> tuple[Game[HeadMove], Game[ClimbMove], Game[Any], Game[Any]]:
+        """Checked by ``mypy --strict``: every game class fulfils the protocol."""
+        return head, climb, head, climb
