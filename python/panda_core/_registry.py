@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from panda_core import climb, head
 from panda_core._args import shown
+from panda_core._cli_args import Default, int_in
 from panda_core._core import (
     CLIMB_MOVE_FEATURES,
     CLIMB_MOVE_FEATURES_LAYOUT,
@@ -98,6 +99,9 @@ class GameSpec:
     """What a round is called in this game, plural ("hands", "rounds")."""
     cli_options: Mapping[str, str]
     """``panda-core simulate`` options of this game: argparse dest → flag."""
+    cli_group: tuple[str, Callable[[argparse._ArgumentGroup, Default], None]]
+    """The help group of this game's rule options and what adds them to it (games that share
+    their options share one group)."""
     _rules: Callable[[AnyRules | None, dict[str, Any]], AnyRules]
     _new: Callable[[int, int, Any], AnyGame]
     _batch: Callable[[int, int, list[str], int, Any, int | None, int], BatchColumns]
@@ -297,6 +301,43 @@ def _head_cli_rules(args: argparse.Namespace) -> HeadRules:
     )
 
 
+def _head_cli_options(group: argparse._ArgumentGroup, default: Default) -> None:
+    """Panda Head's options of the commands that play many games (read by
+    :func:`_head_cli_rules`)."""
+    group.add_argument(
+        "--last-pile-scoring",
+        choices=("pile_sum", "own_card"),
+        default=default("pile_sum"),
+        help="how pile 7 scores",
+    )
+    group.add_argument(
+        "--no-poor-panda", action="store_true", default=default(False), help="no Poor Panda"
+    )
+    group.add_argument(
+        "--lowest-only-when-cannot-follow",
+        action="store_true",
+        default=default(False),
+        help="the lowest-card rule applies only when a player cannot follow",
+    )
+    group.add_argument(
+        "--bust-threshold",
+        type=int_in(0, 2**32 - 1),
+        default=default(21),
+        help="score above which a player is out",
+    )
+    group.add_argument(
+        "--no-special-cards",
+        action="store_true",
+        default=default(False),
+        help="play without the Big Pandas and the Bamboo",
+    )
+    group.add_argument(
+        "--first-dealer", type=int_in(0, 4), default=default(0), help="seat of the first dealer"
+    )
+
+
+HEAD_CLI_GROUP = ("Panda Head rules (H-7, docs/rules/head.md; --game head only)", _head_cli_options)
+
 HEAD_OPTIONS = {
     "last_pile_scoring": "--last-pile-scoring",
     "no_poor_panda": "--no-poor-panda",
@@ -368,6 +409,34 @@ def _climb_cli_rules(preset: Literal["year", "spin"]) -> Callable[[argparse.Name
     return build
 
 
+def _climb_cli_options(group: argparse._ArgumentGroup, default: Default) -> None:
+    """The climbing games' options of the commands that play many games (read by
+    :func:`_climb_cli_rules`)."""
+    group.add_argument(
+        "--panda-mood",
+        choices=("hungry", "flip"),
+        default=default("hungry"),
+        help="year only: the panda side",
+    )
+    group.add_argument(
+        "--deck",
+        metavar="PATH",
+        default=default(None),
+        help="a deck file (TOML or JSON; default None: the built-in reconstructed deck)",
+    )
+    group.add_argument(
+        "--first-player",
+        type=int_in(0, 4),
+        default=default(0),
+        help="seat that leads the first round",
+    )
+
+
+CLIMB_CLI_GROUP = (
+    "climbing games (S-12, docs/rules/spin.md; --game year or spin only)",
+    _climb_cli_options,
+)
+
 CLIMB_OPTIONS = {"deck": "--deck", "first_player": "--first-player"}
 """Options of both climbing games (S-12, docs/rules/spin.md)."""
 YEAR_OPTIONS = {"panda_mood": "--panda-mood"}
@@ -387,6 +456,7 @@ def _climb_spec(name: Literal["year", "spin"], title: str) -> GameSpec:
         observation_size=CLIMB_OBSERVATION_SIZE,
         round_name="rounds",
         cli_options=options,
+        cli_group=CLIMB_CLI_GROUP,
         _rules=_climb_rules(name),
         _new=ClimbGame,
         _batch=_batch_columns(simulate_climb_batch, "rounds"),
@@ -419,6 +489,7 @@ SPECS: dict[str, GameSpec] = {
         observation_size=HEAD_OBSERVATION_SIZE,
         round_name="hands",
         cli_options=HEAD_OPTIONS,
+        cli_group=HEAD_CLI_GROUP,
         _rules=_head_rules,
         _new=HeadGame,
         _batch=_batch_columns(simulate_head_batch, "hands"),
