@@ -4,7 +4,7 @@ Spin (preset ``spin``), one engine with two presets.
 >>> import panda_core
 >>> game = panda_core.make("year", players=4, seed=7)    # or ClimbGame(4, 7, ClimbSettings(...))
 >>> while not game.is_over:
-...     game.apply(game.legal_moves()[-1])
+...     events = game.apply(game.legal_moves()[-1])
 >>> game.winner in range(4)
 True
 

@@ -5,7 +5,7 @@ Everything here runs in the Rust engine; this module names the public pieces and
 >>> import panda_core
 >>> game = panda_core.make("head", players=4, seed=7)     # or HeadGame(4, 7, rules)
 >>> while not game.is_over:
-...     game.apply(game.legal_moves()[0])
+...     events = game.apply(game.legal_moves()[0])
 >>> game.result()["winner"] in range(4)
 True
 
