@@ -12,6 +12,8 @@ the bot is shown and bounds and classifies what it does; the loop passes in its 
   stops waiting for), or none;
 * ``failures`` — which exceptions are the bot's failure (a loop that owns Ctrl-C leaves
   ``KeyboardInterrupt`` alone);
+* ``describe`` — the loop's words for a failure, found under the same bound (reading the bot's
+  exception runs its ``__str__``, the bot's code too);
 
 and what to do when the bot fails (:class:`MoveRefused`): raise, forfeit the game, or play a
 fallback move.
@@ -63,6 +65,9 @@ class MoveRefused(Exception):
         (``"illegal"``); ``None`` for a timeout."""
         self.answer = answer
         """The bot's answer, as it gave it (``"illegal"`` only)."""
+        self.reason = ""
+        """The loop's words for the failure (``describe``; ``""`` without it, and for a
+        timeout)."""
 
 
 def _as_is(answer: object) -> Any:
@@ -77,11 +82,18 @@ def ask_move(
     take: Callable[[object], T] = _as_is,
     bound: Bound | None = None,
     failures: tuple[type[BaseException], ...] = BOT_FAILURES,
+    describe: Callable[[MoveRefused], str] | None = None,
 ) -> T:
     """``take(answer)`` of ``bot``'s answer for ``seat``, the seat to move in ``game``;
     :class:`MoveRefused` saying why not (the game is unchanged unless ``take`` plays it)."""
     if isinstance(bot, BuiltinBot):
         return take(bot(game, seat))
+
+    def refused(kind: FailureKind, cause: BaseException, answer: object = None) -> MoveRefused:
+        out = MoveRefused(kind, cause, answer)
+        if describe is not None:
+            out.reason = describe(out)
+        return out
 
     def call() -> T:
         try:
@@ -89,13 +101,13 @@ def ask_move(
         except MoveTimeout:
             raise
         except failures as err:
-            raise MoveRefused("exception", err) from err
+            raise refused("exception", err) from err
         try:
             return take(answer)
         except MoveTimeout:
             raise
         except failures as err:
-            raise MoveRefused("illegal", err, answer) from err
+            raise refused("illegal", err, answer) from err
 
     try:
         return call() if bound is None else bound.run(call)

@@ -213,15 +213,11 @@ def _move(state: AnyGame, seat: int, bot: Bot[Any], timer: MoveTimer) -> None:
     try:
         # The answer's own methods (__index__, a dict's items) are the bot's code too: they run
         # under the timer, and the engine is handed plain values only.
-        move = ask_move(bot, state, seat, take=_plain_answer, bound=timer)
+        move = ask_move(bot, state, seat, take=_plain_answer, bound=timer, describe=_why)
     except MoveRefused as refused:
         if refused.kind == "timeout":
             raise _Forfeited(seat, "timeout", _overrun(timer)) from None
-        assert refused.cause is not None
-        why = _text(refused.cause)
-        if refused.kind == "illegal":
-            why = f"the answer is not a move: {why}"
-        raise _Forfeited(seat, refused.kind, why) from refused.cause
+        raise _Forfeited(seat, refused.kind, refused.reason) from refused.cause
     try:
         state.apply(move)  # type: ignore[arg-type]  # checked by the engine
     except (TypeError, ValueError) as err:
@@ -230,6 +226,12 @@ def _move(state: AnyGame, seat: int, bot: Bot[Any], timer: MoveTimer) -> None:
 
 def _plain_answer(answer: object) -> object:
     return _plain_move(answer, _MOVE_DEPTH)
+
+
+def _why(refused: MoveRefused) -> str:
+    """A forfeit's message (its exception's ``__str__`` is the bot's code: run under the timer)."""
+    why = _text(refused.cause) if refused.cause is not None else "no answer"
+    return f"the answer is not a move: {why}" if refused.kind == "illegal" else why
 
 
 def _plain_move(answer: object, depth: int) -> object:

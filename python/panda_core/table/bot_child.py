@@ -33,9 +33,16 @@ def _answer(bot: Any, request: dict[str, Any]) -> dict[str, Any]:
     game = spec(request["game"]).game_class.from_json(request["record"])
     try:
         # sys.exit() and KeyboardInterrupt too are the bot's failure: this process is its own.
-        move = ask_move(bot, game, request["seat"], take=plain_move, failures=(BaseException,))
+        move = ask_move(
+            bot,
+            game,
+            request["seat"],
+            take=plain_move,
+            failures=(BaseException,),
+            describe=refusal_reason,
+        )
     except MoveRefused as refused:
-        return {"error": refusal_reason(refused)}
+        return {"error": refused.reason}
     return {"move": move}
 
 

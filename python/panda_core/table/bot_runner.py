@@ -109,13 +109,20 @@ def _python_bot(
     failure."""
     bound = ThreadBound(time_limit, name=f"panda-core bot seat {seat}")
     try:
-        return ask_move(
-            bot, game, seat, take=plain_move, bound=bound, failures=(BaseException,)
-        ), ""
+        move = ask_move(
+            bot,
+            game,
+            seat,
+            take=plain_move,
+            bound=bound,
+            failures=(BaseException,),
+            describe=refusal_reason,
+        )
     except MoveRefused as refused:
         if refused.kind == "timeout":
             return None, f"no answer within {time_limit:g} s"
-        return None, refusal_reason(refused)
+        return None, refused.reason
+    return move, ""
 
 
 def _legal_on_copy(game: AnyGame, move: PlainMove) -> str:
