@@ -17,7 +17,9 @@ Fair play: a bot receives a **clone** of the game (cloning is a copy of a small 
 about a tenth of a microsecond), so nothing it does to that object reaches the real game. The clone
 still holds the hidden information (other hands, the draw pile); a bot must use only what the
 seat may know: ``game.view(player)``, ``game.observation(player)``, the legal moves and the public
-history. The built-in bots and ``game.determinize(player, seed)`` follow that rule.
+history. The built-in bots and ``game.determinize(player, seed)`` follow that rule. Every loop
+that plays move by move (this one, the table, the arena, self-play) asks its bots through
+:func:`panda_core.bot_move.ask_move`.
 
 >>> from panda_core.bots import play_game
 >>> def lowest(game, player):                # any game: the lowest legal action id

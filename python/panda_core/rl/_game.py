@@ -92,7 +92,7 @@ class Table:
             )
         return int(action)
 
-    def apply_action(self, action: int) -> None:
+    def play(self, action: int) -> None:
         """Play ``action`` for the seat to move; :class:`IllegalMoveError` (state unchanged) when
         it is not legal."""
         self.game.apply(action)

@@ -170,7 +170,7 @@ class PandaEnv(gym.Env[Obs, np.int64]):
         if not 0 <= index < self.table.num_actions:
             raise ArgumentError(f"actions are 0..{self.table.num_actions - 1}, got {shown(index)}")
         try:
-            self.table.apply_action(index)
+            self.table.play(index)
         except IllegalMoveError as err:
             if self.illegal_action == "raise" or isinstance(err, GameOverError):
                 raise

@@ -152,7 +152,7 @@ class PandaAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         if action is None:
             raise RulesError(f"{agent} is to move: an action is needed, not None")
         # TypeError for a float or a string; IllegalMoveError, state unchanged, when not legal.
-        self.table.apply_action(self.table.action_arg(action))
+        self.table.play(self.table.action_arg(action))
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if self.table.is_over:
