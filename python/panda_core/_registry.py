@@ -508,8 +508,8 @@ SPECS: dict[str, GameSpec] = {
     "spin": _climb_spec("spin", "Panda Spin"),
 }
 
-GAMES: tuple[GameName, ...] = ("head", "year", "spin")
-"""The games: Panda Head and the two climbing presets."""
+GAMES: tuple[GameName, ...] = tuple(game.name for game in SPECS.values())
+"""The games, in the registry's order: Panda Head and the two climbing presets."""
 
 DEFAULT_GAME: GameName = "head"
 """The game an entry point plays when none is named."""
