@@ -1,4 +1,4 @@
-"""Python bots: the Bot protocol, play_game, tournaments, and simulate() with Python bots."""
+"""Python bots: the Bot protocol, play_game, and simulate() with Python bots."""
 
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ from panda_core import (
     RulesError,
     play_game,
     simulate,
-    tournament,
 )
 from panda_core.bots import Game, bot_name, is_builtin_bot, nth_output
 from panda_core.oracle.rng import SplitMix64
@@ -219,44 +218,6 @@ def test_simulate_checks_python_requests() -> None:
         simulate(2, players=2, bots=[lowest_head, "random"], seed=-1)
     with pytest.raises(RulesError, match="unknown bot"):
         simulate(2, players=2, bots=[lowest_head, "genius"])
-
-
-def test_tournament_rotation_and_counts() -> None:
-    bot = RandomBot()
-    result = tournament(
-        "head", {"mine": bot, "lowest": lowest_head, "heuristic": "heuristic"}, games=9, seed=1
-    )
-    assert result.games == 9 and result.players == 3
-    for standing in result.standings.values():
-        assert standing.games == 9 and standing.seats == 9
-        assert standing.seat_counts == (3, 3, 3)  # every bot at every seat equally
-    assert sum(s.wins for s in result.standings.values()) == 9
-    # One deal per rotation: the three games of a rotation share their seed.
-    seeds = [r.seed for r in result.results]
-    assert seeds[0] == seeds[1] == seeds[2] != seeds[3]
-    assert len(bot.resets) == 9
-    table = result.table()
-    assert "win rate" in table and "mine" in table and "heuristic" in table
-    with pytest.raises(RulesError, match="multiple"):
-        tournament("head", {"a": "random", "b": "heuristic"}, games=3)
-
-
-def test_tournament_with_more_seats_or_more_bots() -> None:
-    two = tournament("head", {"a": "random", "b": lowest_head}, games=4, players=4, seed=2)
-    assert {s.seat_counts for s in two.standings.values()} == {(2, 2, 2, 2)}
-    assert all(s.seats == 8 and s.games == 4 for s in two.standings.values())
-    four = tournament(
-        "year", {"a": "random", "b": "heuristic", "c": "random", "d": RandomBot()},
-        games=4, players=2, seed=2,
-    )  # fmt: skip
-    assert all(s.games == 2 and s.seat_counts == (1, 1) for s in four.standings.values())
-
-
-def test_heuristic_beats_random_in_a_tournament() -> None:
-    result = tournament("head", {"heuristic": "heuristic", "random": "random"}, games=40, seed=5)
-    rates = result.win_rates()
-    assert rates["heuristic"] > rates["random"]
-    assert rates["heuristic"] > 0.6
 
 
 def test_climb_bot_sees_a_clone() -> None:

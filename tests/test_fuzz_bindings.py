@@ -80,7 +80,7 @@ def _head_games() -> list[HeadGame]:
         (4, 3, 10_000, None),
         (5, 4, 25, head.HeadRules(special_cards=False, lowest_only_when_cannot_follow=True)),
     ]:
-        g = head.new_game(players, seed, rules)
+        g = HeadGame(players, seed, rules)
         rng = random.Random(seed)
         for _ in range(moves):
             if g.is_over:
@@ -98,7 +98,7 @@ def _climb_games() -> list[ClimbGame]:
         (5, 3, 80, ClimbSettings(preset="spin")),
         (2, 4, 10_000, ClimbSettings(preset="spin", first_player=1)),
     ]:
-        g = climb.new_game(players, seed, s)
+        g = ClimbGame(players, seed, s)
         rng = random.Random(seed)
         for _ in range(moves):
             if g.is_over:
@@ -493,7 +493,7 @@ def test_climb_settings_mutated_deck(
     s = contract_call(ClimbSettings, deck=str(path))
     if isinstance(s, ClimbSettings):
         for preset in ("year", "spin"):
-            game = contract_call(climb.new_game, 3, 1, ClimbSettings(preset=preset, deck=str(path)))
+            game = contract_call(ClimbGame, 3, 1, ClimbSettings(preset=preset, deck=str(path)))
             if isinstance(game, ClimbGame):
                 _play_climb(game, 1, 30)
                 assert climb.from_json(game.to_json()).snapshot() == game.snapshot()
@@ -587,8 +587,8 @@ except (PandaCoreError, TypeError) as e:
         f'ClimbMove.from_json({{"kind": "pass", "cards": {DEEP}, "named": [], "flip": [], '
         '"steal": []})',
         f"ClimbGame.from_snapshot({DEEP})",
-        f'climb.new_game(3, 1).apply({{"kind": "pass", "cards": {DEEP}}})',
-        f'climb.new_game(3, 1).move_info({{"kind": "pass", "cards": {DEEP}}})',
+        f'ClimbGame(3, 1).apply({{"kind": "pass", "cards": {DEEP}}})',
+        f'ClimbGame(3, 1).move_info({{"kind": "pass", "cards": {DEEP}}})',
     ],
 )
 def test_deeply_nested_data_is_refused_in_a_child_process(call: str) -> None:

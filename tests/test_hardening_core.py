@@ -91,7 +91,7 @@ def test_contract_5_3_huge_hand_built_position_is_refused_quickly() -> None:
 @pytest.mark.parametrize("text", ["single Me!", "single Fi!", "set Fi!+Wa!", "bomb Wo!"])
 def test_s4_element_cards_in_a_combination_have_no_combo(text: str) -> None:
     """`move_info` of an element card in a combination panicked (index out of bounds)."""
-    game = climb.new_game(4, 1)
+    game = ClimbGame(4, 1)
     before = game.snapshot()
     info = game.move_info(climb.parse_move(text))
     assert info["combo"] is None
@@ -116,7 +116,7 @@ def test_s4_element_cards_in_a_combination_have_no_combo(text: str) -> None:
 def test_contract_5_1_move_records_need_all_five_keys(record: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match="missing"):
         ClimbMove.from_json(record)  # type: ignore[arg-type]
-    game = climb.new_game(3, 2)
+    game = ClimbGame(3, 2)
     before = game.snapshot()
     with pytest.raises(ValueError, match="missing"):
         game.apply(record)  # type: ignore[arg-type]

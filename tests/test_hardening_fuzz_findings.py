@@ -44,7 +44,7 @@ def test_score_near_u32_max_never_wraps() -> None:
     """H-5: a hand-built score near 2**32 used to wrap at pile-7 scoring (4294967294 + 5 became
     3). Such rules and deals are refused now; at the largest allowed score, scores only grow."""
     with pytest.raises(PandaCoreError, match="bust_threshold"):
-        head.new_game(2, 1, rules=head.HeadRules(bust_threshold=2**32 - 1))
+        head.HeadGame(2, 1, rules=head.HeadRules(bust_threshold=2**32 - 1))
     with pytest.raises(PandaCoreError, match="score"):
         head.from_deal(
             [list(range(7)), list(range(7, 14))], list(range(14, 63)), scores=[2**32 - 2, 0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 import pytest
@@ -12,13 +13,10 @@ from pettingzoo.utils.wrappers import (  # type: ignore[import-untyped, unused-i
 )
 
 from panda_core import ClimbGame, ClimbSettings, HeadGame, HeadRules, IllegalMoveError
-from panda_core.rl import PandaAECEnv, head_env, spin_env, year_env
+from panda_core._registry import GAMES
+from panda_core.rl import PandaAECEnv
 
-ENVS: dict[str, Callable[..., PandaAECEnv]] = {
-    "head": head_env,
-    "year": year_env,
-    "spin": spin_env,
-}
+ENVS: dict[str, Callable[..., PandaAECEnv]] = {game: partial(PandaAECEnv, game) for game in GAMES}
 
 # api_test's generic advice for envs whose observation is not a bare array; PettingZoo's own
 # action-mask envs (chess, connect four) are exempted from it by name.
@@ -89,7 +87,7 @@ def test_spaces_masks_and_a_full_game(game: str) -> None:
 
 
 def test_rewards_at_the_end_are_plus_one_and_minus_one() -> None:
-    env = head_env(players=4)
+    env = PandaAECEnv("head", players=4)
     env.reset(seed=3)
     totals = dict.fromkeys(env.possible_agents, 0.0)
     for agent in env.agent_iter():
@@ -129,7 +127,7 @@ def test_reset_with_a_seed_is_deterministic(game: str) -> None:
 
 
 def test_illegal_action_raises_and_changes_nothing() -> None:
-    env = head_env(players=2)
+    env = PandaAECEnv("head", players=2)
     env.reset(seed=1)
     agent = env.agent_selection
     obs = env.observe(agent)
@@ -139,7 +137,7 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
     assert env.agent_selection == agent
     np.testing.assert_array_equal(env.observe(agent)["observation"], obs["observation"])
     # PettingZoo's wrapper turns an illegal action into a lost game instead
-    wrapped = TerminateIllegalWrapper(head_env(players=2), illegal_reward=-1)
+    wrapped = TerminateIllegalWrapper(PandaAECEnv("head", players=2), illegal_reward=-1)
     wrapped.reset(seed=1)
     wrapped.step(illegal)
     assert all(wrapped.terminations.values())
@@ -147,20 +145,20 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
 
 
 def test_rules_settings_and_render() -> None:
-    env = head_env(players=3, rules=HeadRules(bust_threshold=5), render_mode="ansi")
+    env = PandaAECEnv("head", players=3, rules=HeadRules(bust_threshold=5), render_mode="ansi")
     env.reset(seed=2)
     assert env.table.game.rules.bust_threshold == 5  # type: ignore[union-attr]
     text = env.render()
     assert isinstance(text, str) and "Panda Head" in text and "to move" in text
-    year = year_env(players=2, settings=ClimbSettings(preset="spin", panda_mood="flip"))
+    year = PandaAECEnv("year", players=2, rules=ClimbSettings(preset="spin", panda_mood="flip"))
     year.reset(seed=2)
     assert isinstance(year.table.game, ClimbGame)
     assert year.table.game.view(0)["preset"] == "year"
     assert year.table.game.view(0)["panda_mood"] == "flip"
     assert str(year.unwrapped) == "panda_year_v0"
-    spin = spin_env(players=5, render_mode="ansi")
+    spin = PandaAECEnv("spin", players=5, render_mode="ansi")
     spin.reset(seed=0)
     out = spin.render()
     assert isinstance(out, str) and "spin" in out
     with pytest.raises(ValueError, match="render_mode"):
-        head_env(render_mode="rgb_array")
+        PandaAECEnv("head", render_mode="rgb_array")

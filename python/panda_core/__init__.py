@@ -5,7 +5,8 @@
 * :mod:`panda_core.head` — Panda Head (docs/rules/head.md)
 * :mod:`panda_core.climb` — Year of the Panda and Panda Spin (docs/rules/year.md, spin.md)
 * :func:`panda_core.simulate` — batch simulation with built-in bots, in Rust (Python bots too)
-* :mod:`panda_core.bots` — the :class:`Bot` protocol, :func:`play_game`, :func:`tournament`
+* :mod:`panda_core.bots` — the :class:`Bot` protocol, :func:`play_game`
+* :mod:`panda_core.arena` — many games between bots, with ratings (:func:`~panda_core.arena.arena`)
 * :mod:`panda_core.rl` — PettingZoo and Gymnasium environments (extra ``[rl]``)
 * :mod:`panda_core.oracle` — an independent pure-Python reading of the rules (the test reference)
 
@@ -45,9 +46,7 @@ from panda_core.bots import (
     BuiltinBot,
     GameResult,
     IllegalBotMoveError,
-    TournamentResult,
     play_game,
-    tournament,
 )
 from panda_core.game import Game, make
 from panda_core.simulate import SimulationResult, simulate
@@ -85,7 +84,6 @@ __all__ = [
     "RoundEndEvent",
     "RulesError",
     "SimulationResult",
-    "TournamentResult",
     "__version__",
     "bots",
     "climb",
@@ -93,5 +91,4 @@ __all__ = [
     "make",
     "play_game",
     "simulate",
-    "tournament",
 ]

@@ -7,11 +7,11 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
-from collections.abc import Callable
 from typing import Any
 
+from panda_core._cli_args import Default, int_in, keep_default
 from panda_core._core import MAX_THREADS, PandaCoreError, check_players
-from panda_core._registry import GAMES, SPECS, spec
+from panda_core._registry import DEFAULT_GAME, GAMES, SPECS, spec
 
 __all__ = [
     "INTERRUPTED",
@@ -31,91 +31,15 @@ __all__ = [
 INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
 
-Default = Callable[[object], object]
-"""How a subcommand sets an option's default: ``build_parser(defaults=False)`` leaves unset
-options out of the namespace (``argparse.SUPPRESS``), which is how ``main`` tells an option given
-on the command line from its default."""
-
-
-def keep_default(value: object) -> object:
-    """The :data:`Default` of a parser built with its defaults."""
-    return value
-
 
 class UsageError(Exception):
     """A command line that asks for something that does not apply (exit status 2)."""
 
 
-def int_in(lo: int, hi: int) -> Callable[[str], int]:
-    """An argparse type: an integer in ``lo..=hi`` (a clean usage error, never a traceback)."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer, got {text[:40]!r}") from None
-        if not lo <= value <= hi:
-            shown = text if len(text) <= 40 else f"an integer of {len(text)} digits"
-            raise argparse.ArgumentTypeError(f"must be in {lo}..={hi}, got {shown}")
-        return value
-
-    return parse
-
-
 def add_rule_options(parser: argparse.ArgumentParser, default: Default) -> None:
-    """Every game's rule options (the registry's ``cli_options``), in one group per game."""
-    head = parser.add_argument_group("Panda Head rules (H-7, docs/rules/head.md; --game head only)")
-    head.add_argument(
-        "--last-pile-scoring",
-        choices=("pile_sum", "own_card"),
-        default=default("pile_sum"),
-        help="how pile 7 scores",
-    )
-    head.add_argument(
-        "--no-poor-panda", action="store_true", default=default(False), help="no Poor Panda"
-    )
-    head.add_argument(
-        "--lowest-only-when-cannot-follow",
-        action="store_true",
-        default=default(False),
-        help="the lowest-card rule applies only when a player cannot follow",
-    )
-    head.add_argument(
-        "--bust-threshold",
-        type=int_in(0, 2**32 - 1),
-        default=default(21),
-        help="score above which a player is out",
-    )
-    head.add_argument(
-        "--no-special-cards",
-        action="store_true",
-        default=default(False),
-        help="play without the Big Pandas and the Bamboo",
-    )
-    head.add_argument(
-        "--first-dealer", type=int_in(0, 4), default=default(0), help="seat of the first dealer"
-    )
-    climb = parser.add_argument_group(
-        "climbing games (S-12, docs/rules/spin.md; --game year or spin only)"
-    )
-    climb.add_argument(
-        "--panda-mood",
-        choices=("hungry", "flip"),
-        default=default("hungry"),
-        help="year only: the panda side",
-    )
-    climb.add_argument(
-        "--deck",
-        metavar="PATH",
-        default=default(None),
-        help="a deck file (TOML or JSON; default None: the built-in reconstructed deck)",
-    )
-    climb.add_argument(
-        "--first-player",
-        type=int_in(0, 4),
-        default=default(0),
-        help="seat that leads the first round",
-    )
+    """Every game's rule options (the registry's), in one group per game family."""
+    for title, add in dict.fromkeys(g.cli_group for g in SPECS.values()):
+        add(parser.add_argument_group(title), default)
 
 
 def add_game_options(parser: argparse.ArgumentParser, default: Default) -> None:
@@ -123,7 +47,7 @@ def add_game_options(parser: argparse.ArgumentParser, default: Default) -> None:
     parser.add_argument(
         "--game",
         choices=GAMES,
-        default=default("head"),
+        default=default(DEFAULT_GAME),
         help="head (Panda Head), year (Year of the Panda) or spin (Panda Spin)",
     )
     parser.add_argument("--players", type=int, default=default(4), help="2 to 5")

@@ -12,13 +12,14 @@ import importlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
 from panda_core import climb, head
 from panda_core._args import shown
+from panda_core._cli_args import Default, int_in
 from panda_core._core import (
     CLIMB_MOVE_FEATURES,
     CLIMB_MOVE_FEATURES_LAYOUT,
@@ -29,9 +30,11 @@ from panda_core._core import (
     NUM_CLIMB_ACTIONS,
     NUM_HEAD_ACTIONS,
     ClimbGame,
+    ClimbMove,
     ClimbSettings,
     ClimbVectorEnv,
     HeadGame,
+    HeadMove,
     HeadRules,
     HeadVectorEnv,
     InvalidStateError,
@@ -41,15 +44,21 @@ from panda_core._core import (
     simulate_climb_batch,
     simulate_head_batch,
 )
+from panda_core._types import ClimbMoveDict
 
 __all__ = [
+    "DEFAULT_GAME",
     "GAMES",
+    "MOVE_CLASSES",
     "AnyGame",
+    "AnyMove",
     "AnyRules",
     "BatchColumns",
     "GameName",
     "GameSpec",
-    "one_rules",
+    "MoveDict",
+    "move_dict_notation",
+    "plain_engine_move",
     "spec",
     "spec_of",
     "spec_of_record",
@@ -60,6 +69,10 @@ AnyGame: TypeAlias = HeadGame | ClimbGame
 """A game object of any game."""
 AnyRules: TypeAlias = HeadRules | ClimbSettings
 """The rules of any game (``game.rules``)."""
+AnyMove: TypeAlias = HeadMove | ClimbMove
+"""A move object of any game (``game.legal_moves()``)."""
+MoveDict: TypeAlias = ClimbMoveDict
+"""A move as a JSON dict, for the games that have that form (the climbing games)."""
 
 BatchColumns = tuple[
     npt.NDArray[np.int8], npt.NDArray[np.uint32], npt.NDArray[np.uint32], npt.NDArray[np.uint32]
@@ -76,6 +89,7 @@ class GameSpec:
     """The game's name in prose ("Panda Head")."""
     game_class: type[HeadGame] | type[ClimbGame]
     rules_class: type[HeadRules] | type[ClimbSettings]
+    move_class: type[HeadMove] | type[ClimbMove]
     vector_env: type[HeadVectorEnv] | type[ClimbVectorEnv]
     num_actions: int
     """Size of the fixed action space (``game.num_actions``)."""
@@ -85,6 +99,9 @@ class GameSpec:
     """What a round is called in this game, plural ("hands", "rounds")."""
     cli_options: Mapping[str, str]
     """``panda-core simulate`` options of this game: argparse dest → flag."""
+    cli_group: tuple[str, Callable[[argparse._ArgumentGroup, Default], None]]
+    """The help group of this game's rule options and what adds them to it (games that share
+    their options share one group)."""
     _rules: Callable[[AnyRules | None, dict[str, Any]], AnyRules]
     _new: Callable[[int, int, Any], AnyGame]
     _batch: Callable[[int, int, list[str], int, Any, int | None, int], BatchColumns]
@@ -99,6 +116,9 @@ class GameSpec:
     """The field of a record that lists the moves, in order."""
     _placements: Callable[[int, Sequence[int]], tuple[int, ...]]
     _rules_dict: Callable[[Any], dict[str, Any]]
+    _plain_move: Callable[[Any], int | str]
+    """A move object of this game as the plain value a record stores (an action id or a
+    notation): what a bot's answer is read into."""
     observation_layout: str = ""
     """The version of the observation layout (trained policies name the one they read)."""
     move_features: int = 0
@@ -266,6 +286,10 @@ def _head_rules_dict(rules: HeadRules) -> dict[str, Any]:
     return dict(rules.to_dict())
 
 
+def _action_id(move: HeadMove) -> int:
+    return int(move.action_id)
+
+
 def _head_cli_rules(args: argparse.Namespace) -> HeadRules:
     return HeadRules(
         last_pile_scoring=args.last_pile_scoring,
@@ -276,6 +300,43 @@ def _head_cli_rules(args: argparse.Namespace) -> HeadRules:
         first_dealer=args.first_dealer,
     )
 
+
+def _head_cli_options(group: argparse._ArgumentGroup, default: Default) -> None:
+    """Panda Head's options of the commands that play many games (read by
+    :func:`_head_cli_rules`)."""
+    group.add_argument(
+        "--last-pile-scoring",
+        choices=("pile_sum", "own_card"),
+        default=default("pile_sum"),
+        help="how pile 7 scores",
+    )
+    group.add_argument(
+        "--no-poor-panda", action="store_true", default=default(False), help="no Poor Panda"
+    )
+    group.add_argument(
+        "--lowest-only-when-cannot-follow",
+        action="store_true",
+        default=default(False),
+        help="the lowest-card rule applies only when a player cannot follow",
+    )
+    group.add_argument(
+        "--bust-threshold",
+        type=int_in(0, 2**32 - 1),
+        default=default(21),
+        help="score above which a player is out",
+    )
+    group.add_argument(
+        "--no-special-cards",
+        action="store_true",
+        default=default(False),
+        help="play without the Big Pandas and the Bamboo",
+    )
+    group.add_argument(
+        "--first-dealer", type=int_in(0, 4), default=default(0), help="seat of the first dealer"
+    )
+
+
+HEAD_CLI_GROUP = ("Panda Head rules (H-7, docs/rules/head.md; --game head only)", _head_cli_options)
 
 HEAD_OPTIONS = {
     "last_pile_scoring": "--last-pile-scoring",
@@ -322,6 +383,10 @@ def _by_score(winner: int, scores: Sequence[int]) -> tuple[int, ...]:
     )
 
 
+def _notation(move: ClimbMove) -> str:
+    return str(move.notation)
+
+
 def _climb_rules_dict(rules: ClimbSettings) -> dict[str, Any]:
     return {
         "preset": rules.preset,
@@ -344,6 +409,34 @@ def _climb_cli_rules(preset: Literal["year", "spin"]) -> Callable[[argparse.Name
     return build
 
 
+def _climb_cli_options(group: argparse._ArgumentGroup, default: Default) -> None:
+    """The climbing games' options of the commands that play many games (read by
+    :func:`_climb_cli_rules`)."""
+    group.add_argument(
+        "--panda-mood",
+        choices=("hungry", "flip"),
+        default=default("hungry"),
+        help="year only: the panda side",
+    )
+    group.add_argument(
+        "--deck",
+        metavar="PATH",
+        default=default(None),
+        help="a deck file (TOML or JSON; default None: the built-in reconstructed deck)",
+    )
+    group.add_argument(
+        "--first-player",
+        type=int_in(0, 4),
+        default=default(0),
+        help="seat that leads the first round",
+    )
+
+
+CLIMB_CLI_GROUP = (
+    "climbing games (S-12, docs/rules/spin.md; --game year or spin only)",
+    _climb_cli_options,
+)
+
 CLIMB_OPTIONS = {"deck": "--deck", "first_player": "--first-player"}
 """Options of both climbing games (S-12, docs/rules/spin.md)."""
 YEAR_OPTIONS = {"panda_mood": "--panda-mood"}
@@ -357,11 +450,13 @@ def _climb_spec(name: Literal["year", "spin"], title: str) -> GameSpec:
         title=title,
         game_class=ClimbGame,
         rules_class=ClimbSettings,
+        move_class=ClimbMove,
         vector_env=ClimbVectorEnv,
         num_actions=NUM_CLIMB_ACTIONS,
         observation_size=CLIMB_OBSERVATION_SIZE,
         round_name="rounds",
         cli_options=options,
+        cli_group=CLIMB_CLI_GROUP,
         _rules=_climb_rules(name),
         _new=ClimbGame,
         _batch=_batch_columns(simulate_climb_batch, "rounds"),
@@ -373,6 +468,7 @@ def _climb_spec(name: Literal["year", "spin"], title: str) -> GameSpec:
         record_moves="moves",
         _placements=_by_score,
         _rules_dict=_climb_rules_dict,
+        _plain_move=_notation,
         observation_layout=CLIMB_OBSERVATION_LAYOUT,
         move_features=CLIMB_MOVE_FEATURES,
         move_features_layout=CLIMB_MOVE_FEATURES_LAYOUT,
@@ -387,11 +483,13 @@ SPECS: dict[str, GameSpec] = {
         title="Panda Head",
         game_class=HeadGame,
         rules_class=HeadRules,
+        move_class=HeadMove,
         vector_env=HeadVectorEnv,
         num_actions=NUM_HEAD_ACTIONS,
         observation_size=HEAD_OBSERVATION_SIZE,
         round_name="hands",
         cli_options=HEAD_OPTIONS,
+        cli_group=HEAD_CLI_GROUP,
         _rules=_head_rules,
         _new=HeadGame,
         _batch=_batch_columns(simulate_head_batch, "hands"),
@@ -403,22 +501,38 @@ SPECS: dict[str, GameSpec] = {
         record_moves="actions",
         _placements=_winner_first,
         _rules_dict=_head_rules_dict,
+        _plain_move=_action_id,
         observation_layout=HEAD_OBSERVATION_LAYOUT,
     ),
     "year": _climb_spec("year", "Year of the Panda"),
     "spin": _climb_spec("spin", "Panda Spin"),
 }
 
-GAMES: tuple[GameName, ...] = ("head", "year", "spin")
-"""The games: Panda Head and the two climbing presets."""
+GAMES: tuple[GameName, ...] = tuple(game.name for game in SPECS.values())
+"""The games, in the registry's order: Panda Head and the two climbing presets."""
+
+DEFAULT_GAME: GameName = "head"
+"""The game an entry point plays when none is named."""
+
+MOVE_CLASSES: tuple[type[HeadMove] | type[ClimbMove], ...] = tuple(
+    dict.fromkeys(game.move_class for game in SPECS.values())
+)
+"""The engine's move classes, one per game family (``isinstance(x, MOVE_CLASSES)``)."""
 
 
-def one_rules(rules: AnyRules | None, settings: ClimbSettings | None) -> AnyRules | None:
-    """The rules object of the entry points that take both ``rules`` and ``settings`` (the
-    climbing games' older name for their rules): at most one of them."""
-    if rules is not None and settings is not None:
-        raise RulesError("give rules=... or settings=..., not both")
-    return rules if rules is not None else settings
+def plain_engine_move(answer: object) -> int | str | None:
+    """An engine move object (exactly one of the games' move classes, no subclass) as the plain
+    value a record stores; ``None`` for anything else."""
+    for game in SPECS.values():
+        if type(answer) is game.move_class:
+            return game._plain_move(answer)
+    return None
+
+
+def move_dict_notation(plain: Any) -> str:
+    """The notation of a move given as a JSON dict (:data:`MoveDict`, already copied into plain
+    JSON values); ``InvalidStateError`` if it is no move's dict."""
+    return str(ClimbMove.from_json(plain).notation)
 
 
 def spec(name: object) -> GameSpec:
@@ -492,3 +606,13 @@ def spec_of(game: AnyGame) -> GameSpec:
     if isinstance(game, HeadGame):
         return SPECS["head"]
     return SPECS[game.rules.preset]
+
+
+if TYPE_CHECKING:
+    from panda_core.game import Game
+
+    def _every_game_is_a_game(
+        head: HeadGame, climb: ClimbGame
+    ) -> tuple[Game[HeadMove], Game[ClimbMove], Game[Any], Game[Any]]:
+        """Checked by ``mypy --strict``: every game class fulfils the protocol."""
+        return head, climb, head, climb

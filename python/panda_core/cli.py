@@ -32,13 +32,7 @@ from panda_core._cli_common import (
     seat_bots,
 )
 from panda_core._core import BOT_NAMES, PandaCoreError, __version__
-from panda_core._registry import (
-    CLIMB_OPTIONS,
-    HEAD_OPTIONS,
-    YEAR_OPTIONS,
-    AnyRules,
-    spec,
-)
+from panda_core._registry import AnyRules, spec
 from panda_core.arena.cli import register as register_arena
 from panda_core.selfplay.cli import register as register_selfplay
 from panda_core.simulate import MAX_GAMES, SimulationResult, pooled_win_rates, simulate_chunks
@@ -47,10 +41,7 @@ from panda_core.tui.cli import register as register_tui
 from panda_core.web.cli import register as register_web
 
 __all__ = [
-    "CLIMB_OPTIONS",
-    "HEAD_OPTIONS",
     "INTERRUPTED",
-    "YEAR_OPTIONS",
     "Summary",
     "UsageError",
     "build_parser",

@@ -1,10 +1,10 @@
 """The climbing games (docs/rules/year.md, spin.md): Year of the Panda (preset ``year``) and Panda
 Spin (preset ``spin``), one engine with two presets.
 
->>> from panda_core import climb
->>> game = climb.new_game(players=4, seed=7, settings=climb.ClimbSettings(preset="year"))
+>>> import panda_core
+>>> game = panda_core.make("year", players=4, seed=7)    # or ClimbGame(4, 7, ClimbSettings(...))
 >>> while not game.is_over:
-...     game.apply(game.legal_moves()[-1])
+...     events = game.apply(game.legal_moves()[-1])
 >>> game.winner in range(4)
 True
 
@@ -31,15 +31,9 @@ __all__ = [
     "ClimbMove",
     "ClimbSettings",
     "from_json",
-    "new_game",
     "parse_move",
     "render_text",
 ]
-
-
-def new_game(players: int, seed: int, settings: ClimbSettings | None = None) -> ClimbGame:
-    """A new game for ``players`` (2–5) dealt from ``seed`` (0 … 2**64 − 1, R-2)."""
-    return ClimbGame(players, seed, settings)
 
 
 def parse_move(text: str) -> ClimbMove:

@@ -16,7 +16,7 @@ from 1, as its snapshot format does). The verbs, their types and the event forma
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, Self, SupportsIndex, TypeVar, runtime_checkable
+from typing import Any, Protocol, Self, SupportsIndex, TypeVar, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -76,16 +76,6 @@ class Game(Protocol[M]):
     ) -> M: ...
     def cards(self) -> list[CardInfo]: ...
     def determinize(self, player: SupportsIndex, seed: SupportsIndex | None = None) -> Self: ...
-
-
-if TYPE_CHECKING:
-    from panda_core._core import ClimbGame, ClimbMove, HeadGame, HeadMove
-
-    def _every_game_is_a_game(
-        head: HeadGame, climb: ClimbGame
-    ) -> tuple[Game[HeadMove], Game[ClimbMove], Game[Any], Game[Any]]:
-        """Checked by ``mypy --strict``: both classes fulfil the protocol."""
-        return head, climb, head, climb
 
 
 def make(

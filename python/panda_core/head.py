@@ -2,10 +2,10 @@
 
 Everything here runs in the Rust engine; this module names the public pieces and documents them.
 
->>> from panda_core import head
->>> game = head.new_game(players=4, seed=7)
+>>> import panda_core
+>>> game = panda_core.make("head", players=4, seed=7)     # or HeadGame(4, 7, rules)
 >>> while not game.is_over:
-...     game.apply(game.legal_moves()[0])
+...     events = game.apply(game.legal_moves()[0])
 >>> game.result()["winner"] in range(4)
 True
 
@@ -58,14 +58,8 @@ __all__ = [
     "card_name",
     "from_deal",
     "from_json",
-    "new_game",
     "render_text",
 ]
-
-
-def new_game(players: int, seed: int, rules: HeadRules | None = None) -> HeadGame:
-    """A new game for ``players`` (2–5) dealt from ``seed`` (0 … 2**64 − 1, R-2)."""
-    return HeadGame(players, seed, rules)
 
 
 def from_deal(

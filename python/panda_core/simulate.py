@@ -15,14 +15,13 @@ from panda_core._args import players_arg
 from panda_core._core import (
     MAX_BATCH_GAMES,
     ArgumentError,
-    ClimbSettings,
     RulesError,
     check_bot,
     check_seed,
     check_threads,
     nth_output,
 )
-from panda_core._registry import GAMES, AnyRules, BatchColumns, one_rules, spec
+from panda_core._registry import DEFAULT_GAME, GAMES, AnyRules, BatchColumns, spec
 from panda_core.bots import Bot, bot_name, play_game
 
 _Columns = BatchColumns
@@ -105,12 +104,11 @@ smoothly and an interrupted run has finished chunks to show, whatever the bots c
 def simulate(
     games: int,
     *,
-    game: str = "head",
+    game: str = DEFAULT_GAME,
     players: int = 4,
     bots: Sequence[str | Bot[Any]] | str | None = None,
     seed: int = 0,
     rules: AnyRules | None = None,
-    settings: ClimbSettings | None = None,
     threads: int | None = None,
     chunk: int | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -127,8 +125,8 @@ def simulate(
     has the same type and fields, and ``bots`` holds each seat's name (:func:`~panda_core.bots.
     bot_name` for a Python bot).
 
-    ``rules`` are Panda Head's variants; ``settings`` the climbing games' (its preset is set
-    from ``game``).
+    ``rules`` are the game's rules object (``HeadRules`` / ``ClimbSettings``; a climbing game's
+    preset is set from ``game``), as for :func:`panda_core.make`.
 
     Game ``k`` is dealt from the k-th output of SplitMix64(``seed``) on both paths, so a Python bot
     sees the same deals as a built-in bot at its seat would. Results are the same for any
@@ -145,7 +143,7 @@ def simulate(
     request = _Request.check(games, game, players, bots, seed, threads, chunk, progress)
     winner, rounds, decisions, scores = _allocate(request.games, request.players)
     start = time.perf_counter()
-    for part in _chunks(request, rules, settings):
+    for part in _chunks(request, rules):
         lo, hi = part.first_game, part.first_game + part.games
         winner[lo:hi] = part.winner
         rounds[lo:hi] = part.rounds
@@ -169,12 +167,11 @@ def simulate(
 def simulate_chunks(
     games: int,
     *,
-    game: str = "head",
+    game: str = DEFAULT_GAME,
     players: int = 4,
     bots: Sequence[str | Bot[Any]] | str | None = None,
     seed: int = 0,
     rules: AnyRules | None = None,
-    settings: ClimbSettings | None = None,
     threads: int | None = None,
     chunk: int | None = None,
 ) -> Iterator[SimulationResult]:
@@ -185,7 +182,7 @@ def simulate_chunks(
     whatever ``games`` is; stopping the iteration (or Ctrl-C) stops the run.
     """
     request = _Request.check(games, game, players, bots, seed, threads, chunk, True)
-    yield from _chunks(request, rules, settings)
+    yield from _chunks(request, rules)
 
 
 @dataclass(frozen=True)
@@ -279,12 +276,10 @@ def _allocate(games: int, players: int) -> _Columns:
         ) from None
 
 
-def _chunks(
-    request: _Request, rules: AnyRules | None, settings: ClimbSettings | None
-) -> Iterator[SimulationResult]:
+def _chunks(request: _Request, rules: AnyRules | None) -> Iterator[SimulationResult]:
     """The games of ``request`` in chunks of ``request.chunk`` games (0: timed chunks)."""
     game = spec(request.game)
-    rules_of_game = game.rules(one_rules(rules, settings))
+    rules_of_game = game.rules(rules)
     python_loop = any(not isinstance(s, str) for s in request.seats)
     builtin = [s for s in request.seats if isinstance(s, str)]
     done = 0

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from panda_core._args import int_arg, players_arg, seed_arg, shown
-from panda_core._registry import AnyRules, GameName, spec
+from panda_core._registry import DEFAULT_GAME, AnyRules, GameName, spec
 from panda_core.arena.checks import BadResult, checked_result
 from panda_core.arena.entrants import parse_entrants, with_policies
 from panda_core.arena.errors import ArenaError, ArenaWarning
@@ -73,7 +73,7 @@ class ArenaInterrupted(KeyboardInterrupt):
 def arena(
     entrants: Sequence[Any] | Mapping[str, Any] | str,
     *,
-    game: GameName | str = "head",
+    game: GameName | str = DEFAULT_GAME,
     players: int = 4,
     deals: int = 100,
     seed: int = 0,
@@ -144,7 +144,7 @@ def arena(
 def arena_settings(
     entrants: object,
     *,
-    game: object = "head",
+    game: object = DEFAULT_GAME,
     players: object = 4,
     deals: object = 100,
     seed: object = 0,

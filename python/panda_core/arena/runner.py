@@ -11,7 +11,7 @@ Python bot is created afresh for the game (a class) and reset from the deal's se
 built-in bots are seeded the same way, so the results are identical whichever worker plays them.
 
 Every call into a Python bot (creating it, ``reset``, each move, and turning its answer into a
-move) is bounded by the move time (:mod:`~panda_core.arena.move_timer`). Whatever a bot prints
+move) is bounded by the move time (:mod:`~panda_core.move_timer`). Whatever a bot prints
 goes to stderr, never to stdout, which holds the arena's report (``--json``): in a worker
 process both ``sys.stdout`` and file descriptor 1 are pointed at stderr for good, in this process
 ``sys.stdout`` is redirected while the bots play.
@@ -34,16 +34,16 @@ from typing import Any
 
 import numpy as np
 
-from panda_core._core import ClimbMove, HeadMove
 from panda_core._files import read_regular
-from panda_core._registry import AnyGame, GameSpec, spec, spec_of
+from panda_core._registry import AnyGame, GameSpec, plain_engine_move, spec, spec_of
 from panda_core._strict_json import strict_loads
 from panda_core.arena.checks import MAX_RECORD_CHARS
 from panda_core.arena.model import ArenaSettings, Forfeit, ForfeitKind, Match, MatchResult
-from panda_core.arena.move_timer import MoveTimeout, MoveTimer
 from panda_core.arena.stats import worst_place
 from panda_core.bot_import import make_bot
+from panda_core.bot_move import MoveRefused, ask_move
 from panda_core.bots import Bot, BuiltinBot, reset_bots
+from panda_core.move_timer import MoveTimeout, MoveTimer
 
 __all__ = ["ChunkTask", "dead_worker_result", "play_chunk"]
 
@@ -210,35 +210,35 @@ def _overrun(timer: MoveTimer, what: str = "one move") -> str:
 
 def _move(state: AnyGame, seat: int, bot: Bot[Any], timer: MoveTimer) -> None:
     """Ask ``bot`` for seat ``seat``'s move and apply it, or raise :class:`_Forfeited`."""
-    if isinstance(bot, BuiltinBot):
-        state.apply(bot(state, seat))  # type: ignore[arg-type]  # the engine's own move
-        return
     try:
-        with timer.move():
-            try:
-                answer = bot(state.clone(), seat)
-            except (Exception, SystemExit) as err:  # anything the bot raises (sys.exit too)
-                raise _Forfeited(seat, "exception", _text(err)) from err
-            # The answer's own methods (__index__, a dict's items) are the bot's code too: they
-            # run here, under the timer, and the engine is handed plain values only.
-            try:
-                move = _plain_move(answer, _MOVE_DEPTH)
-            except (Exception, SystemExit) as err:
-                why = f"the answer is not a move: {_text(err)}"
-                raise _Forfeited(seat, "illegal", why) from err
-    except MoveTimeout:
-        raise _Forfeited(seat, "timeout", _overrun(timer)) from None
+        # The answer's own methods (__index__, a dict's items) are the bot's code too: they run
+        # under the timer, and the engine is handed plain values only.
+        move = ask_move(bot, state, seat, take=_plain_answer, bound=timer, describe=_why)
+    except MoveRefused as refused:
+        if refused.kind == "timeout":
+            raise _Forfeited(seat, "timeout", _overrun(timer)) from None
+        raise _Forfeited(seat, refused.kind, refused.reason) from refused.cause
     try:
         state.apply(move)  # type: ignore[arg-type]  # checked by the engine
     except (TypeError, ValueError) as err:
         raise _Forfeited(seat, "illegal", str(err)) from err
 
 
+def _plain_answer(answer: object) -> object:
+    return _plain_move(answer, _MOVE_DEPTH)
+
+
+def _why(refused: MoveRefused) -> str:
+    """A forfeit's message (its exception's ``__str__`` is the bot's code: run under the timer)."""
+    why = _text(refused.cause) if refused.cause is not None else "no answer"
+    return f"the answer is not a move: {why}" if refused.kind == "illegal" else why
+
+
 def _plain_move(answer: object, depth: int) -> object:
     """``answer`` made of the engine's move types and plain Python values only (an ``int`` or
     ``str`` subclass becomes its plain value, a numpy integer an ``int``, a mapping a ``dict``);
     ``TypeError`` for anything else."""
-    if type(answer) in (HeadMove, ClimbMove, bool, float) or answer is None:
+    if plain_engine_move(answer) is not None or type(answer) in (bool, float) or answer is None:
         return answer
     if isinstance(answer, str):
         return str.__str__(answer)

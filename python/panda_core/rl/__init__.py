@@ -1,7 +1,7 @@
 """Reinforcement-learning environments (install the extra: ``pip install 'panda-core[rl]'``).
 
-* PettingZoo AEC environments, every seat an agent: :func:`head_env`, :func:`year_env`,
-  :func:`spin_env` (one class, :class:`PandaAECEnv`).
+* PettingZoo AEC environments, every seat an agent: :class:`PandaAECEnv`
+  (``PandaAECEnv("year", players=4)``).
 * A Gymnasium single-agent environment against built-in bots: :class:`PandaEnv`, registered as
   ``panda_core/Head-v0``, ``panda_core/Year-v0`` and ``panda_core/Spin-v0``
   (``gymnasium.make("panda_core/Head-v0", players=4, opponents="heuristic")``).
@@ -15,17 +15,14 @@ from __future__ import annotations
 
 import gymnasium
 
+from panda_core._registry import GAMES
 from panda_core.rl.gymnasium_env import PandaEnv
-from panda_core.rl.pettingzoo_env import PandaAECEnv, head_env, spin_env, year_env
+from panda_core.rl.pettingzoo_env import PandaAECEnv
 
-__all__ = ["ENV_IDS", "PandaAECEnv", "PandaEnv", "head_env", "spin_env", "year_env"]
+__all__ = ["ENV_IDS", "PandaAECEnv", "PandaEnv"]
 
-ENV_IDS: dict[str, str] = {
-    "head": "panda_core/Head-v0",
-    "year": "panda_core/Year-v0",
-    "spin": "panda_core/Spin-v0",
-}
-"""The Gymnasium ids of :class:`PandaEnv`, per game."""
+ENV_IDS: dict[str, str] = {game: f"panda_core/{game.capitalize()}-v0" for game in GAMES}
+"""The Gymnasium ids of :class:`PandaEnv`, per game (``panda_core/Head-v0``, ...)."""
 
 
 def _register() -> None:

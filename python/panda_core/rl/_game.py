@@ -11,8 +11,8 @@ import numpy as np
 import numpy.typing as npt
 
 from panda_core._args import players_arg, shown
-from panda_core._core import ClimbSettings, HeadRules, nth_output
-from panda_core._registry import AnyGame, GameName, one_rules, spec, spec_of
+from panda_core._core import nth_output
+from panda_core._registry import AnyGame, AnyRules, GameName, spec, spec_of
 
 _BIG = float(np.finfo(np.float32).max)
 """Observation upper bound: every entry is a 0/1 flag or a non-negative count or fraction scaled
@@ -44,13 +44,12 @@ class Table:
         self,
         game: GameName,
         players: int,
-        rules: HeadRules | None = None,
-        settings: ClimbSettings | None = None,
+        rules: AnyRules | None = None,
     ) -> None:
         self.spec = spec(game)
         self.name: GameName = self.spec.name
         self.players = players_arg(players)
-        self.rules = self.spec.rules(one_rules(rules, settings))
+        self.rules = self.spec.rules(rules)
         self.observation_size = self.spec.observation_size
         self.num_actions = self.spec.num_actions
         self.seed = 0
@@ -93,7 +92,7 @@ class Table:
             )
         return int(action)
 
-    def apply_action(self, action: int) -> None:
+    def play(self, action: int) -> None:
         """Play ``action`` for the seat to move; :class:`IllegalMoveError` (state unchanged) when
         it is not legal."""
         self.game.apply(action)

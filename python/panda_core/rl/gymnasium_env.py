@@ -45,14 +45,12 @@ from gymnasium import spaces
 from panda_core._args import int_arg, seed_arg, shown
 from panda_core._core import (
     ArgumentError,
-    ClimbSettings,
     GameOverError,
-    HeadRules,
     IllegalMoveError,
     RulesError,
     check_bot,
 )
-from panda_core._registry import spec
+from panda_core._registry import DEFAULT_GAME, AnyRules, spec
 from panda_core.rl._game import Table, observation_bounds
 
 __all__ = ["PandaEnv"]
@@ -69,18 +67,17 @@ class PandaEnv(gym.Env[Obs, np.int64]):
 
     def __init__(
         self,
-        game: str = "head",
+        game: str = DEFAULT_GAME,
         players: int = 4,
         opponents: str | Sequence[str] = "heuristic",
         seat: int | None = 0,
-        rules: HeadRules | None = None,
-        settings: ClimbSettings | None = None,
+        rules: AnyRules | None = None,
         illegal_action: Literal["lose", "raise"] = "lose",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
         name = spec(game).name
-        self.table = Table(name, players, rules, settings)
+        self.table = Table(name, players, rules)
         others = players - 1
         names = [opponents] * others if isinstance(opponents, str) else list(opponents)
         if len(names) != others:
@@ -173,7 +170,7 @@ class PandaEnv(gym.Env[Obs, np.int64]):
         if not 0 <= index < self.table.num_actions:
             raise ArgumentError(f"actions are 0..{self.table.num_actions - 1}, got {shown(index)}")
         try:
-            self.table.apply_action(index)
+            self.table.play(index)
         except IllegalMoveError as err:
             if self.illegal_action == "raise" or isinstance(err, GameOverError):
                 raise

@@ -1,7 +1,7 @@
 """PettingZoo AEC environments (turn-based, one agent per seat) for every game.
 
->>> from panda_core.rl import head_env
->>> env = head_env(players=4)
+>>> from panda_core.rl import PandaAECEnv
+>>> env = PandaAECEnv("head", players=4)
 >>> env.reset(seed=42)
 >>> for agent in env.agent_iter():
 ...     obs, reward, terminated, truncated, info = env.last()
@@ -37,19 +37,20 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 
 from panda_core._args import seed_arg, shown
-from panda_core._core import ArgumentError, ClimbSettings, HeadRules, RulesError
-from panda_core._registry import GameName
+from panda_core._core import ArgumentError, RulesError
+from panda_core._registry import AnyRules, GameName
 from panda_core.rl._game import Table, agent_name, final_rewards, observation_bounds
 
-__all__ = ["PandaAECEnv", "head_env", "spin_env", "year_env"]
+__all__ = ["PandaAECEnv"]
 
 ObsDict = dict[str, npt.NDArray[Any]]
 RENDER_MODES = ("ansi", "human")
 
 
 class PandaAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
-    """The AEC environment of one game (``"head"``, ``"year"`` or ``"spin"``); build it with
-    :func:`head_env`, :func:`year_env` or :func:`spin_env`."""
+    """The AEC environment of one game (``"head"``, ``"year"`` or ``"spin"``) for ``players``
+    (2–5), with ``rules`` (the game's rules object, as for ``panda_core.make``; a climbing game's
+    preset is its name)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012  # replaced per instance in __init__
         "render_modes": list(RENDER_MODES),
@@ -61,15 +62,14 @@ class PandaAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         self,
         game: GameName,
         players: int = 4,
-        rules: HeadRules | None = None,
-        settings: ClimbSettings | None = None,
+        rules: AnyRules | None = None,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise RulesError(f"render_mode must be one of {list(RENDER_MODES)} or None")
         self.render_mode = render_mode
-        self.table = Table(game, players, rules, settings)
+        self.table = Table(game, players, rules)
         self.metadata = {**self.metadata, "name": f"panda_{game}_v0"}
         self.possible_agents: list[str] = [agent_name(s) for s in range(players)]
         low, high, size = observation_bounds(game)
@@ -152,7 +152,7 @@ class PandaAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         if action is None:
             raise RulesError(f"{agent} is to move: an action is needed, not None")
         # TypeError for a float or a string; IllegalMoveError, state unchanged, when not legal.
-        self.table.apply_action(self.table.action_arg(action))
+        self.table.play(self.table.action_arg(action))
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if self.table.is_over:
@@ -179,34 +179,3 @@ class PandaAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
 
     def close(self) -> None:
         """Nothing to release."""
-
-
-def _env(
-    game: GameName,
-    players: int,
-    rules: HeadRules | None,
-    settings: ClimbSettings | None,
-    render_mode: str | None,
-) -> PandaAECEnv:
-    return PandaAECEnv(game, players, rules=rules, settings=settings, render_mode=render_mode)
-
-
-def head_env(
-    players: int = 4, rules: HeadRules | None = None, render_mode: str | None = None
-) -> PandaAECEnv:
-    """A Panda Head AEC environment for ``players`` (2–5) with ``rules`` (default HeadRules())."""
-    return _env("head", players, rules, None, render_mode)
-
-
-def year_env(
-    players: int = 4, settings: ClimbSettings | None = None, render_mode: str | None = None
-) -> PandaAECEnv:
-    """A Year of the Panda AEC environment (``settings``' preset is forced to ``year``)."""
-    return _env("year", players, None, settings, render_mode)
-
-
-def spin_env(
-    players: int = 4, settings: ClimbSettings | None = None, render_mode: str | None = None
-) -> PandaAECEnv:
-    """A Panda Spin AEC environment (``settings``' preset is forced to ``spin``)."""
-    return _env("spin", players, None, settings, render_mode)

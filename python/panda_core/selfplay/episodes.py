@@ -14,18 +14,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from panda_core._args import cut, shown
-from panda_core._core import ArgumentError, ClimbMove, HeadMove
-from panda_core._registry import AnyRules, GameSpec
-from panda_core.arena.move_timer import MoveTimeout, MoveTimer
+from panda_core._core import ArgumentError
+from panda_core._registry import MOVE_CLASSES, AnyRules, GameSpec
 from panda_core.bot_import import bot_spec_kind, make_bot
-from panda_core.bots import Bot, BuiltinBot, bot_name, reset_bots
+from panda_core.bot_move import MoveRefused, ask_move
+from panda_core.bots import Bot, bot_name, reset_bots
 from panda_core.game import Game
+from panda_core.move_timer import MoveTimeout, MoveTimer
 
 __all__ = ["NO_ACTION", "BotFailure", "Episode", "SeatBots", "play_episode"]
 
@@ -113,7 +115,7 @@ def _play(game: Game[Any], legal: list[Any], answer: object) -> tuple[int, int]:
     move: object = None
     if isinstance(answer, int) and not isinstance(answer, bool):
         move = game.move_for_action(answer)
-    elif isinstance(answer, HeadMove | ClimbMove):
+    elif isinstance(answer, MOVE_CLASSES):
         move = answer
     if move is not None:
         try:
@@ -133,12 +135,18 @@ def _play(game: Game[Any], legal: list[Any], answer: object) -> tuple[int, int]:
     return rows[0], actions[rows[0]]
 
 
-class _Illegal(Exception):
-    """Applying the bot's answer failed (told apart from the bot's own call raising)."""
-
-    def __init__(self, cause: Exception) -> None:
-        super().__init__(str(cause))
-        self.cause = cause
+def _failure(where: str, refused: MoveRefused, timer: MoveTimer | None) -> BotFailure:
+    """The episode's failure for the bot's refused move, saying where and why."""
+    cause = refused.cause
+    if refused.kind == "timeout":
+        return BotFailure(f"{where}: the bot took longer than the move time ({_seconds(timer)})")
+    if refused.kind == "exception":
+        return BotFailure(f"{where}: the bot raised {type(cause).__name__}: {cause}")
+    if isinstance(cause, TypeError | ValueError | OverflowError):
+        return BotFailure(f"{where}: illegal move {shown(refused.answer)}: {cause}")
+    return BotFailure(
+        f"{where}: illegal move {shown(refused.answer)}: {type(cause).__name__}: {cause}"
+    )
 
 
 def _timed(timer: MoveTimer | None) -> AbstractContextManager[None]:
@@ -170,7 +178,7 @@ def play_episode(
     other bot is shown a clone, as ``play_game`` does, so nothing it does reaches the game.
     With ``timer``, each Python bot's move (and the setting up of the bots) is bounded by its
     ``seconds``: an overrun is the bot's failure, like an exception (``MoveTimer``)."""
-    game: Game[Any] = game_spec.new_game(players, deal, rules)
+    game = game_spec.new_game(players, deal, rules)
     try:
         with _timed(timer):
             seats_bots = bots.for_episode(deal)
@@ -202,34 +210,19 @@ def play_episode(
         legal_counts.append(len(ids))
         legal = game.legal_moves()
         if features:
-            move_rows.append(game_spec.legal_move_features(game))  # type: ignore[arg-type]
-        bot = seats_bots[seat]
-        builtin = isinstance(bot, BuiltinBot)
-        answer: object = None
+            move_rows.append(game_spec.legal_move_features(game))
         try:
-            # The answer is the bot's too: its __index__ or __eq__ run while it is applied.
-            with _timed(None if builtin else timer):
-                answer = bot(game if builtin else game.clone(), seat)
-                try:
-                    row, action = _play(game, legal, answer)
-                except Exception as err:
-                    raise _Illegal(err) from err
-        except MoveTimeout:
+            row, action = ask_move(
+                seats_bots[seat],
+                game,
+                seat,
+                take=partial(_play, game, legal),
+                bound=timer,
+                failures=(Exception,),  # as before: sys.exit() in a bot ends the run
+            )
+        except MoveRefused as refused:
             where = _where(index, deal, len(seats), seat, bots.names[seat])
-            raise BotFailure(
-                f"{where}: the bot took longer than the move time ({_seconds(timer)})"
-            ) from None
-        except _Illegal as err:
-            where = _where(index, deal, len(seats), seat, bots.names[seat])
-            cause = err.cause
-            raise BotFailure(
-                f"{where}: illegal move {shown(answer)}: {type(cause).__name__}: {cause}"
-                if not isinstance(cause, TypeError | ValueError | OverflowError)
-                else f"{where}: illegal move {shown(answer)}: {cause}"
-            ) from cause
-        except Exception as err:  # the bot's own code: whatever it raises is its failure
-            where = _where(index, deal, len(seats), seat, bots.names[seat])
-            raise BotFailure(f"{where}: the bot raised {type(err).__name__}: {err}") from err
+            raise _failure(where, refused, timer) from refused.cause
         seats.append(seat)
         actions.append(action)
         chosen.append(row)

@@ -24,10 +24,10 @@ import pyarrow.fs as pafs  # type: ignore[import-untyped]
 
 from panda_core._args import count_arg, cut, int_arg, players_arg, seed_arg, shown
 from panda_core._core import ArgumentError, PandaCoreError, __version__, nth_output
-from panda_core._registry import GAMES, AnyRules, GameName, spec
-from panda_core.arena.move_timer import MoveTimer
+from panda_core._registry import DEFAULT_GAME, GAMES, AnyRules, GameName, spec
 from panda_core.bot_import import bot_spec_kind
 from panda_core.bots import bot_name
+from panda_core.move_timer import MoveTimer
 from panda_core.parallel.backend import Backend, SerialBackend, TaskFailure
 from panda_core.selfplay.episodes import BotFailure, SeatBots, play_episode
 from panda_core.selfplay.integrity import (
@@ -378,7 +378,7 @@ def _write_manifest(fs: pafs.FileSystem, folder: str, info: DatasetInfo, body: A
 def selfplay(
     out: str | os.PathLike[str],
     *,
-    game: GameName | str = "head",
+    game: GameName | str = DEFAULT_GAME,
     players: int = 4,
     bots: object = "heuristic",
     episodes: int = 1000,

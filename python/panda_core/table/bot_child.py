@@ -27,19 +27,23 @@ def _send(out: int, message: dict[str, Any]) -> None:
 
 def _answer(bot: Any, request: dict[str, Any]) -> dict[str, Any]:
     from panda_core._registry import spec
-    from panda_core.table.bot_answer import NotAMoveError, describe_failure, plain_move
+    from panda_core.bot_answer import plain_move, refusal_reason
+    from panda_core.bot_move import MoveRefused, ask_move
 
     game = spec(request["game"]).game_class.from_json(request["record"])
     try:
-        answer = bot(game, request["seat"])
-    except BaseException as err:  # sys.exit() and KeyboardInterrupt too: the bot's failure
-        return {"error": describe_failure(err)}
-    try:
-        return {"move": plain_move(answer)}
-    except NotAMoveError as err:
-        return {"error": str(err)}
-    except BaseException as err:
-        return {"error": f"answered a move that could not be read: {describe_failure(err)}"}
+        # sys.exit() and KeyboardInterrupt too are the bot's failure: this process is its own.
+        move = ask_move(
+            bot,
+            game,
+            request["seat"],
+            take=plain_move,
+            failures=(BaseException,),
+            describe=refusal_reason,
+        )
+    except MoveRefused as refused:
+        return {"error": refused.reason}
+    return {"move": move}
 
 
 def _start(hello: dict[str, Any]) -> Any:
@@ -60,7 +64,7 @@ def main(parent: int) -> None:
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)  # the bot reads nothing of the conversation
     os.dup2(2, 1)  # and what it prints goes to stderr
-    from panda_core.table.bot_answer import describe_failure
+    from panda_core.bot_answer import describe_failure
 
     line = requests.readline()
     if not line:

@@ -30,7 +30,7 @@ from typing import Any
 
 from panda_core._args import cut
 from panda_core._registry import AnyGame, spec_of
-from panda_core.table.bot_answer import MAX_NOTATION, PlainMove
+from panda_core.bot_answer import MAX_NOTATION, PlainMove
 from panda_core.table.errors import TableError
 
 __all__ = ["MAX_ANSWER_BYTES", "MAX_RESTARTS", "START_TIME", "ContainedBot"]

@@ -9,7 +9,7 @@ returns keeps its thread (the table moves on without it), and one that ends the 
 (``os._exit``) ends the table: give bots by import path to contain them.
 
 Either way the answer is read once into a plain action id or notation
-(:func:`~panda_core.table.bot_answer.plain_move`), checked on a copy of the game, and only that
+(:func:`~panda_core.bot_answer.plain_move`), checked on a copy of the game, and only that
 plain value is played. If the bot raises, answers something that is not a legal move, or does not
 answer within the bound, the table plays the built-in heuristic's move for that decision instead
 and says so (a :class:`Fallback`), so a person is never left waiting on a broken bot.
@@ -17,15 +17,16 @@ and says so (a :class:`Fallback`), so a person is never left waiting on a broken
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from panda_core._args import cut, shown
 from panda_core._registry import AnyGame
+from panda_core.bot_answer import PlainMove, plain_move, refusal_reason
+from panda_core.bot_move import MoveRefused, ask_move
 from panda_core.bots import Bot, BuiltinBot, reset_bots
-from panda_core.table.bot_answer import NotAMoveError, PlainMove, describe_failure, plain_move
+from panda_core.move_timer import ThreadBound
 from panda_core.table.bot_process import ContainedBot
 from panda_core.table.seats import SeatSpec
 
@@ -103,31 +104,25 @@ def _python_bot(
     """The plain move the Python bot object chose and ``""``, or ``None`` and the reason.
 
     Everything that touches the bot's objects (the call, reading its answer, wording its
-    exception) runs in the worker thread, so a hostile ``__index__`` or ``__str__`` is bounded
-    by the same time limit and caught there."""
-    box: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            answer = bot(game.clone(), seat)
-        except BaseException as err:  # the bot's failure is reported, never raised at the table
-            box["reason"] = describe_failure(err)
-            return
-        try:
-            box["move"] = plain_move(answer)
-        except NotAMoveError as err:
-            box["reason"] = str(err)
-        except BaseException as err:
-            box["reason"] = f"answered a move that could not be read: {describe_failure(err)}"
-
-    worker = threading.Thread(target=run, name=f"panda-core bot seat {seat}", daemon=True)
-    worker.start()
-    worker.join(time_limit)
-    if worker.is_alive():
-        return None, f"no answer within {time_limit:g} s"
-    if "move" not in box:
-        return None, str(box.get("reason", "gave no answer"))
-    return box["move"], ""
+    exception) runs in a worker thread, so a hostile ``__index__`` or ``__str__`` is bounded
+    by the same time limit and caught there; in a worker thread anything the bot raises is its
+    failure."""
+    bound = ThreadBound(time_limit, name=f"panda-core bot seat {seat}")
+    try:
+        move = ask_move(
+            bot,
+            game,
+            seat,
+            take=plain_move,
+            bound=bound,
+            failures=(BaseException,),
+            describe=refusal_reason,
+        )
+    except MoveRefused as refused:
+        if refused.kind == "timeout":
+            return None, f"no answer within {time_limit:g} s"
+        return None, refused.reason
+    return move, ""
 
 
 def _legal_on_copy(game: AnyGame, move: PlainMove) -> str:
@@ -147,7 +142,7 @@ def ask_bot(
     and the engine bounds its time); a Python bot that fails is replaced by ``fallback`` for
     this decision. The move is a plain action id or notation for a Python bot."""
     if isinstance(bot, BuiltinBot):
-        return BotAnswer(bot(game, seat))
+        return BotAnswer(ask_move(bot, game, seat))
     if isinstance(bot, ContainedBot):
         move, reason = bot.ask(game, seat, time_limit)
     else:

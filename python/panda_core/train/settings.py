@@ -16,7 +16,7 @@ from typing import Any
 
 from panda_core._args import int_arg, players_arg, seed_arg, shown
 from panda_core._core import MAX_THREADS
-from panda_core._registry import GameName, spec
+from panda_core._registry import DEFAULT_GAME, GameName, spec
 from panda_core.train.errors import TrainError
 
 __all__ = [
@@ -52,7 +52,7 @@ RESUMABLE = frozenset({"decisions", "threads"})
 class TrainSettings:
     """One training run of self-play Deep Monte-Carlo (DouZero) on one game."""
 
-    game: GameName = "head"
+    game: GameName = DEFAULT_GAME
     players: int = 4
     """Seats at every self-play table (the network plays them all)."""
     seed: int = 0

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from panda_core._registry import GAMES
+from panda_core._registry import DEFAULT_GAME, GAMES
 
 EXIT_USAGE = 2
 
@@ -30,7 +30,12 @@ def register(subparsers: Any) -> None:
         "(docs/play_terminal.md). Type a move's number or its notation; ? for help, q saves "
         "the record and quits.",
     )
-    play.add_argument("--game", choices=GAMES, default="head", help="head, year or spin")
+    play.add_argument(
+        "--game",
+        choices=GAMES,
+        default=DEFAULT_GAME,
+        help=" or ".join([", ".join(GAMES[:-1]), GAMES[-1]]),
+    )
     play.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
     who = play.add_mutually_exclusive_group()
     who.add_argument("--seat", type=int, default=0, help="your seat (default 0)")

@@ -17,11 +17,14 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import Any, TypeVar
 
-__all__ = ["MoveTimeout", "MoveTimer"]
+__all__ = ["MoveTimeout", "MoveTimer", "ThreadBound"]
+
+T = TypeVar("T")
 
 
 class MoveTimeout(BaseException):
@@ -65,3 +68,38 @@ class MoveTimer:
                 signal.setitimer(signal.ITIMER_REAL, 0)
         if time.monotonic() - start > self.seconds:
             raise MoveTimeout
+
+    def run(self, call: Callable[[], T]) -> T:
+        """``call()`` as one bot move (:meth:`move`)."""
+        with self.move():
+            return call()
+
+
+class ThreadBound:
+    """A bound on one call where no signal can interrupt it (a thread of a server): the call runs
+    in a daemon thread and the caller stops waiting after ``seconds``. A thread cannot be killed,
+    so a call that never returns keeps its thread; whatever the call raises (``KeyboardInterrupt``
+    too: in a worker thread it is the call's own) is raised to the caller."""
+
+    def __init__(self, seconds: float, name: str = "panda-core bot") -> None:
+        self.seconds = seconds
+        self.name = name
+
+    def run(self, call: Callable[[], T]) -> T:
+        """``call()``, or :class:`MoveTimeout` if it has not returned within ``seconds``."""
+        box: dict[str, Any] = {}
+
+        def target() -> None:
+            try:
+                box["value"] = call()
+            except BaseException as err:  # handed to the caller's thread
+                box["error"] = err
+
+        worker = threading.Thread(target=target, name=self.name, daemon=True)
+        worker.start()
+        worker.join(self.seconds)
+        if worker.is_alive():
+            raise MoveTimeout
+        if "error" in box:
+            raise box["error"]
+        return box["value"]  # type: ignore[no-any-return]

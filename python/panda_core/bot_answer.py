@@ -5,7 +5,8 @@ object it returns is its own: an ``int`` subclass whose ``__index__`` raises, a 
 ``__eq__`` exits, a dict whose ``items`` loops. :func:`plain_move` turns the answer into a plain
 ``int`` (an action id) or ``str`` (a notation) without calling any method the bot's classes could
 override, and everything after that — the check on a copy, the move at the table — uses only the
-plain value. :func:`describe_failure` words a bot's exception the same careful way.
+plain value. :func:`describe_failure` words a bot's exception the same careful way, and
+:func:`refusal_reason` a refused move (:class:`~panda_core.bot_move.MoveRefused`).
 """
 
 from __future__ import annotations
@@ -15,9 +16,17 @@ import operator
 from typing import Any, SupportsIndex, cast
 
 from panda_core._args import cut
-from panda_core._core import ClimbMove, HeadMove
+from panda_core._registry import move_dict_notation, plain_engine_move
+from panda_core.bot_move import MoveRefused
 
-__all__ = ["MAX_NOTATION", "NotAMoveError", "PlainMove", "describe_failure", "plain_move"]
+__all__ = [
+    "MAX_NOTATION",
+    "NotAMoveError",
+    "PlainMove",
+    "describe_failure",
+    "plain_move",
+    "refusal_reason",
+]
 
 PlainMove = int | str
 """A move as the engine takes it and a record stores it: an action id or a notation."""
@@ -52,10 +61,9 @@ def plain_move(answer: object) -> PlainMove:
     kind = type(answer)
     if kind is bool:  # bool cannot be subclassed; an int to Python, never a move here
         raise NotAMoveError(f"answered {answer!r}, a bool: not a move")
-    if kind is HeadMove:
-        return int(answer.action_id)  # type: ignore[attr-defined]  # an engine object: trusted
-    if kind is ClimbMove:
-        return str(answer.notation)  # type: ignore[attr-defined]
+    engine = plain_engine_move(answer)  # an engine object (exact type): trusted
+    if engine is not None:
+        return engine
     if issubclass(kind, str):
         text = str.__str__(answer)
         if len(text) > MAX_NOTATION:
@@ -64,9 +72,9 @@ def plain_move(answer: object) -> PlainMove:
                 f"{MAX_NOTATION}"
             )
         return text
-    if kind is dict:  # a climbing move dict: through JSON, so nothing of the bot's is kept
+    if kind is dict:  # a move dict: through JSON, so nothing of the bot's is kept
         plain: Any = json.loads(json.dumps(answer))
-        return str(ClimbMove.from_json(plain).notation)
+        return move_dict_notation(plain)
     if issubclass(kind, int):
         value = int.__int__(answer)  # type: ignore[arg-type]
     elif hasattr(kind, "__index__"):
@@ -90,3 +98,16 @@ def describe_failure(err: BaseException) -> str:
     except BaseException:  # a hostile __str__; the bot's failure is reported, never raised
         said = "(its message could not be read)"
     return f"raised {name}: {said}" if said else f"raised {name}"
+
+
+def refusal_reason(refused: MoveRefused) -> str:
+    """Why a bot's move was refused (:func:`panda_core.bot_move.ask_move`), worded with
+    :func:`describe_failure`: the table says it (the same whether the bot ran in a thread of the
+    table or in its contained process). A timeout is worded by the caller, who knows the bound."""
+    if refused.kind == "exception" and refused.cause is not None:
+        return describe_failure(refused.cause)
+    if isinstance(refused.cause, NotAMoveError):
+        return str(refused.cause)
+    if refused.cause is not None:
+        return f"answered a move that could not be read: {describe_failure(refused.cause)}"
+    return "gave no answer"
