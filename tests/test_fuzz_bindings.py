@@ -3,7 +3,7 @@
 Every entry point that reads user data is fed documents the engine wrote itself (game records,
 snapshots, moves, decks), mutated by hypothesis: a field replaced by any JSON-like value, deleted,
 nested one level deeper, an integer nudged to a boundary, a string edited. The property is the
-README's error contract: every call either succeeds or raises a ``PandaCoreError`` subclass or a
+error contract of docs/errors.md: every call either succeeds or raises a ``PandaCoreError`` subclass or a
 ``TypeError``; never another exception, never a crash; a refused ``apply`` leaves ``snapshot()``
 unchanged; what is accepted round-trips.
 
@@ -34,7 +34,7 @@ import panda_core
 from conftest import FUZZ_EXAMPLES
 from panda_core import ClimbGame, ClimbMove, ClimbSettings, HeadGame, PandaCoreError, climb, head
 
-# What the README promises a caller can see from panda-core.
+# What docs/errors.md promises a caller can see from panda-core.
 ALLOWED = (PandaCoreError, TypeError)
 # Exploratory long runs only: PANDA_FUZZ_TOLERATE=ValueError,PanicException looks past bug classes
 # already reported (and marked xfail below), so a run can find the next class. Names are matched

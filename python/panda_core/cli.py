@@ -151,7 +151,8 @@ def _records_writer(
 
     The batch keeps no history, so each chunk is played a second time with records kept (the
     same games, move for move: same deals, same bot seeds) and every record written: 4–6 times
-    slower than without, one file of a few kB per game (README, "Quick start").
+    slower than without, one file of a few kB per game (docs/simulate.md; measured in
+    docs/benchmarks.md).
     """
     if args.save_records is None:
         return None
