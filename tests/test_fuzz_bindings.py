@@ -3,9 +3,9 @@
 Every entry point that reads user data is fed documents the engine wrote itself (game records,
 snapshots, moves, decks), mutated by hypothesis: a field replaced by any JSON-like value, deleted,
 nested one level deeper, an integer nudged to a boundary, a string edited. The property is the
-error contract of docs/errors.md: every call either succeeds or raises a ``PandaCoreError`` subclass or a
-``TypeError``; never another exception, never a crash; a refused ``apply`` leaves ``snapshot()``
-unchanged; what is accepted round-trips.
+error contract of docs/errors.md: every call either succeeds or raises a ``PandaCoreError``
+subclass or a ``TypeError``; never another exception, never a crash; a refused ``apply`` leaves
+``snapshot()`` unchanged; what is accepted round-trips.
 
 Size: ``FUZZ_EXAMPLES`` per entry point from ``conftest.py`` (small in CI; ``PANDA_PROFILE=fuzz``
 or ``PANDA_FUZZ_EXAMPLES=N`` for the long runs recorded in ``fuzz/RESULTS.md``).
