@@ -11,11 +11,11 @@ use super::args::{cut, cut_message, int_value, path_arg, shown, text_of, type_na
 use super::args::{players_arg, seed_arg};
 use super::errors::{ArgumentError, IntoPyResult, InvalidStateError, RulesError};
 use super::json::{from_py, to_py};
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
+use numpy::{IntoPyArray, PyArray2, PyArrayMethods};
 
 use super::errors::to_py as to_py_err;
 use super::errors::EngineInvariantError;
-use super::game::{self, deprecated, BoundGame};
+use super::game::{self, BoundGame};
 use crate::bots::decide::decision_until;
 use crate::bots::BotKind;
 use crate::card::CardInfo;
@@ -356,20 +356,6 @@ impl PyClimbGame {
         move_features(self.game.state(), &legal)
             .into_pyarray(py)
             .reshape([legal.len(), MOVE_FEATURES])
-    }
-
-    /// Deprecated name of `legal_action_mask()`.
-    fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        deprecated(py, "ClimbGame", "action_mask()", "legal_action_mask()")?;
-        game::mask_array(self, py)
-    }
-
-    /// Deprecated: `apply(action)` (which also returns the move's events).
-    fn apply_action<'py>(slf: &Bound<'py, Self>, action: Int) -> PyResult<()> {
-        let py = slf.py();
-        deprecated(py, "ClimbGame", "apply_action(action)", "apply(action)")?;
-        let action = action.0.into_pyobject(py)?.into_any();
-        game::apply(slf, &action).map(drop)
     }
 
     /// What a move of the current player plays: the face each of its cards shows (`"white"`,

@@ -11,7 +11,6 @@
 //! Numbering: seats are 0-based everywhere.
 
 use numpy::PyArray1;
-use pyo3::exceptions::PyDeprecationWarning;
 use pyo3::prelude::*;
 use pyo3::pyclass::boolean_struct::False;
 use pyo3::types::{PyDict, PyList};
@@ -249,18 +248,6 @@ pub fn determinize<G: BoundGame>(
     let seat = seat_of(game, player)?;
     let seed = seed_or_zero(seed)?;
     game.determinize(py, seat, seed)
-}
-
-/// `DeprecationWarning` for an old name (kept for one release), pointing at the caller's line.
-pub fn deprecated(py: Python<'_>, class: &str, old: &str, new: &str) -> PyResult<()> {
-    let message = format!("{class}.{old} is deprecated, use {class}.{new}");
-    let message = std::ffi::CString::new(message).unwrap_or_default();
-    PyErr::warn(
-        py,
-        &py.get_type::<PyDeprecationWarning>(),
-        message.as_c_str(),
-        1,
-    )
 }
 
 /// The shared `#[pymethods]` block of a game class: `bind_game!(PyHeadGame)`. Each method is a

@@ -7,7 +7,7 @@ use super::args::{rules_int, shown, state_int, text_of, Int, Text};
 // The batch and vector-env bindings import the argument checks from here.
 pub use super::args::{players_arg, seed_arg};
 use super::errors::{to_py as to_py_err, IntoPyResult, InvalidStateError, RulesError};
-use super::game::{self, deprecated, BoundGame};
+use super::game::{self, BoundGame};
 use super::json::{from_py, serde_to_py};
 use crate::bots::decide::decision_until;
 use crate::bots::BotKind;
@@ -268,7 +268,7 @@ impl PyHeadMove {
 ///
 /// Thread safety (docs/errors.md): reads may run from any number of threads at once; a change
 /// while another thread is inside a call on this game (in practice one that releases the GIL:
-/// `bot_action`, `determinize`) is refused with `ConcurrentUseError`, state unchanged. A change never
+/// `bot_move`, `determinize`) is refused with `ConcurrentUseError`, state unchanged. A change never
 /// runs Python code while it holds the game, so no read sees it half made.
 #[pyclass(name = "HeadGame", module = "panda_core._core")]
 #[derive(Clone)]
@@ -302,8 +302,6 @@ impl PyHeadGame {
         })
     }
 
-    /// A game from an explicit deal at the start of a hand. `draw_pile` is top card first; Pooped
-    /// seats hold no cards; `rng_state` seeds the shuffles of later hands.
     /// A position from a `snapshot()` dict, checked strictly (any point of a hand). The
     /// snapshot holds no rules: pass the game's `rules` (default rules otherwise).
     #[staticmethod]
@@ -317,6 +315,8 @@ impl PyHeadGame {
         Ok(Self::from_core(game))
     }
 
+    /// A game from an explicit deal at the start of a hand. `draw_pile` is top card first; Pooped
+    /// seats hold no cards; `rng_state` seeds the shuffles of later hands.
     #[staticmethod]
     #[pyo3(signature = (hands, draw_pile, *, dealer = Int(0), scores = None, drowsy = None,
         pooped = None, rng_state = None, hand_number = Int(0), rules = None),
@@ -406,30 +406,6 @@ impl PyHeadGame {
     #[getter]
     fn draw_pile(&self) -> Vec<u32> {
         widen(self.st().draw_pile())
-    }
-
-    /// Deprecated name of `legal_actions()`.
-    fn legal_action_ids(&self, py: Python<'_>) -> PyResult<Vec<u32>> {
-        deprecated(py, "HeadGame", "legal_action_ids()", "legal_actions()")?;
-        game::legal_actions(self, py)
-    }
-    /// Deprecated: `bot_move(bot, seed).action_id`.
-    #[pyo3(signature = (bot = Text::new("heuristic"), seed = None),
-        text_signature = "(self, /, bot='heuristic', seed=None)")]
-    fn bot_action(
-        &self,
-        py: Python<'_>,
-        bot: Text,
-        seed: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<ActionId> {
-        deprecated(py, "HeadGame", "bot_action()", "bot_move().action_id")?;
-        Ok(game::bot_move(self, py, &bot, seed, None)?.action)
-    }
-    /// Deprecated name of `round_results` (a hand is a round).
-    #[getter]
-    fn hand_results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        deprecated(py, "HeadGame", "hand_results", "round_results")?;
-        BoundGame::round_results(self, py)
     }
 
     fn __repr__(&self) -> String {

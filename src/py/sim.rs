@@ -49,8 +49,8 @@ fn simulate_head_batch<'py>(
 /// (uint32, games × players). Game `k` is dealt from the k-th output of SplitMix64(seed).
 /// Ctrl-C stops it (`KeyboardInterrupt`).
 #[pyfunction]
-#[pyo3(signature = (games, players, bots, seed = None, settings = None, threads = None, first_game = Int(0)),
-    text_signature = "(games, players, bots, seed=None, settings=None, threads=None, first_game=0)")]
+#[pyo3(signature = (games, players, bots, seed = None, rules = None, threads = None, first_game = Int(0)),
+    text_signature = "(games, players, bots, seed=None, rules=None, threads=None, first_game=0)")]
 #[allow(clippy::too_many_arguments)]
 fn simulate_climb_batch<'py>(
     py: Python<'py>,
@@ -58,13 +58,13 @@ fn simulate_climb_batch<'py>(
     players: Int,
     bots: Vec<String>,
     seed: Option<&Bound<'py, PyAny>>,
-    settings: Option<PyClimbSettings>,
+    rules: Option<PyClimbSettings>,
     threads: Option<Int>,
     first_game: Int,
 ) -> PyResult<Bound<'py, PyDict>> {
     let players = players_arg(players, CLIMB)?;
     let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
-    let settings = settings.map(|s| s.inner).unwrap_or_default();
+    let settings = rules.map(|s| s.inner).unwrap_or_default();
     batch::<ClimbState>(py, players, &args, &settings, "rounds")
 }
 
@@ -94,8 +94,8 @@ fn head_batch_records(
 /// The JSON records (`ClimbGame.to_json` format) of the games `simulate_climb_batch` plays with
 /// the same arguments (see `head_batch_records`).
 #[pyfunction]
-#[pyo3(signature = (games, players, bots, seed = None, settings = None, threads = None, first_game = Int(0)),
-    text_signature = "(games, players, bots, seed=None, settings=None, threads=None, first_game=0)")]
+#[pyo3(signature = (games, players, bots, seed = None, rules = None, threads = None, first_game = Int(0)),
+    text_signature = "(games, players, bots, seed=None, rules=None, threads=None, first_game=0)")]
 #[allow(clippy::too_many_arguments)]
 fn climb_batch_records(
     py: Python<'_>,
@@ -103,13 +103,13 @@ fn climb_batch_records(
     players: Int,
     bots: Vec<String>,
     seed: Option<&Bound<'_, PyAny>>,
-    settings: Option<PyClimbSettings>,
+    rules: Option<PyClimbSettings>,
     threads: Option<Int>,
     first_game: Int,
 ) -> PyResult<Vec<String>> {
     let players = players_arg(players, CLIMB)?;
     let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
-    let settings = settings.map(|s| s.inner).unwrap_or_default();
+    let settings = rules.map(|s| s.inner).unwrap_or_default();
     records::<ClimbGame>(py, players, &args, &settings)
 }
 

@@ -414,18 +414,18 @@ pub struct PyClimbVectorEnv {
 
 vector_env_methods!(PyClimbVectorEnv, "ClimbVectorEnv", {
     #[new]
-    #[pyo3(signature = (num_envs, players = Int(4), settings = None, threads = None),
-        text_signature = "(num_envs, players=4, settings=None, threads=None)")]
+    #[pyo3(signature = (num_envs, players = Int(4), rules = None, threads = None),
+        text_signature = "(num_envs, players=4, rules=None, threads=None)")]
     fn new(
         py: Python<'_>,
         num_envs: Int,
         players: Int,
-        settings: Option<PyRef<'_, PyClimbSettings>>,
+        rules: Option<PyRef<'_, PyClimbSettings>>,
         threads: Option<Int>,
     ) -> PyResult<Self> {
         let config = EnvConfig::<ClimbState> {
             players: players_arg(players, CLIMB)?,
-            settings: settings.map(|s| s.inner.clone()).unwrap_or_default(),
+            settings: rules.map(|s| s.inner.clone()).unwrap_or_default(),
         };
         let num_envs = num_envs_arg::<ClimbState>(num_envs)?;
         let threads = threads_arg(threads)?;
