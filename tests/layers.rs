@@ -5,10 +5,11 @@
 //!
 //! | layer | modules                                                    |
 //! |-------|------------------------------------------------------------|
-//! | 0 base      | `rng`, `card`, `error`, `event`, `interrupt`, `pool`, `record`, `user_file`, `nn`, `game` |
+//! | 0 base      | `rng`, `card`, `error`, `event`, `interrupt`, `pool`, `record`, `user_file`, `nn`, `contract` |
 //! | 1 games     | `head`, `climb` (never each other)                   |
 //! | 2 consumers | `search`, `bots`, `sim`, `vecenv` (one-way, see [`CONSUMER_ORDER`]) |
-//! | 3 binding   | `py`                                                 |
+//! | 3 registry  | `games` (what the consumers tune per game)           |
+//! | 4 binding   | `py`                                                 |
 //!
 //! `lib.rs` only declares and re-exports, so it is exempt. Inside a folder, the files form no
 //! cycle either: a file that two others share sits below both. A `mod.rs` that only declares and
@@ -40,14 +41,15 @@ const LAYERS: &[(&str, u8, &str)] = &[
     ("record", 0, "base"),
     ("user_file", 0, "base"),
     ("nn", 0, "base"),
-    ("game", 0, "base"),
+    ("contract", 0, "base"),
     ("head", 1, "games"),
     ("climb", 1, "games"),
     ("search", 2, "consumers"),
     ("bots", 2, "consumers"),
     ("sim", 2, "consumers"),
     ("vecenv", 2, "consumers"),
-    ("py", 3, "binding"),
+    ("games", 3, "registry"),
+    ("py", 4, "binding"),
 ];
 
 /// Among the consumers, a module may import only the ones listed before it: search is the

@@ -4,7 +4,7 @@
 use panda_core::bots::{BotKind, Neural};
 use panda_core::climb::rules::{ClimbSettings, Preset};
 use panda_core::climb::state::ClimbState;
-use panda_core::game::Learned;
+use panda_core::contract::Learned;
 use panda_core::head::rules::HeadRules;
 use panda_core::head::state::HeadState;
 use panda_core::nn::shipped;
@@ -88,7 +88,7 @@ fn a_policy_file_plays_only_its_own_game() {
 
 #[test]
 fn move_indices_are_positions_in_the_legal_list() {
-    use panda_core::game::{ActionSpace, Game};
+    use panda_core::contract::{ActionSpace, GameState};
     use panda_core::rng::SplitMix64;
     fn check<G: ActionSpace>(mut state: G) {
         let mut rng = SplitMix64::new(7);
@@ -107,5 +107,5 @@ fn move_indices_are_positions_in_the_legal_list() {
         }
     }
     check(HeadState::new(4, 3, HeadRules::default()).unwrap());
-    check(<ClimbState as Game>::new(4, 3, &ClimbSettings::default()).unwrap());
+    check(<ClimbState as GameState>::new(4, 3, &ClimbSettings::default()).unwrap());
 }

@@ -15,7 +15,7 @@ use numpy::{IntoPyArray, PyArray2, PyArrayMethods};
 
 use super::errors::to_py as to_py_err;
 use super::errors::EngineInvariantError;
-use super::game::{self, BoundGame};
+use super::game_class::{self, BoundGame};
 use crate::bots::decide::decision_until;
 use crate::bots::BotKind;
 use crate::card::CardInfo;
@@ -426,7 +426,7 @@ impl PyClimbGame {
     }
 }
 
-game::bind_game!(PyClimbGame);
+game_class::bind_game!(PyClimbGame);
 
 impl BoundGame for PyClimbGame {
     type Move = PyClimbMove;

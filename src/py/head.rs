@@ -7,7 +7,7 @@ use super::args::{rules_int, shown, state_int, text_of, Int, Text};
 // The batch and vector-env bindings import the argument checks from here.
 pub use super::args::{players_arg, seed_arg};
 use super::errors::{to_py as to_py_err, IntoPyResult, InvalidStateError, RulesError};
-use super::game::{self, BoundGame};
+use super::game_class::{self, BoundGame};
 use super::json::{from_py, serde_to_py};
 use crate::bots::decide::decision_until;
 use crate::bots::BotKind;
@@ -428,7 +428,7 @@ impl PyHeadGame {
     }
 }
 
-game::bind_game!(PyHeadGame);
+game_class::bind_game!(PyHeadGame);
 
 impl BoundGame for PyHeadGame {
     type Move = PyHeadMove;
@@ -493,7 +493,7 @@ impl BoundGame for PyHeadGame {
                 }
             },
         };
-        game::engine(py, BoundGame::move_for_action(self, id)).map(|m| usize::from(m.action))
+        game_class::engine(py, BoundGame::move_for_action(self, id)).map(|m| usize::from(m.action))
     }
 
     fn request(obj: &Bound<'_, PyAny>) -> PyResult<HeadRequest> {

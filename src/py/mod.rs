@@ -7,7 +7,7 @@ mod args;
 mod climb;
 mod errors;
 pub mod events;
-mod game;
+mod game_class;
 mod head;
 mod interrupt;
 mod json;

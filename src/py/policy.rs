@@ -14,7 +14,7 @@ use super::args::type_name;
 use super::errors::{cut_message, ArgumentError, PolicyError};
 use crate::climb::rules::{ClimbSettings, Preset};
 use crate::climb::ClimbState;
-use crate::game::Learned;
+use crate::contract::Learned;
 use crate::head::rules::HeadRules;
 use crate::head::HeadState;
 use crate::nn::{cache, file, shipped, Policy, Scratch};

@@ -8,16 +8,15 @@ use pyo3::types::PyDict;
 use super::args::{threads_arg, Int, Text};
 use super::climb::{PyClimbSettings, CLIMB};
 use super::errors::{ArgumentError, IntoPyResult};
-use super::game::bot_kind;
+use super::game_class::bot_kind;
 use super::head::{players_arg, seed_arg, PyHeadRules, HEAD};
 use super::interrupt::{interruptible_if, prepare_numpy};
-use crate::bots::BotGame;
 use crate::bots::{BotKind, MAX_ISMCTS_ITERATIONS};
 use crate::climb::{ClimbGame, ClimbState};
+use crate::contract::{GameState, RecordedGame};
 use crate::error::EngineError;
-use crate::game::{Game, Recorded};
 use crate::head::{HeadGame, HeadState};
-use crate::sim::{records_until, simulate_rounds_until, simulate_until, MAX_BATCH_GAMES};
+use crate::sim::{records_until, simulate_rounds_until, simulate_until, SimGame, MAX_BATCH_GAMES};
 
 /// Play `games` complete Panda Head games with built-in bots (one name per seat) and return numpy
 /// arrays: `winner` (int8, games), `hands` (uint32, games), `decisions` (uint32, games),
@@ -156,7 +155,7 @@ fn check_seed(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
 
 /// Play the batch `args` of game `G` (GIL released, Ctrl-C when long) as the numpy result dict;
 /// `rounds_key` names the rounds column (`hands` in Panda Head).
-fn batch<'py, G: BotGame>(
+fn batch<'py, G: SimGame>(
     py: Python<'py>,
     players: u8,
     args: &BatchArgs,
@@ -191,13 +190,13 @@ fn records<R>(
     py: Python<'_>,
     players: u8,
     args: &BatchArgs,
-    settings: &<R::State as Game>::Settings,
+    settings: &<R::State as GameState>::Settings,
 ) -> PyResult<Vec<String>>
 where
-    R: Recorded,
-    R::State: BotGame,
+    R: RecordedGame,
+    R::State: SimGame,
 {
-    let quick = (<R::State as Game>::BATCH_CHUNK / 4).clamp(1, 8);
+    let quick = (<R::State as SimGame>::BATCH_CHUNK / 4).clamp(1, 8);
     let records = interruptible_if(py, args.long(quick), |stop| {
         records_until::<R>(
             args.first_game,

@@ -18,7 +18,7 @@ use pyo3::types::{PyString, PyTuple};
 use super::args::{int_value, shown, threads_arg, type_name, Int};
 use super::climb::{PyClimbGame, PyClimbMove, PyClimbSettings, CLIMB};
 use super::errors::{to_py, ArgumentError, IllegalMoveError};
-use super::game::bot_kind;
+use super::game_class::bot_kind;
 use super::head::{players_arg, seed_arg, PyHeadGame, PyHeadRules, HEAD};
 use super::interrupt::interruptible_if;
 use crate::bots::BotKind;

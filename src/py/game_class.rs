@@ -259,65 +259,65 @@ macro_rules! bind_game {
             /// Number of players (2–5).
             #[getter]
             fn players(&self) -> u8 {
-                $crate::py::game::BoundGame::players(self)
+                $crate::py::game_class::BoundGame::players(self)
             }
             /// The seat to move (0-based), or `None` once the game is over.
             #[getter]
             fn current_player(&self) -> Option<u8> {
-                $crate::py::game::BoundGame::current_player(self)
+                $crate::py::game_class::BoundGame::current_player(self)
             }
             #[getter]
             fn is_over(&self) -> bool {
-                $crate::py::game::BoundGame::is_over(self)
+                $crate::py::game_class::BoundGame::is_over(self)
             }
             /// The winning seat once the game is over, else `None`.
             #[getter]
             fn winner(&self) -> Option<u8> {
-                $crate::py::game::BoundGame::winner(self)
+                $crate::py::game_class::BoundGame::winner(self)
             }
             /// Each seat's score.
             #[getter]
             fn scores(&self) -> Vec<u32> {
-                $crate::py::game::BoundGame::scores(self)
+                $crate::py::game_class::BoundGame::scores(self)
             }
             /// The rules this game is played by (`HeadRules` or `ClimbSettings`).
             #[getter]
-            fn rules(&self) -> <$class as $crate::py::game::BoundGame>::Rules {
-                $crate::py::game::BoundGame::rules(self)
+            fn rules(&self) -> <$class as $crate::py::game_class::BoundGame>::Rules {
+                $crate::py::game_class::BoundGame::rules(self)
             }
             /// Size of the fixed action space: ids are `0 .. num_actions - 1`.
             #[getter]
             fn num_actions(&self) -> usize {
-                <$class as $crate::py::game::BoundGame>::NUM_ACTIONS
+                <$class as $crate::py::game_class::BoundGame>::NUM_ACTIONS
             }
 
             /// The legal moves of the seat to move (empty once the game is over).
             fn legal_moves(
                 &self,
                 py: pyo3::Python<'_>,
-            ) -> pyo3::PyResult<Vec<<$class as $crate::py::game::BoundGame>::Move>> {
-                $crate::py::game::engine(py, $crate::py::game::BoundGame::legal_moves(self))
+            ) -> pyo3::PyResult<Vec<<$class as $crate::py::game_class::BoundGame>::Move>> {
+                $crate::py::game_class::engine(py, $crate::py::game_class::BoundGame::legal_moves(self))
             }
             /// The legal action ids, ascending (the true indices of `legal_action_mask()`).
             fn legal_actions(&self, py: pyo3::Python<'_>) -> pyo3::PyResult<Vec<u32>> {
-                $crate::py::game::legal_actions(self, py)
+                $crate::py::game_class::legal_actions(self, py)
             }
             /// A bool numpy array of shape `(num_actions,)`, true where the action is legal.
             fn legal_action_mask<'py>(
                 &self,
                 py: pyo3::Python<'py>,
             ) -> pyo3::PyResult<pyo3::Bound<'py, numpy::PyArray1<bool>>> {
-                $crate::py::game::mask_array(self, py)
+                $crate::py::game_class::mask_array(self, py)
             }
             /// The legal move an action id stands for; `IllegalMoveError` when it names none.
             fn move_for_action(
                 &self,
                 py: pyo3::Python<'_>,
                 action: $crate::py::args::Int,
-            ) -> pyo3::PyResult<<$class as $crate::py::game::BoundGame>::Move> {
-                $crate::py::game::engine(
+            ) -> pyo3::PyResult<<$class as $crate::py::game_class::BoundGame>::Move> {
+                $crate::py::game_class::engine(
                     py,
-                    $crate::py::game::BoundGame::move_for_action(self, action),
+                    $crate::py::game_class::BoundGame::move_for_action(self, action),
                 )
             }
             /// The action id of a legal move (a move object or a notation).
@@ -326,7 +326,7 @@ macro_rules! bind_game {
                 py: pyo3::Python<'_>,
                 r#move: &pyo3::Bound<'_, pyo3::PyAny>,
             ) -> pyo3::PyResult<usize> {
-                $crate::py::game::BoundGame::action_index(self, py, r#move)
+                $crate::py::game_class::BoundGame::action_index(self, py, r#move)
             }
             /// Play a move for the seat to move: a move object, an action id or a notation.
             /// Returns the move's events (dicts, the first `{"type": "move", ...}`). An illegal
@@ -336,7 +336,7 @@ macro_rules! bind_game {
                 slf: &pyo3::Bound<'py, Self>,
                 r#move: &pyo3::Bound<'py, pyo3::PyAny>,
             ) -> pyo3::PyResult<$crate::py::events::PyMoveEvents> {
-                $crate::py::game::apply(slf, r#move)
+                $crate::py::game_class::apply(slf, r#move)
             }
             /// Every event so far, in order (what `apply()` returned, move after move).
             #[getter]
@@ -344,7 +344,7 @@ macro_rules! bind_game {
                 &self,
                 py: pyo3::Python<'py>,
             ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::types::PyList>> {
-                $crate::py::game::events(self, py, None)
+                $crate::py::game_class::events(self, py, None)
             }
             /// The event log: all of it (`player=None`), or what seat `player` may see.
             #[pyo3(signature = (player = None))]
@@ -353,7 +353,7 @@ macro_rules! bind_game {
                 py: pyo3::Python<'py>,
                 player: Option<$crate::py::args::Int>,
             ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::types::PyList>> {
-                $crate::py::game::events(self, py, player)
+                $crate::py::game_class::events(self, py, player)
             }
             /// One dict per finished round (a hand, in Panda Head), each with the `scores` after it.
             #[getter]
@@ -361,7 +361,7 @@ macro_rules! bind_game {
                 &self,
                 py: pyo3::Python<'py>,
             ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::PyAny>> {
-                $crate::py::game::BoundGame::round_results(self, py)
+                $crate::py::game_class::BoundGame::round_results(self, py)
             }
             /// The outcome: `is_over`, `winner` (`None` while the game runs), `scores`,
             /// `rounds_played`, and the game's own keys.
@@ -369,7 +369,7 @@ macro_rules! bind_game {
                 &self,
                 py: pyo3::Python<'py>,
             ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::types::PyDict>> {
-                $crate::py::game::result(self, py)
+                $crate::py::game_class::result(self, py)
             }
             /// What `player` may see: their own hand and public information only.
             fn view<'py>(
@@ -377,8 +377,8 @@ macro_rules! bind_game {
                 py: pyo3::Python<'py>,
                 player: $crate::py::args::Int,
             ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::PyAny>> {
-                let seat = $crate::py::game::seat_of(self, player)?;
-                $crate::py::game::BoundGame::view(self, py, seat)
+                let seat = $crate::py::game_class::seat_of(self, player)?;
+                $crate::py::game_class::BoundGame::view(self, py, seat)
             }
             /// A float32 numpy array: what `player` may know, in seats relative to them.
             fn observation<'py>(
@@ -386,8 +386,8 @@ macro_rules! bind_game {
                 py: pyo3::Python<'py>,
                 player: $crate::py::args::Int,
             ) -> pyo3::PyResult<pyo3::Bound<'py, numpy::PyArray1<f32>>> {
-                let seat = $crate::py::game::seat_of(self, player)?;
-                let values = $crate::py::game::BoundGame::observation(self, seat);
+                let seat = $crate::py::game_class::seat_of(self, player)?;
+                let values = $crate::py::game_class::BoundGame::observation(self, seat);
                 // Copied into a NumPy-owned buffer: cheaper than wrapping the Vec in a capsule.
                 Ok(numpy::PyArray1::from_slice(py, &values))
             }
@@ -396,11 +396,11 @@ macro_rules! bind_game {
                 &self,
                 py: pyo3::Python<'py>,
             ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::PyAny>> {
-                $crate::py::game::BoundGame::snapshot(self, py)
+                $crate::py::game_class::BoundGame::snapshot(self, py)
             }
             /// The game record as JSON text: rules, start and every move.
             fn to_json(&self) -> pyo3::PyResult<String> {
-                $crate::py::game::BoundGame::to_json(self)
+                $crate::py::game_class::BoundGame::to_json(self)
             }
             /// Rebuild a game from `to_json()` output, replaying and checking every move.
             #[staticmethod]
@@ -408,7 +408,7 @@ macro_rules! bind_game {
                 py: pyo3::Python<'_>,
                 text: $crate::py::args::Text,
             ) -> pyo3::PyResult<Self> {
-                <$class as $crate::py::game::BoundGame>::from_json(py, &text)
+                <$class as $crate::py::game_class::BoundGame>::from_json(py, &text)
             }
             /// Pickle support: the JSON record, replayed and checked on load.
             fn __reduce__<'py>(
@@ -418,10 +418,10 @@ macro_rules! bind_game {
                 let from_json = slf.get_type().getattr("from_json")?;
                 let game = slf.try_borrow().map_err(|_| {
                     $crate::py::errors::concurrent_use(
-                        <$class as $crate::py::game::BoundGame>::CLASS,
+                        <$class as $crate::py::game_class::BoundGame>::CLASS,
                     )
                 })?;
-                Ok((from_json, ($crate::py::game::BoundGame::to_json(&*game)?,)))
+                Ok((from_json, ($crate::py::game_class::BoundGame::to_json(&*game)?,)))
             }
             /// An independent copy.
             fn clone(&self) -> Self {
@@ -447,8 +447,8 @@ macro_rules! bind_game {
                 bot: $crate::py::args::Text,
                 seed: Option<&pyo3::Bound<'_, pyo3::PyAny>>,
                 time_limit: Option<&pyo3::Bound<'_, pyo3::PyAny>>,
-            ) -> pyo3::PyResult<<$class as $crate::py::game::BoundGame>::Move> {
-                $crate::py::game::bot_move(self, py, &bot, seed, time_limit)
+            ) -> pyo3::PyResult<<$class as $crate::py::game_class::BoundGame>::Move> {
+                $crate::py::game_class::bot_move(self, py, &bot, seed, time_limit)
             }
             /// The game's deck as it plays it: one dict per card id (`id`, `token`, `label`,
             /// `kind`, `suit`, `value`, `faces`, `in_play`), in id order.
@@ -456,7 +456,7 @@ macro_rules! bind_game {
                 &self,
                 py: pyo3::Python<'py>,
             ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::PyAny>> {
-                $crate::py::game::cards(self, py)
+                $crate::py::game_class::cards(self, py)
             }
             /// A full game sampled from what `player` knows (docs/agents.md,
             /// "Determinization"): hidden cards dealt anew, consistently with what `player` has
@@ -468,7 +468,7 @@ macro_rules! bind_game {
                 player: $crate::py::args::Int,
                 seed: Option<&pyo3::Bound<'_, pyo3::PyAny>>,
             ) -> pyo3::PyResult<Self> {
-                $crate::py::game::determinize(self, py, player, seed)
+                $crate::py::game_class::determinize(self, py, player, seed)
             }
         }
     };

@@ -1,6 +1,6 @@
 //! The contract every game implements, and the capabilities a game may add.
 //!
-//! [`Game`] is a position: who plays, who is to move, the legal moves, applying one, and the end
+//! [`GameState`] is a position: who plays, who is to move, the legal moves, applying one, and the end
 //! of the game. It is what the generic consumers ([`crate::bots`], [`crate::search`],
 //! [`crate::sim`], [`crate::vecenv`]) are written against; each game implements it in its own
 //! folder (`head/contract.rs`, `climb/contract.rs`) on the bare state its hot paths use.
@@ -13,7 +13,7 @@
 //! - [`Learned`]: what a trained policy ([`crate::nn`]) must be to play the game, and its move;
 //! - [`Determinize`] and [`SearchValue`]: what ISMCTS needs (sampling a seat's information set,
 //!   valuing a rollout at its horizon);
-//! - [`Recorded`]: the same game with its history, written as a JSON record;
+//! - [`RecordedGame`]: the same game with its history, written as a JSON record;
 //! - [`EnvSave`]: an env's exact save/load form.
 //!
 //! Shape: a position value mutated in place, legal moves generated into a caller's buffer, a
@@ -26,13 +26,13 @@ use std::fmt::Debug;
 
 use crate::error::EngineError;
 use crate::nn::{Policy, PolicyShape, Scratch};
-use crate::rng::SplitMix64;
+use crate::rng::{index_below, SplitMix64};
 
 /// Most seats of any game: fixed-size per-seat arrays (outcomes, scores) use it.
 pub const MAX_PLAYERS: usize = 5;
 
 /// A game position.
-pub trait Game: Clone + Debug + Send + Sync + Sized {
+pub trait GameState: Clone + Debug + Send + Sync + Sized {
     /// A move. Legal moves are listed in increasing order (the order search trees use).
     type Move: Clone + Ord + Debug + Send + Sync;
     /// What a game is created with besides players and seed (rules, preset, deck).
@@ -45,13 +45,8 @@ pub trait Game: Clone + Debug + Send + Sync + Sized {
     const MAX_ROUNDS: u32;
     /// What a round is called in messages: "hands" or "rounds".
     const ROUNDS_NAME: &'static str;
-    /// Separates bots' random streams from the deal's: the bot at seat `p` of a game dealt from
-    /// `seed` draws from `nth_output(seed ^ BOT_STREAM, p)`.
-    const BOT_STREAM: u64;
-    /// Games in one task of a batch simulation (a game is cheap or not).
-    const BATCH_CHUNK: usize;
 
-    /// Check players and settings as [`Game::new`] does, without dealing.
+    /// Check players and settings as [`GameState::new`] does, without dealing.
     fn validate(players: u8, settings: &Self::Settings) -> Result<(), EngineError>;
     /// A new game dealt from `seed`.
     fn new(players: u8, seed: u64, settings: &Self::Settings) -> Result<Self, EngineError>;
@@ -79,14 +74,14 @@ pub trait Game: Clone + Debug + Send + Sync + Sized {
     /// when the move ended a round (or the game).
     fn apply(&mut self, mv: &Self::Move) -> Result<Option<Self::RoundEnd>, EngineError>;
 
-    /// Apply a move taken from [`Game::legal_moves_into`] of this position, without checking it
+    /// Apply a move taken from [`GameState::legal_moves_into`] of this position, without checking it
     /// again. An error only for what a legal move can still meet (Panda Head: an exhausted draw
     /// pile, H-4.6), before anything changes.
     fn apply_legal(&mut self, mv: &Self::Move) -> Result<Option<Self::RoundEnd>, EngineError>;
 
     /// A uniform legal move drawn from `rng`; `buf` receives the legal list when the game uses
     /// one. A game may draw without a list (Panda Head picks from its action mask); the default
-    /// draws an index into the list with [`below`].
+    /// draws an index into the list with [`index_below`].
     #[inline]
     fn random_move(
         &self,
@@ -97,7 +92,7 @@ pub trait Game: Clone + Debug + Send + Sync + Sized {
         if buf.is_empty() {
             return Err(EngineError::GameOver);
         }
-        Ok(Pick::Listed(below(rng, buf.len())))
+        Ok(Pick::Listed(index_below(rng, buf.len())))
     }
 }
 
@@ -135,7 +130,7 @@ impl<M: Clone> Pick<M> {
 /// A fixed action space: every move has at most one action id in `0..NUM_ACTIONS`, and the
 /// legal ones form a mask. Positions cache what the mask and the checks read
 /// ([`ActionSpace::Legal`]), computed once per position.
-pub trait ActionSpace: Game {
+pub trait ActionSpace: GameState {
     const NUM_ACTIONS: usize;
     /// What one position's mask and checks read (Panda Head: nothing, the mask is a few
     /// instructions; climbing: the legal list with each move's action id).
@@ -160,10 +155,24 @@ pub trait ActionSpace: Game {
         legal: &Self::Legal,
         ticket: u32,
     ) -> Result<Option<Self::RoundEnd>, EngineError>;
-    /// The legal action ids, increasing.
-    fn legal_action_ids(&self, legal: &Self::Legal) -> Vec<i64>;
-    /// The move indices [`ActionSpace::resolve_index`] accepts, increasing.
-    fn legal_indices(&self, legal: &Self::Legal) -> Vec<i64>;
+    /// The legal action ids, increasing: the mask's set entries (refusal messages read them).
+    fn legal_action_ids(&self, legal: &Self::Legal) -> Vec<i64> {
+        let mut mask = vec![false; Self::NUM_ACTIONS];
+        self.write_mask(legal, &mut mask);
+        (0i64..)
+            .zip(mask)
+            .filter(|(_, on)| *on)
+            .map(|(id, _)| id)
+            .collect()
+    }
+    /// The move indices [`ActionSpace::resolve_index`] accepts, increasing: `0..` until the
+    /// first refused one.
+    fn legal_indices(&self, legal: &Self::Legal) -> Vec<i64> {
+        (0..)
+            .take_while(|&i| self.resolve_index(legal, i).is_some())
+            .map(|i| i as i64)
+            .collect()
+    }
     /// Why `action` is refused here, naming the legal actions.
     fn refused_action(&self, legal: &Self::Legal, action: i64) -> String;
     /// Why move index `index` is refused here.
@@ -183,7 +192,7 @@ pub trait MoveFeatures: ActionSpace {
 }
 
 /// A fixed-size observation per seat.
-pub trait Observe: Game {
+pub trait Observe: GameState {
     const OBSERVATION_SIZE: usize;
     /// The observation layout's version (see [`MoveFeatures::MOVE_FEATURES_LAYOUT`]).
     const OBSERVATION_LAYOUT: &'static str;
@@ -192,7 +201,7 @@ pub trait Observe: Game {
 }
 
 /// The game's rule-of-thumb player (the built-in `heuristic` bot, and a search rollout policy).
-pub trait HeuristicPolicy: Game {
+pub trait HeuristicPolicy: GameState {
     /// The heuristic's move for the player to move; `buf` receives the legal list when the
     /// game uses one.
     fn heuristic_move(&self, buf: &mut Vec<Self::Move>) -> Result<Pick<Self::Move>, EngineError>;
@@ -235,7 +244,7 @@ pub enum Horizon {
 
 /// Sampling full positions consistent with one seat's knowledge (the determinizations of
 /// ISMCTS).
-pub trait Determinize: Game {
+pub trait Determinize: GameState {
     /// What a searching seat remembers from the moves it watched (Panda Head: the plays of the
     /// hand; climbing: who still holds a wind). `Default`: nothing seen yet.
     type Memory: Clone + Debug + Default + Send + Sync;
@@ -255,7 +264,7 @@ pub trait Determinize: Game {
 }
 
 /// How a search values the position its rollout reached.
-pub trait SearchValue: Game {
+pub trait SearchValue: GameState {
     /// The rollout policy the game's search uses by default (chosen by measurement).
     const DEFAULT_ROLLOUT: Rollout;
     /// What the value compares against, taken at the search's root (climbing: the scores).
@@ -280,20 +289,20 @@ pub trait SearchValue: Game {
 }
 
 /// The game with its history: what a replayable record is written from.
-pub trait Recorded: Sized {
+pub trait RecordedGame: Sized {
     type State: Determinize;
 
     fn new(
         players: u8,
         seed: u64,
-        settings: &<Self::State as Game>::Settings,
+        settings: &<Self::State as GameState>::Settings,
     ) -> Result<Self, EngineError>;
     fn state(&self) -> &Self::State;
     /// Apply a legal move of the position and record it.
     fn apply_legal(
         &mut self,
-        mv: &<Self::State as Game>::Move,
-    ) -> Result<Option<<Self::State as Game>::RoundEnd>, EngineError>;
+        mv: &<Self::State as GameState>::Move,
+    ) -> Result<Option<<Self::State as GameState>::RoundEnd>, EngineError>;
     /// What a search for the player to move knows from the history.
     fn search_memory(&self) -> <Self::State as Determinize>::Memory;
     /// The JSON record.
@@ -305,9 +314,6 @@ pub trait EnvSave: ActionSpace {
     /// What the env keeps beside the position to save it (Panda Head: the start of the hand and
     /// its actions, since a mid-hand position has no public form).
     type Trail: Clone + Debug + Default + Send + Sync;
-    /// Smallest batch of envs worth spreading over threads: waking a pool's threads costs tens
-    /// of microseconds on a busy VM, so the batch must hold at least that much work.
-    const MIN_PARALLEL_ENVS: usize = 64;
 
     /// A fresh trail for a position (a new episode or a loaded game).
     fn start_trail(&self, trail: &mut Self::Trail);
@@ -323,12 +329,4 @@ pub trait EnvSave: ActionSpace {
     ) -> Result<(Self, Self::Trail), EngineError>;
     fn save_settings(players: u8, settings: &Self::Settings) -> serde_json::Value;
     fn load_settings(saved: &serde_json::Value) -> Result<(u8, Self::Settings), EngineError>;
-}
-
-/// A uniform index below `len` (> 0) by multiply-shift (Lemire): no division in hot loops. The
-/// bias is below 2^-27 for the short lists here; bots and search are not bound by R-3.
-#[inline]
-pub fn below(rng: &mut SplitMix64, len: usize) -> usize {
-    debug_assert!(len > 0);
-    (((rng.next() >> 32) * len as u64) >> 32) as usize
 }
