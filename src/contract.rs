@@ -24,6 +24,7 @@
 
 use std::fmt::Debug;
 
+use crate::card::CardInfo;
 use crate::error::EngineError;
 use crate::nn::{Policy, PolicyShape, Scratch};
 use crate::rng::{index_below, SplitMix64};
@@ -288,9 +289,23 @@ pub trait SearchValue: GameState {
     }
 }
 
-/// The game with its history: what a replayable record is written from.
-pub trait RecordedGame: Sized {
+/// The move of a recorded game's position.
+pub type MoveOf<R> = <<R as RecordedGame>::State as GameState>::Move;
+
+/// The game with its history (`HeadGame`, `ClimbGame`): the position, every move and what it
+/// did. It is what a replayable record is written from and what a Python game object holds:
+/// everything a game object shows is read here, as core values (serde-serialisable where Python
+/// reads them as plain data), so the binding binds each verb once for every game.
+pub trait RecordedGame: Clone + Send + Sync + Sized {
     type State: Determinize;
+    /// One event of the log (`{"type": ..., ...}` as JSON).
+    type Event: serde::Serialize + Clone + Debug + Send + Sync;
+    /// The finished rounds (hands), as `round_results` lists them.
+    type Rounds: serde::Serialize;
+    /// What one seat may see ([`RecordedGame::view`]).
+    type View: serde::Serialize;
+    /// The complete position as plain data ([`RecordedGame::snapshot`]).
+    type Snapshot: serde::Serialize;
 
     fn new(
         players: u8,
@@ -298,15 +313,52 @@ pub trait RecordedGame: Sized {
         settings: &<Self::State as GameState>::Settings,
     ) -> Result<Self, EngineError>;
     fn state(&self) -> &Self::State;
+
+    // ---- playing: a refused move changes nothing ----
     /// Apply a legal move of the position and record it.
     fn apply_legal(
         &mut self,
-        mv: &<Self::State as GameState>::Move,
+        mv: &MoveOf<Self>,
     ) -> Result<Option<<Self::State as GameState>::RoundEnd>, EngineError>;
+    /// Apply a move after checking it.
+    fn apply_checked(&mut self, mv: &MoveOf<Self>) -> Result<(), EngineError>;
+    /// Apply the move a notation names.
+    fn apply_notation_text(&mut self, text: &str) -> Result<(), EngineError>;
+    /// The legal move action id `action` stands for (any integer: a refusal says which ids
+    /// exist and which are legal).
+    fn move_for_action(&self, action: i128) -> Result<MoveOf<Self>, EngineError>;
+    /// Apply the move of [`RecordedGame::move_for_action`].
+    fn apply_action(&mut self, action: i128) -> Result<(), EngineError>;
+    /// The refusal of a move given as data that is no move (`shown`, and why not).
+    fn unparsable(&self, shown: &str, why: &str) -> EngineError;
+
+    // ---- reading ----
+    /// The event log, in order (it only ever grows).
+    fn events(&self) -> &[Self::Event];
+    /// The events `seat` may see (no hidden card of another seat).
+    fn events_seen_by(&self, seat: u8) -> Vec<Self::Event>;
+    fn round_results(&self) -> Self::Rounds;
+    /// Rounds played or under way when the game ended (`result()["rounds_played"]`).
+    fn rounds_played(&self) -> usize;
+    /// The game's own keys of its result, beside the shared ones (in order).
+    fn result_extras(&self) -> Vec<(&'static str, serde_json::Value)> {
+        Vec::new()
+    }
+    fn view(&self, seat: u8) -> Self::View;
+    fn snapshot(&self) -> Self::Snapshot;
+    /// The game's deck as it plays it, one card per id.
+    fn cards(&self) -> Vec<CardInfo>;
+    /// A full game sampled from what `seat` knows (hidden cards dealt anew, consistently with
+    /// what `seat` has seen), from `seed`.
+    fn determinize(&self, seat: u8, seed: u64) -> Result<Self, EngineError>;
     /// What a search for the player to move knows from the history.
     fn search_memory(&self) -> <Self::State as Determinize>::Memory;
+
+    // ---- the record ----
     /// The JSON record.
     fn to_json(&self) -> Result<String, EngineError>;
+    /// A game from its JSON record, every move replayed and checked.
+    fn from_json(text: &str) -> Result<Self, EngineError>;
 }
 
 /// The exact save form of a position in an environment (for `VecEnv` save/load and pickling).

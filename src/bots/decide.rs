@@ -10,8 +10,7 @@ use crate::nn::Scratch;
 use crate::rng::SplitMix64;
 use crate::search::ismcts_move_until;
 
-/// The move of a game's state.
-pub type MoveOf<R> = <<R as RecordedGame>::State as GameState>::Move;
+pub use crate::contract::MoveOf;
 
 /// The move `kind` picks in `game` for the player to move; `seed` drives its randomness. A
 /// search (ISMCTS) uses what the game's history reveals and ends early once `stop` is set (the

@@ -10,15 +10,17 @@ use serde_json::Value;
 use super::determinize::wind_holders;
 use super::determinize::ClimbDeterminizer;
 use super::encoding::{self, move_features_into, MOVE_FEATURES, MOVE_FEATURES_LAYOUT};
+use super::event::ClimbEvent;
 use super::moves::Move;
 use super::moves::MAX_PLAYERS;
 use super::observation::{observation_into_zeroed, OBSERVATION_LAYOUT, OBSERVATION_SIZE};
 use super::recorded::ClimbGame;
 use super::rules::{ClimbSettings, Mood, Preset};
 use super::search_value::WindMemory;
-use super::snapshot::{parse_snapshot, snapshot};
+use super::snapshot::{parse_snapshot, round_snap, snapshot};
 use super::state::{ClimbState, RoundResult};
 use super::Deck;
+use crate::card::CardInfo;
 use crate::contract::{
     ActionSpace, Determinize, EnvSave, GameState, HeuristicPolicy, Horizon, Learned, MoveFeatures,
     Observe, Pick, RecordedGame, Rollout, SearchValue,
@@ -272,6 +274,14 @@ impl EnvSave for ClimbState {
 
 impl RecordedGame for ClimbGame {
     type State = ClimbState;
+    type Event = ClimbEvent;
+    /// The round results as JSON (one §7 round entry each, and the round in progress when the
+    /// game ended).
+    type Rounds = Value;
+    /// Own hand with faces, public information only (S-11).
+    type View = Value;
+    /// The §7 dict, as JSON.
+    type Snapshot = Value;
 
     fn new(players: u8, seed: u64, settings: &ClimbSettings) -> Result<Self, EngineError> {
         ClimbGame::new(players, seed, settings.clone())
@@ -285,11 +295,68 @@ impl RecordedGame for ClimbGame {
         ClimbGame::apply_legal(self, mv);
         Ok(self.round_results()[rounds..].first().copied())
     }
+    fn apply_checked(&mut self, mv: &Move) -> Result<(), EngineError> {
+        self.apply(mv).map(drop)
+    }
+    fn apply_notation_text(&mut self, text: &str) -> Result<(), EngineError> {
+        self.apply_notation(text).map(drop)
+    }
+    fn move_for_action(&self, action: i128) -> Result<Move, EngineError> {
+        ClimbGame::move_for_action(self, action)
+    }
+    fn apply_action(&mut self, action: i128) -> Result<(), EngineError> {
+        ClimbGame::apply_action(self, action)
+    }
+    fn unparsable(&self, shown: &str, why: &str) -> EngineError {
+        ClimbGame::unparsable(self, shown, why)
+    }
+
+    fn events(&self) -> &[ClimbEvent] {
+        ClimbGame::events(self)
+    }
+    fn events_seen_by(&self, seat: u8) -> Vec<ClimbEvent> {
+        ClimbGame::events_seen_by(self, seat)
+    }
+    fn round_results(&self) -> Value {
+        let rounds: Vec<_> = ClimbGame::round_results(self)
+            .iter()
+            .map(round_snap)
+            .collect();
+        serde_json::to_value(rounds).expect("round results serialize")
+    }
+    fn rounds_played(&self) -> usize {
+        ClimbGame::round_results(self).len()
+    }
+    fn view(&self, seat: u8) -> Value {
+        super::view::view(self, seat)
+    }
+    fn snapshot(&self) -> Value {
+        serde_json::to_value(ClimbGame::snapshot(self)).expect("a snapshot serializes")
+    }
+    /// All 70 ids of the game's deck, `in_play` for the suits dealt (S-1.3, S-2, S-3.1).
+    fn cards(&self) -> Vec<CardInfo> {
+        let st = self.state();
+        st.deck().cards_info(st.suits_in_play())
+    }
+    /// The white cards of other hands, the draw pile and (in `spin`) the unseen winds are dealt
+    /// anew into the same places. The sample starts from its snapshot, so it has a record.
+    fn determinize(&self, seat: u8, seed: u64) -> Result<Self, EngineError> {
+        let mut rng = crate::rng::SplitMix64::new(seed);
+        let state = ClimbDeterminizer::new(self.state(), seat, wind_holders(self)).sample(&mut rng);
+        let snap = snapshot(&state, ClimbGame::round_results(self));
+        ClimbGame::from_snapshot(snap, self.state().settings().deck.clone()).map_err(|e| {
+            EngineError::Invariant(format!("a determinization is not a valid state: {}", e.0))
+        })
+    }
     fn search_memory(&self) -> WindMemory {
         WindMemory::Known(wind_holders(self))
     }
+    /// Settings (deck embedded), start and every move.
     fn to_json(&self) -> Result<String, EngineError> {
         Ok(super::record::to_json(self))
+    }
+    fn from_json(text: &str) -> Result<Self, EngineError> {
+        super::record::from_json(text)
     }
 }
 

@@ -5,10 +5,14 @@ use serde::{Deserialize, Serialize};
 
 use super::action::{mask_ids, Action, ActionId, NUM_ACTIONS};
 use super::determinize::{Determinizer, HandLog};
+use super::event::HeadEvent;
 use super::observation::{observation_into_zeroed, OBSERVATION_LAYOUT, OBSERVATION_SIZE};
 use super::recorded::HeadGame;
 use super::rules::HeadRules;
+use super::snapshot::{hand_result_snap, HandResultSnap, HeadSnapshot};
 use super::state::{Deal, HandResult, HeadState};
+use super::view::HeadView;
+use crate::card::CardInfo;
 use crate::contract::{
     ActionSpace, Determinize, EnvSave, GameState, HeuristicPolicy, Horizon, Learned, Observe, Pick,
     RecordedGame, Rollout, SearchValue,
@@ -275,6 +279,10 @@ impl EnvSave for HeadState {
 
 impl RecordedGame for HeadGame {
     type State = HeadState;
+    type Event = HeadEvent;
+    type Rounds = Vec<HandResultSnap>;
+    type View = HeadView;
+    type Snapshot = HeadSnapshot;
 
     fn new(players: u8, seed: u64, rules: &HeadRules) -> Result<Self, EngineError> {
         HeadGame::new(players, seed, *rules)
@@ -289,11 +297,83 @@ impl RecordedGame for HeadGame {
         self.apply(*mv)?;
         Ok(self.hand_results()[hands..].first().copied())
     }
+    fn apply_checked(&mut self, mv: &ActionId) -> Result<(), EngineError> {
+        self.apply(*mv).map(drop)
+    }
+    fn apply_notation_text(&mut self, text: &str) -> Result<(), EngineError> {
+        self.apply_notation(text).map(drop)
+    }
+    fn move_for_action(&self, action: i128) -> Result<ActionId, EngineError> {
+        HeadGame::move_for_action(self, action)
+    }
+    fn apply_action(&mut self, action: i128) -> Result<(), EngineError> {
+        HeadGame::apply_action(self, action)
+    }
+    /// Panda Head moves are ids and notations: data that is neither is a notation refused.
+    fn unparsable(&self, shown: &str, _why: &str) -> EngineError {
+        self.clone()
+            .apply_notation(shown)
+            .err()
+            .unwrap_or(EngineError::GameOver)
+    }
+
+    fn events(&self) -> &[HeadEvent] {
+        HeadGame::events(self)
+    }
+    fn events_seen_by(&self, seat: u8) -> Vec<HeadEvent> {
+        HeadGame::events_seen_by(self, seat)
+    }
+    fn round_results(&self) -> Vec<HandResultSnap> {
+        let players = self.state().players();
+        self.hand_results()
+            .iter()
+            .map(|r| hand_result_snap(r, players))
+            .collect()
+    }
+    fn rounds_played(&self) -> usize {
+        self.hand_results().len()
+    }
+    fn result_extras(&self) -> Vec<(&'static str, serde_json::Value)> {
+        let st = self.state();
+        let seats = |f: fn(&HeadState, u8) -> bool| (0..st.players()).map(|s| f(st, s)).collect();
+        let (drowsy, pooped): (Vec<bool>, Vec<bool>) =
+            (seats(HeadState::is_drowsy), seats(HeadState::is_pooped));
+        vec![
+            ("drowsy", drowsy.into()),
+            ("pooped", pooped.into()),
+            ("hands_played", self.hand_results().len().into()),
+        ]
+    }
+    /// Their own hand and public information only (never another hand or the draw-pile order).
+    fn view(&self, seat: u8) -> HeadView {
+        HeadGame::view(self, seat)
+    }
+    /// In the canonical format the differential tests compare with the oracle.
+    fn snapshot(&self) -> HeadSnapshot {
+        HeadGame::snapshot(self)
+    }
+    /// Ids 0–62, or 0–54 without the special cards (H-1.3, H-2.3).
+    fn cards(&self) -> Vec<CardInfo> {
+        super::cards::deck_info(self.state().rules().deck_size())
+    }
+    /// Other hands and the draw pile are dealt anew, consistently with every play `seat` has
+    /// seen. The sample plays on like any game but has no JSON record.
+    fn determinize(&self, seat: u8, seed: u64) -> Result<Self, EngineError> {
+        let log = HandLog::from_game(self);
+        let mut sampler = Determinizer::new(&log, seat)?;
+        Ok(HeadGame::from_sample(
+            sampler.sample(&mut SplitMix64::new(seed)),
+        ))
+    }
     fn search_memory(&self) -> Option<HandLog> {
         Some(HandLog::from_game(self))
     }
+    /// A game returned by `determinize` has no record: a `StateError`.
     fn to_json(&self) -> Result<String, EngineError> {
         Ok(super::record::to_json(self)?)
+    }
+    fn from_json(text: &str) -> Result<Self, EngineError> {
+        super::record::from_json(text)
     }
 }
 
