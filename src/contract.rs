@@ -36,8 +36,9 @@ pub const MAX_PLAYERS: usize = 5;
 pub trait GameState: Clone + Debug + Send + Sync + Sized {
     /// A move. Legal moves are listed in increasing order (the order search trees use).
     type Move: Clone + Ord + Debug + Send + Sync;
-    /// What a game is created with besides players and seed (rules, preset, deck).
-    type Settings: Clone + Debug + Send + Sync;
+    /// What a game is created with besides players and seed (rules, preset, deck); the
+    /// default is the game's standard rules.
+    type Settings: Clone + Debug + Default + Send + Sync;
     /// What a move that ended a round (a hand in Panda Head) reports.
     type RoundEnd: Clone + Debug + Send + Sync;
 
@@ -210,6 +211,11 @@ pub trait HeuristicPolicy: GameState {
 
 /// A game a trained policy can play: the built-in `neural` bot.
 pub trait Learned: Observe {
+    /// The names policy files give this game's variants (their `"game"`): Panda Head's one,
+    /// the climbing games' presets.
+    const POLICY_GAMES: &'static [&'static str];
+    /// The settings a policy named `game` (one of [`Learned::POLICY_GAMES`]) is checked against.
+    fn policy_settings(game: &str) -> Option<Self::Settings>;
     /// What a policy must be to play a game of these settings (which game it was trained
     /// for, its kind, the layouts and widths it reads).
     fn policy_shape(settings: &Self::Settings) -> PolicyShape;
@@ -313,6 +319,8 @@ pub trait RecordedGame: Clone + Send + Sync + Sized {
         settings: &<Self::State as GameState>::Settings,
     ) -> Result<Self, EngineError>;
     fn state(&self) -> &Self::State;
+    /// A game that starts at `state` (a copy of a vector env's position: no history before it).
+    fn from_position(state: &Self::State) -> Result<Self, EngineError>;
 
     // ---- playing: a refused move changes nothing ----
     /// Apply a legal move of the position and record it.

@@ -290,6 +290,11 @@ impl RecordedGame for ClimbGame {
     fn state(&self) -> &ClimbState {
         ClimbGame::state(self)
     }
+    /// Started from the position's snapshot (so it has a record).
+    fn from_position(state: &ClimbState) -> Result<Self, EngineError> {
+        let deck = state.settings().deck.clone();
+        Ok(ClimbGame::from_snapshot(snapshot(state, &[]), deck)?)
+    }
     fn apply_legal(&mut self, mv: &Move) -> Result<Option<RoundResult>, EngineError> {
         let rounds = self.round_results().len();
         ClimbGame::apply_legal(self, mv);
@@ -407,6 +412,10 @@ impl SearchValue for ClimbState {
     }
 }
 impl Learned for ClimbState {
+    const POLICY_GAMES: &'static [&'static str] = &Preset::NAMES;
+    fn policy_settings(game: &str) -> Option<ClimbSettings> {
+        Preset::parse(game).ok().map(ClimbSettings::preset)
+    }
     fn policy_shape(settings: &ClimbSettings) -> PolicyShape {
         super::neural::policy_shape(settings)
     }

@@ -291,6 +291,10 @@ impl RecordedGame for HeadGame {
     fn state(&self) -> &HeadState {
         HeadGame::state(self)
     }
+    /// A mid-hand position has no public form: the game has no JSON record.
+    fn from_position(state: &HeadState) -> Result<Self, EngineError> {
+        Ok(HeadGame::from_sample(state.clone()))
+    }
     /// Checked again (a record must never hold an illegal action), then recorded.
     fn apply_legal(&mut self, mv: &ActionId) -> Result<Option<HandResult>, EngineError> {
         let hands = self.hand_results().len();
@@ -435,6 +439,11 @@ impl SearchValue for HeadState {
 }
 
 impl Learned for HeadState {
+    const POLICY_GAMES: &'static [&'static str] = &["head"];
+    /// One policy for every variant: the default rules.
+    fn policy_settings(game: &str) -> Option<HeadRules> {
+        (game == "head").then(HeadRules::default)
+    }
     fn policy_shape(_rules: &HeadRules) -> PolicyShape {
         super::neural::policy_shape()
     }

@@ -15,6 +15,8 @@ use numpy::{IntoPyArray, PyArray2, PyArrayMethods};
 
 use super::errors::to_py as to_py_err;
 use super::game_class::{self, GameClass, Request};
+use super::interrupt::interruptible_if;
+use super::vecenv::{locked, long_step};
 use crate::climb::encoding::{self, move_features, MOVE_FEATURES, NUM_ACTIONS};
 use crate::climb::notation::{move_from_json, move_json, parse_move};
 use crate::climb::observation::OBSERVATION_SIZE;
@@ -22,6 +24,8 @@ use crate::climb::snapshot::{parse_snapshot, to_beat_snap};
 use crate::climb::{ClimbGame, ClimbSettings};
 use crate::climb::{Deck, Mood, Move, Preset};
 use crate::error::EngineError;
+use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::types::PyTuple;
 
 /// Game settings (contract §2): preset `year` or `spin`, panda mood, first player, deck file.
 #[pyclass(name = "ClimbSettings", module = "panda_core._core", frozen)]
@@ -425,6 +429,7 @@ impl GameClass for PyClimbGame {
     type Move = PyClimbMove;
     type Rules = PyClimbSettings;
     const CLASS: &'static str = "ClimbGame";
+    const NAMED: &'static str = CLIMB;
 
     fn core(&self) -> &ClimbGame {
         &self.game
@@ -446,6 +451,16 @@ impl GameClass for PyClimbGame {
         PyClimbSettings {
             inner: self.game.state().settings().clone(),
             deck_path: self.deck_path.clone(),
+        }
+    }
+    fn settings_of(rules: &PyClimbSettings) -> ClimbSettings {
+        rules.inner.clone()
+    }
+    /// Settings without the deck file's path (a vector env's: it keeps the deck itself).
+    fn rules_of(settings: &ClimbSettings) -> PyClimbSettings {
+        PyClimbSettings {
+            inner: settings.clone(),
+            deck_path: None,
         }
     }
     fn py_move(_game: &ClimbGame, inner: Move) -> PyClimbMove {
@@ -580,10 +595,70 @@ fn climb_classify<'py>(
         .transpose()
 }
 
+super::vecenv::vector_env_class!(
+    PyClimbVectorEnv,
+    "ClimbVectorEnv",
+    PyClimbGame,
+    "N climbing games (`year` or `spin`) stepped in one call (see `panda_core.vector`)."
+);
+
+/// The climbing games' own: the preset and the legal moves with their features.
+#[pymethods]
+impl PyClimbVectorEnv {
+    #[getter]
+    fn preset(&self, py: Python<'_>) -> &'static str {
+        locked(py, &self.env).config().settings.preset.name()
+    }
+    #[getter]
+    fn move_features(&self) -> usize {
+        MOVE_FEATURES
+    }
+
+    /// `(features, offsets)`: float32 rows of shape `(M, CLIMB_MOVE_FEATURES)` for the legal moves
+    /// of every env stacked, and int64 `offsets` of shape `(num_envs + 1,)`: env `i`'s moves are
+    /// rows `offsets[i]:offsets[i + 1]`, in canonical order. At most 2**27 floats in all
+    /// (`ArgumentError` otherwise, before allocating); Ctrl-C stops a large call.
+    fn legal_move_features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let env = locked(py, &self.env);
+        let long = long_step(&env);
+        let env = &*env;
+        let (rows, offsets) =
+            interruptible_if(py, long, |stop| env.legal_move_features_until(stop))?
+                .map_err(|e| ArgumentError::new_err(e.0))?
+                .ok_or_else(|| PyKeyboardInterrupt::new_err("interrupted"))?;
+        let m = rows.len() / MOVE_FEATURES;
+        (
+            rows.into_pyarray(py).reshape([m, MOVE_FEATURES])?,
+            offsets.into_pyarray(py),
+        )
+            .into_pyobject(py)
+    }
+
+    /// The legal moves of env `i`'s player to move, in canonical order.
+    fn legal_moves(&self, py: Python<'_>, i: Int) -> PyResult<Vec<PyClimbMove>> {
+        let env = locked(py, &self.env);
+        let i = i.index("env", env.num_envs())?;
+        Ok(env
+            .legal(i)
+            .expect("checked index")
+            .moves()
+            .iter()
+            .map(|m| PyClimbMove { inner: m.clone() })
+            .collect())
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyClimbSettings>()?;
+    m.add(
+        "CLIMB_OBSERVATION_LAYOUT",
+        crate::climb::observation::OBSERVATION_LAYOUT,
+    )?;
+    m.add(
+        "CLIMB_MOVE_FEATURES_LAYOUT",
+        crate::climb::encoding::MOVE_FEATURES_LAYOUT,
+    )?;
     m.add_class::<PyClimbMove>()?;
-    m.add_class::<PyClimbGame>()?;
     m.add_function(wrap_pyfunction!(climb_classify, m)?)?;
     m.add("CLIMB_OBSERVATION_SIZE", OBSERVATION_SIZE)?;
     m.add("CLIMB_MOVE_FEATURES", MOVE_FEATURES)?;

@@ -36,6 +36,8 @@ impl<S: BotGame + ActionSpace + Observe> BoundState for S {}
 
 /// The position of a class's core game.
 pub type StateOf<G> = <<G as GameClass>::Core as RecordedGame>::State;
+/// The core settings of a class's game.
+pub type SettingsOf<G> = <StateOf<G> as GameState>::Settings;
 
 /// A game's Python class: conversions between its core game and Python, nothing else (every
 /// verb is computed by the core).
@@ -45,10 +47,12 @@ pub trait GameClass: PyClass<Frozen = False> + Clone + Sync {
     /// The game's move class (`HeadMove`, `ClimbMove`).
     type Move: for<'py> IntoPyObject<'py>;
     /// The game's rules class (`HeadRules`, `ClimbSettings`).
-    type Rules: for<'py> IntoPyObject<'py>;
+    type Rules: for<'py> IntoPyObject<'py> + for<'a, 'py> FromPyObject<'a, 'py> + Clone;
 
     /// The class name, for messages.
     const CLASS: &'static str;
+    /// How errors name the game ("Panda Head is", "the climbing games are").
+    const NAMED: &'static str;
 
     fn core(&self) -> &Self::Core;
     fn core_mut(&mut self) -> &mut Self::Core;
@@ -58,6 +62,10 @@ pub trait GameClass: PyClass<Frozen = False> + Clone + Sync {
     /// A core game as an object of this class (a game read from its record).
     fn from_core(core: Self::Core) -> Self;
     fn rules(&self) -> Self::Rules;
+    /// The core settings of a rules object.
+    fn settings_of(rules: &Self::Rules) -> SettingsOf<Self>;
+    /// A rules object of core settings.
+    fn rules_of(settings: &SettingsOf<Self>) -> Self::Rules;
     /// A legal move of `core`'s position as a Python move.
     fn py_move(core: &Self::Core, mv: MoveOf<Self::Core>) -> Self::Move;
     /// Read an `apply()` argument completely (it may run Python code) before the game is

@@ -428,6 +428,7 @@ impl GameClass for PyHeadGame {
     type Move = PyHeadMove;
     type Rules = PyHeadRules;
     const CLASS: &'static str = "HeadGame";
+    const NAMED: &'static str = HEAD;
 
     fn core(&self) -> &HeadGame {
         &self.game
@@ -445,6 +446,12 @@ impl GameClass for PyHeadGame {
         PyHeadRules {
             inner: *self.st().rules(),
         }
+    }
+    fn settings_of(rules: &PyHeadRules) -> HeadRules {
+        rules.inner
+    }
+    fn rules_of(settings: &HeadRules) -> PyHeadRules {
+        PyHeadRules { inner: *settings }
     }
     fn py_move(game: &HeadGame, id: ActionId) -> PyHeadMove {
         PyHeadMove::in_state(game.state(), id)
@@ -515,10 +522,35 @@ fn widen(ids: &[u8]) -> Vec<u32> {
     ids.iter().map(|&c| u32::from(c)).collect()
 }
 
+super::vecenv::vector_env_class!(
+    PyHeadVectorEnv,
+    "HeadVectorEnv",
+    PyHeadGame,
+    "N Panda Head games stepped in one call (see `panda_core.vector`)."
+);
+
+/// Play `hands` independent random Panda Head hands (7 piles each) on one thread, GIL released;
+/// returns the number of decisions. The unit of the per-hand benchmarks.
+#[pyfunction]
+#[pyo3(signature = (hands, players, seed = None, rules = None))]
+fn simulate_head_hands<'py>(
+    py: Python<'py>,
+    hands: Int,
+    players: Int,
+    seed: Option<&Bound<'py, PyAny>>,
+    rules: Option<PyHeadRules>,
+) -> PyResult<u64> {
+    super::sim::random_rounds::<PyHeadGame>(py, hands, players, seed, rules)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(simulate_head_hands, m)?)?;
+    m.add(
+        "HEAD_OBSERVATION_LAYOUT",
+        crate::head::observation::OBSERVATION_LAYOUT,
+    )?;
     m.add_class::<PyHeadRules>()?;
     m.add_class::<PyHeadMove>()?;
-    m.add_class::<PyHeadGame>()?;
     m.add("NUM_HEAD_ACTIONS", NUM_ACTIONS)?;
     m.add("HEAD_OBSERVATION_SIZE", OBSERVATION_SIZE)?;
     m.add("HEAD_BIG_PANDA_ACTION", BIG_PANDA)?;
