@@ -9,6 +9,7 @@
 use pyo3::prelude::*;
 
 use super::game_class::StateOf;
+use super::{climb, head};
 use crate::contract::Learned;
 use crate::nn::PolicyShape;
 
@@ -19,7 +20,7 @@ macro_rules! games {
        $simulate:ident, $records:ident;)+) => {
         $(
             super::sim::batch_functions!(
-                super::$module::$game, $title, $rounds, $simulate, $records
+                $module::$game, $title, $rounds, $simulate, $records
             );
         )+
 
@@ -27,7 +28,7 @@ macro_rules! games {
         /// its policies so (`None`: no game does).
         pub fn policy_shape(game: &str) -> Option<PolicyShape> {
             $({
-                type State = StateOf<super::$module::$game>;
+                type State = StateOf<$module::$game>;
                 if let Some(settings) = <State as Learned>::policy_settings(game) {
                     return Some(<State as Learned>::policy_shape(&settings));
                 }
@@ -39,7 +40,7 @@ macro_rules! games {
         pub fn policy_games() -> Vec<&'static str> {
             let mut names = Vec::new();
             $(
-                names.extend_from_slice(<StateOf<super::$module::$game> as Learned>::POLICY_GAMES);
+                names.extend_from_slice(<StateOf<$module::$game> as Learned>::POLICY_GAMES);
             )+
             names
         }
@@ -47,9 +48,9 @@ macro_rules! games {
         /// Register every game's classes and functions.
         pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
             $(
-                super::$module::register(m)?;
-                m.add_class::<super::$module::$game>()?;
-                m.add_class::<super::$module::$env>()?;
+                $module::register(m)?;
+                m.add_class::<$module::$game>()?;
+                m.add_class::<$module::$env>()?;
                 m.add_function(wrap_pyfunction!($simulate, m)?)?;
                 m.add_function(wrap_pyfunction!($records, m)?)?;
             )+
