@@ -983,6 +983,117 @@ fn the_scanner_sees_the_crate_s_real_imports() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Game names: a game is named only in its own folder, its binding file and the two registries.
+// ---------------------------------------------------------------------------------------------
+
+/// The files besides a game's own folder (`src/<game>/`) and binding file (`src/py/<game>.rs`)
+/// that may name every game: the game lists of the core and of the binding.
+const REGISTRIES: &[&str] = &["games.rs", "py/games.rs"];
+
+/// The games: the top-level modules of the games layer ([`LAYERS`]).
+fn games() -> Vec<&'static str> {
+    LAYERS
+        .iter()
+        .filter(|(_, layer, _)| *layer == 1)
+        .map(|(m, _, _)| *m)
+        .collect()
+}
+
+/// How a game's items are named: its module capitalised (`Head…`, `Climb…`, and the binding's
+/// `PyHead…`) and its module path (`crate::head`, `panda_core::head`, `super::head`).
+fn names_game(tokens: &[Token], i: usize, game: &str) -> bool {
+    let t = tokens[i].text.as_str();
+    let mut prefix: Vec<char> = game.chars().collect();
+    prefix[0] = prefix[0].to_ascii_uppercase();
+    let prefix: String = prefix.into_iter().collect();
+    let typed = |t: &str| {
+        t.strip_prefix(&prefix)
+            .is_some_and(|rest| rest.chars().next().is_some_and(|c| c.is_ascii_uppercase()))
+    };
+    if typed(t) || t.strip_prefix("Py").is_some_and(typed) {
+        return true;
+    }
+    // A path to the game's module: `<root> :: game`.
+    t == game
+        && i >= 2
+        && tokens[i - 1].text == "::"
+        && matches!(tokens[i - 2].text.as_str(), "crate" | "$crate" | "panda_core" | "super")
+}
+
+/// Every place a file outside a game's own files names the game: `file:line: name`. Comments
+/// and string literals are not names; test code is (a generic module's test names no game).
+fn game_name_violations(sources: &[(String, String)]) -> Vec<String> {
+    let games = games();
+    let mut report = Vec::new();
+    for (path, text) in sources {
+        if REGISTRIES.contains(&path.as_str()) {
+            continue;
+        }
+        let tokens = tokenize(&blank_non_code(text));
+        for game in &games {
+            let own = path.starts_with(&format!("{game}/")) || *path == format!("py/{game}.rs");
+            if own {
+                continue;
+            }
+            for i in 0..tokens.len() {
+                if names_game(&tokens, i, game) {
+                    report.push(format!(
+                        "src/{path}:{}: `{}` names the game `{game}`",
+                        tokens[i].line, tokens[i].text
+                    ));
+                }
+            }
+        }
+    }
+    report
+}
+
+#[test]
+fn a_game_is_named_only_in_its_own_files_and_the_registries() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut sources = Vec::new();
+    read_sources(&src, &src, &mut sources);
+    let report = game_name_violations(&sources);
+    assert!(
+        report.is_empty(),
+        "game names outside the game's own files and the registries (src/games.rs, \
+         src/py/games.rs):\n{}",
+        report.join("\n")
+    );
+}
+
+#[test]
+fn the_name_check_finds_game_names_in_code_and_not_in_comments() {
+    let files = [
+        (
+            "sim.rs",
+            "// HeadState in a comment\nuse crate::head::HeadState;\nfn f(_: &str) {}\n",
+        ),
+        ("vecenv/mod.rs", "fn g() { let s = \"ClimbGame\"; }\n"),
+        ("py/vecenv.rs", "fn h(_: PyClimbGame) {}\n"),
+        ("bots/seat.rs", "use super::super::climb;\nuse crate::climb::Move;\n"),
+        ("head/state.rs", "pub struct HeadState;\n"),
+        ("py/head.rs", "pub struct PyHeadGame(crate::head::HeadGame);\n"),
+        ("games.rs", "impl BotGame for crate::climb::ClimbState {}\n"),
+    ];
+    let sources: Vec<(String, String)> = files
+        .iter()
+        .map(|(p, t)| (p.to_string(), t.to_string()))
+        .collect();
+    let report = game_name_violations(&sources);
+    assert_eq!(
+        report,
+        [
+            "src/sim.rs:2: `head` names the game `head`",
+            "src/sim.rs:2: `HeadState` names the game `head`",
+            "src/py/vecenv.rs:1: `PyClimbGame` names the game `climb`",
+            "src/bots/seat.rs:1: `climb` names the game `climb`",
+            "src/bots/seat.rs:2: `climb` names the game `climb`",
+        ]
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
 // Self-tests: the checker reports what it must.
 // ---------------------------------------------------------------------------------------------
 
