@@ -1017,7 +1017,10 @@ fn names_game(tokens: &[Token], i: usize, game: &str) -> bool {
     t == game
         && i >= 2
         && tokens[i - 1].text == "::"
-        && matches!(tokens[i - 2].text.as_str(), "crate" | "$crate" | "panda_core" | "super")
+        && matches!(
+            tokens[i - 2].text.as_str(),
+            "crate" | "$crate" | "panda_core" | "super"
+        )
 }
 
 /// Every place a file outside a game's own files names the game: `file:line: name`. Comments
@@ -1071,9 +1074,15 @@ fn the_name_check_finds_game_names_in_code_and_not_in_comments() {
         ),
         ("vecenv/mod.rs", "fn g() { let s = \"ClimbGame\"; }\n"),
         ("py/vecenv.rs", "fn h(_: PyClimbGame) {}\n"),
-        ("bots/seat.rs", "use super::super::climb;\nuse crate::climb::Move;\n"),
+        (
+            "bots/seat.rs",
+            "use super::super::climb;\nuse crate::climb::Move;\n",
+        ),
         ("head/state.rs", "pub struct HeadState;\n"),
-        ("py/head.rs", "pub struct PyHeadGame(crate::head::HeadGame);\n"),
+        (
+            "py/head.rs",
+            "pub struct PyHeadGame(crate::head::HeadGame);\n",
+        ),
         ("games.rs", "impl BotGame for crate::climb::ClimbState {}\n"),
     ];
     let sources: Vec<(String, String)> = files
