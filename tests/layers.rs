@@ -6,7 +6,7 @@
 //! | layer | modules                                                    |
 //! |-------|------------------------------------------------------------|
 //! | 0 base      | `rng`, `card`, `error`, `event`, `interrupt`, `pool`, `record`, `user_file`, `nn`, `contract` |
-//! | 1 games     | `head`, `climb` (never each other)                   |
+//! | 1 games     | every folder with a `contract.rs` (`head`, `climb`; never each other) |
 //! | 2 consumers | `search`, `bots`, `sim`, `vecenv` (one-way, see [`CONSUMER_ORDER`]) |
 //! | 3 registry  | `games` (what the consumers tune per game)           |
 //! | 4 binding   | `py`                                                 |
@@ -42,8 +42,6 @@ const LAYERS: &[(&str, u8, &str)] = &[
     ("user_file", 0, "base"),
     ("nn", 0, "base"),
     ("contract", 0, "base"),
-    ("head", 1, "games"),
-    ("climb", 1, "games"),
     ("search", 2, "consumers"),
     ("bots", 2, "consumers"),
     ("sim", 2, "consumers"),
@@ -75,6 +73,21 @@ fn layer_of(top: &str) -> Option<(u8, &'static str)> {
         .iter()
         .find(|(m, _, _)| *m == top)
         .map(|(_, l, n)| (*l, *n))
+        .or_else(|| games().contains(&top.to_string()).then_some((1, "games")))
+}
+
+/// The games: the top-level folders of `src/` that hold a game's contract (`contract.rs`, its
+/// trait implementations), so a new game needs no line in this file.
+fn games() -> Vec<String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut games: Vec<String> = fs::read_dir(&src)
+        .expect("read src")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("contract.rs").is_file())
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    games.sort();
+    games
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -988,16 +1001,7 @@ fn the_scanner_sees_the_crate_s_real_imports() {
 
 /// The files besides a game's own folder (`src/<game>/`) and binding file (`src/py/<game>.rs`)
 /// that may name every game: the game lists of the core and of the binding.
-const REGISTRIES: &[&str] = &["games.rs", "py/games.rs"];
-
-/// The games: the top-level modules of the games layer ([`LAYERS`]).
-fn games() -> Vec<&'static str> {
-    LAYERS
-        .iter()
-        .filter(|(_, layer, _)| *layer == 1)
-        .map(|(m, _, _)| *m)
-        .collect()
-}
+const REGISTRIES: &[&str] = &["games.rs", "py/games/mod.rs"];
 
 /// How a game's items are named: its module capitalised (`Head…`, `Climb…`, and the binding's
 /// `PyHead…`) and its module path (`crate::head`, `panda_core::head`, `super::head`).
@@ -1027,6 +1031,7 @@ fn names_game(tokens: &[Token], i: usize, game: &str) -> bool {
 /// and string literals are not names; test code is (a generic module's test names no game).
 fn game_name_violations(sources: &[(String, String)]) -> Vec<String> {
     let games = games();
+    assert!(games.len() >= 2, "games found: {games:?}");
     let mut report = Vec::new();
     for (path, text) in sources {
         if REGISTRIES.contains(&path.as_str()) {
@@ -1034,7 +1039,8 @@ fn game_name_violations(sources: &[(String, String)]) -> Vec<String> {
         }
         let tokens = tokenize(&blank_non_code(text));
         for game in &games {
-            let own = path.starts_with(&format!("{game}/")) || *path == format!("py/{game}.rs");
+            let own =
+                path.starts_with(&format!("{game}/")) || *path == format!("py/games/{game}.rs");
             if own {
                 continue;
             }
@@ -1060,7 +1066,7 @@ fn a_game_is_named_only_in_its_own_files_and_the_registries() {
     assert!(
         report.is_empty(),
         "game names outside the game's own files and the registries (src/games.rs, \
-         src/py/games.rs):\n{}",
+         src/py/games/mod.rs):\n{}",
         report.join("\n")
     );
 }
@@ -1080,7 +1086,7 @@ fn the_name_check_finds_game_names_in_code_and_not_in_comments() {
         ),
         ("head/state.rs", "pub struct HeadState;\n"),
         (
-            "py/head.rs",
+            "py/games/head.rs",
             "pub struct PyHeadGame(crate::head::HeadGame);\n",
         ),
         ("games.rs", "impl BotGame for crate::climb::ClimbState {}\n"),

@@ -4,12 +4,10 @@
 //! to Python exceptions. No game rule lives here.
 
 mod args;
-mod climb;
 mod errors;
 pub mod events;
 mod game_class;
 mod games;
-mod head;
 mod interrupt;
 mod json;
 mod policy;

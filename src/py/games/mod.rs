@@ -1,17 +1,19 @@
 //! The games of the binding: one line each.
 //!
-//! A game's binding file (`head.rs`, `climb.rs`) holds its conversions (the game, move and rules
+//! A game's binding file (`games/head.rs`, `games/climb.rs`, declared here) holds its conversions (the game, move and rules
 //! classes, reading an `apply()` argument) and its extras, and declares its vector-env class
-//! ([`super::vecenv::vector_env_class!`]). Everything else is generated here from one entry
-//! per game: the batch functions ([`super::sim::batch_functions!`]) and the registration of
+//! ([`crate::py::vecenv::vector_env_class!`]). Everything else is generated here from one entry
+//! per game: the batch functions ([`crate::py::sim::batch_functions!`]) and the registration of
 //! the game's classes and functions in the module.
 
 use pyo3::prelude::*;
 
-use super::game_class::StateOf;
-use super::{climb, head};
 use crate::contract::Learned;
 use crate::nn::PolicyShape;
+use crate::py::game_class::StateOf;
+
+mod climb;
+mod head;
 
 /// `module: GameClass, VectorEnvClass, "title", "rounds column", simulate_fn, records_fn;` per
 /// game.
@@ -19,7 +21,7 @@ macro_rules! games {
     ($($module:ident: $game:ident, $env:ident, $title:literal, $rounds:literal,
        $simulate:ident, $records:ident;)+) => {
         $(
-            super::sim::batch_functions!(
+            crate::py::sim::batch_functions!(
                 $module::$game, $title, $rounds, $simulate, $records
             );
         )+

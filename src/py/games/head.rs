@@ -3,12 +3,8 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::args::{rules_int, shown, state_int, text_of, Int, Text};
+use crate::py::args::{rules_int, shown, state_int, text_of, Int, Text};
 // The batch and vector-env bindings import the argument checks from here.
-pub use super::args::{players_arg, seed_arg};
-use super::errors::{to_py as to_py_err, IntoPyResult, InvalidStateError, RulesError};
-use super::game_class::{self, GameClass, Request};
-use super::json::from_py;
 use crate::contract::RecordedGame;
 use crate::head::action::{BAMBOO_ALONE, BIG_PANDA};
 use crate::head::cards::{self, CardSet};
@@ -19,6 +15,10 @@ use crate::head::snapshot::parse_snapshot;
 use crate::head::{
     Action, ActionId, Deal, HeadGame, HeadRules, HeadState, LastPileScoring, NUM_ACTIONS,
 };
+pub use crate::py::args::{players_arg, seed_arg};
+use crate::py::errors::{to_py as to_py_err, IntoPyResult, InvalidStateError, RulesError};
+use crate::py::game_class::{self, GameClass, Request};
+use crate::py::json::from_py;
 
 /// How errors name Panda Head.
 pub const HEAD: &str = "Panda Head is";
@@ -48,7 +48,7 @@ impl PyHeadRules {
         first_dealer: Int,
     ) -> PyResult<Self> {
         let scoring = LastPileScoring::parse(&last_pile_scoring)
-            .map_err(|e| RulesError::new_err(super::args::cut_message(&e.0)))?;
+            .map_err(|e| RulesError::new_err(crate::py::args::cut_message(&e.0)))?;
         // The same range and words as `HeadRules::validate`, which every game checks again: the
         // settings object never holds rules a game would refuse.
         let bust_threshold = rules_int(
@@ -301,10 +301,10 @@ impl PyHeadGame {
     #[pyo3(signature = (snapshot, rules = None))]
     fn from_snapshot(snapshot: &Bound<'_, PyAny>, rules: Option<PyHeadRules>) -> PyResult<Self> {
         let snap = parse_snapshot(&from_py(snapshot)?)
-            .map_err(|e| InvalidStateError::new_err(super::args::cut_message(&e.0)))?;
+            .map_err(|e| InvalidStateError::new_err(crate::py::args::cut_message(&e.0)))?;
         let rules = rules.map(|r| r.inner).unwrap_or_default();
         let game = HeadGame::from_snapshot(snap, rules)
-            .map_err(|e| InvalidStateError::new_err(super::args::cut_message(&e.0)))?;
+            .map_err(|e| InvalidStateError::new_err(crate::py::args::cut_message(&e.0)))?;
         Ok(Self::from_core(game))
     }
 
@@ -465,11 +465,11 @@ impl GameClass for PyHeadGame {
         }
         let is_bool = obj.is_instance_of::<pyo3::types::PyBool>();
         if !is_bool && (obj.is_instance_of::<pyo3::types::PyInt>() || obj.hasattr("__index__")?) {
-            return Ok(Request::Action(super::args::int_value(obj)?));
+            return Ok(Request::Action(crate::py::args::int_value(obj)?));
         }
         Err(pyo3::exceptions::PyTypeError::new_err(format!(
             "a move is a HeadMove, an action id (int) or a notation (str), got {} {}",
-            super::args::type_name(obj),
+            crate::py::args::type_name(obj),
             shown(obj)
         )))
     }
@@ -522,7 +522,7 @@ fn widen(ids: &[u8]) -> Vec<u32> {
     ids.iter().map(|&c| u32::from(c)).collect()
 }
 
-super::vecenv::vector_env_class!(
+crate::py::vecenv::vector_env_class!(
     PyHeadVectorEnv,
     "HeadVectorEnv",
     PyHeadGame,
@@ -540,7 +540,7 @@ fn simulate_head_hands<'py>(
     seed: Option<&Bound<'py, PyAny>>,
     rules: Option<PyHeadRules>,
 ) -> PyResult<u64> {
-    super::sim::random_rounds::<PyHeadGame>(py, hands, players, seed, rules)
+    crate::py::sim::random_rounds::<PyHeadGame>(py, hands, players, seed, rules)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

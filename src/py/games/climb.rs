@@ -7,16 +7,14 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
-use super::args::{cut, cut_message, int_value, path_arg, shown, text_of, type_name, Int, Text};
-use super::args::{players_arg, seed_arg};
-use super::errors::{ArgumentError, IntoPyResult, InvalidStateError, RulesError};
-use super::json::{from_py, to_py};
+use crate::py::args::{
+    cut, cut_message, int_value, path_arg, shown, text_of, type_name, Int, Text,
+};
+use crate::py::args::{players_arg, seed_arg};
+use crate::py::errors::{ArgumentError, IntoPyResult, InvalidStateError, RulesError};
+use crate::py::json::{from_py, to_py};
 use numpy::{IntoPyArray, PyArray2, PyArrayMethods};
 
-use super::errors::to_py as to_py_err;
-use super::game_class::{self, GameClass, Request};
-use super::interrupt::interruptible_if;
-use super::vecenv::{locked, long_step};
 use crate::climb::encoding::{self, move_features, MOVE_FEATURES, NUM_ACTIONS};
 use crate::climb::notation::{move_from_json, move_json, parse_move};
 use crate::climb::observation::OBSERVATION_SIZE;
@@ -24,6 +22,10 @@ use crate::climb::snapshot::{parse_snapshot, to_beat_snap};
 use crate::climb::{ClimbGame, ClimbSettings};
 use crate::climb::{Deck, Mood, Move, Preset};
 use crate::error::EngineError;
+use crate::py::errors::to_py as to_py_err;
+use crate::py::game_class::{self, GameClass, Request};
+use crate::py::interrupt::interruptible_if;
+use crate::py::vecenv::{locked, long_step};
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::types::PyTuple;
 
@@ -538,7 +540,7 @@ impl PyClimbGame {
 }
 
 fn internal(e: serde_json::Error) -> PyErr {
-    super::errors::EngineInvariantError::new_err(format!("cannot describe the state: {e}"))
+    crate::py::errors::EngineInvariantError::new_err(format!("cannot describe the state: {e}"))
 }
 
 /// Classify a play (contract §6.1): card ids, their faces (`"white"`/`"blue"`), one named rank
@@ -595,7 +597,7 @@ fn climb_classify<'py>(
         .transpose()
 }
 
-super::vecenv::vector_env_class!(
+crate::py::vecenv::vector_env_class!(
     PyClimbVectorEnv,
     "ClimbVectorEnv",
     PyClimbGame,
