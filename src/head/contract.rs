@@ -143,6 +143,10 @@ impl ActionSpace for HeadState {
     ) -> Result<Option<HandResult>, EngineError> {
         self.apply_legal(ticket as ActionId)
     }
+    /// Read from the mask's bits (the default builds the bool mask first).
+    fn legal_action_ids(&self, _legal: &()) -> Vec<i64> {
+        mask_ids(self.legal_actions()).map(i64::from).collect()
+    }
     fn refused_action(&self, _legal: &(), action: i64) -> String {
         let names: Vec<String> = mask_ids(self.legal_actions())
             .map(|id| {
