@@ -26,6 +26,7 @@ use std::fmt::Debug;
 
 use crate::card::CardInfo;
 use crate::error::EngineError;
+use crate::nn::shipped::ShippedFile;
 use crate::nn::{Policy, PolicyShape, Scratch};
 use crate::rng::{index_below, SplitMix64};
 
@@ -214,6 +215,8 @@ pub trait Learned: Observe {
     /// The names policy files give this game's variants (their `"game"`): Panda Head's one,
     /// the climbing games' presets.
     const POLICY_GAMES: &'static [&'static str];
+    /// The policies the engine ships for this game (`shipped_file!`), by the game they play.
+    const SHIPPED_POLICIES: &'static [ShippedFile];
     /// The settings a policy named `game` (one of [`Learned::POLICY_GAMES`]) is checked against.
     fn policy_settings(game: &str) -> Option<Self::Settings>;
     /// What a policy must be to play a game of these settings (which game it was trained

@@ -61,7 +61,7 @@ impl Neural {
     ) -> Result<Arc<Policy>, PolicyError> {
         let shape = G::policy_shape(settings);
         let policy = match self {
-            Self::Shipped => shipped::policy(shape.game)?,
+            Self::Shipped => shipped::policy(shape.game, G::SHIPPED_POLICIES)?,
             Self::File { policy, .. } => Arc::clone(policy),
         };
         policy.check_fits(&shape).map_err(|e| {

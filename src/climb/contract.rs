@@ -26,6 +26,7 @@ use crate::contract::{
     Observe, Pick, RecordedGame, Rollout, SearchValue,
 };
 use crate::error::{EngineError, StateError};
+use crate::nn::shipped::{shipped_file, ShippedFile};
 use crate::nn::{Policy, PolicyShape, Scratch};
 use crate::rng::SplitMix64;
 
@@ -413,6 +414,8 @@ impl SearchValue for ClimbState {
 }
 impl Learned for ClimbState {
     const POLICY_GAMES: &'static [&'static str] = &Preset::NAMES;
+    const SHIPPED_POLICIES: &'static [ShippedFile] =
+        &[shipped_file!("year"), shipped_file!("spin")];
     fn policy_settings(game: &str) -> Option<ClimbSettings> {
         Preset::parse(game).ok().map(ClimbSettings::preset)
     }

@@ -18,6 +18,7 @@ use crate::contract::{
     RecordedGame, Rollout, SearchValue,
 };
 use crate::error::{EngineError, StateError};
+use crate::nn::shipped::{shipped_file, ShippedFile};
 use crate::nn::{Policy, PolicyShape, Scratch};
 use crate::rng::SplitMix64;
 
@@ -444,6 +445,7 @@ impl SearchValue for HeadState {
 
 impl Learned for HeadState {
     const POLICY_GAMES: &'static [&'static str] = &["head"];
+    const SHIPPED_POLICIES: &'static [ShippedFile] = &[shipped_file!("head")];
     /// One policy for every variant: the default rules.
     fn policy_settings(game: &str) -> Option<HeadRules> {
         (game == "head").then(HeadRules::default)

@@ -69,8 +69,9 @@ impl PyNeuralPolicy {
     /// The policy shipped for `game` (what the built-in `neural` bot plays).
     #[staticmethod]
     fn shipped(game: &str) -> PyResult<Self> {
-        let policy = shipped::policy(game).map_err(refused)?;
-        let bytes = shipped::bytes(game).unwrap_or_default();
+        let files = games::shipped_policies();
+        let policy = shipped::policy(game, &files).map_err(refused)?;
+        let bytes = shipped::bytes(game, &files).unwrap_or_default();
         Ok(Self {
             policy,
             bytes: bytes.into(),

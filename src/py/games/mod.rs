@@ -9,6 +9,7 @@
 use pyo3::prelude::*;
 
 use crate::contract::Learned;
+use crate::nn::shipped::ShippedFile;
 use crate::nn::PolicyShape;
 use crate::py::game_class::StateOf;
 
@@ -36,6 +37,17 @@ macro_rules! games {
                 }
             })+
             None
+        }
+
+        /// Every game's shipped policy files, in the order of the games here.
+        pub fn shipped_policies() -> Vec<ShippedFile> {
+            let mut files = Vec::new();
+            $(
+                files.extend_from_slice(
+                    <StateOf<$module::$game> as Learned>::SHIPPED_POLICIES,
+                );
+            )+
+            files
         }
 
         /// Every game name policy files use, in the order of the games here.
