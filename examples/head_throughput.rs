@@ -1,13 +1,13 @@
 //! Quick batch-simulation throughput check without Python, every game, 4 random bots, 1 thread:
 //! `cargo run --release --example head_throughput [-- GAMES]`.
-use panda_core::bots::BotGame;
 use panda_core::bots::BotKind;
 use panda_core::climb::{ClimbSettings, ClimbState, Preset};
 use panda_core::head::{HeadRules, HeadState};
 use panda_core::sim::simulate;
+use panda_core::sim::SimGame;
 use std::time::Instant;
 
-fn rate<G: BotGame>(name: &str, games: usize, settings: &G::Settings) {
+fn rate<G: SimGame>(name: &str, games: usize, settings: &G::Settings) {
     let bots = [const { BotKind::Random }; 4];
     let t = Instant::now();
     let out = simulate::<G>(0, games, 4, settings, &bots, 1, Some(1)).expect("sim");

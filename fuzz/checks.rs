@@ -17,7 +17,7 @@ use panda_core::climb::deck::Deck;
 use panda_core::climb::notation::{move_from_json, move_json, parse_move};
 use panda_core::climb::snapshot::{from_snapshot, parse_snapshot};
 use panda_core::climb::{self, ClimbGame, ClimbSettings, Mood, Move, Preset};
-use panda_core::game::Learned;
+use panda_core::contract::Learned;
 use panda_core::head::{self, Deal, HeadGame, HeadRules, LastPileScoring, NUM_ACTIONS};
 use panda_core::nn::file::{self as policy_file, Manifest};
 use panda_core::nn::{PolicyKind, Scratch};

@@ -38,6 +38,9 @@ pub enum EngineError {
     /// A card had to come from an empty draw pile (H-4.6). A bug or an impossible position, never
     /// a normal outcome; reported instead of looping or panicking.
     DrawPileExhausted,
+    /// The engine found an impossible situation of its own making (a bug): the message says
+    /// which.
+    Invariant(String),
 }
 
 impl fmt::Display for RulesError {
@@ -55,6 +58,16 @@ impl fmt::Display for StateError {
 /// Legal moves listed in an [`IllegalMove`] message; the rest are counted (the full list is in
 /// [`IllegalMove::legal`]).
 pub const LEGAL_SHOWN: usize = 40;
+
+/// An integer as an error message writes it: the value, or which way it is beyond 128 bits
+/// (the binding saturates larger Python integers to the ends of `i128`).
+pub fn written(v: i128) -> String {
+    match v {
+        i128::MAX => "an integer above 2**127".into(),
+        i128::MIN => "an integer below -2**127".into(),
+        v => v.to_string(),
+    }
+}
 
 /// At most `max` characters of `s`, with `…` when cut (offending values in error messages).
 pub fn clip(s: &str, max: usize) -> String {
@@ -95,6 +108,7 @@ impl fmt::Display for EngineError {
             Self::DrawPileExhausted => f.write_str(
                 "the draw pile is exhausted (H-4.6): this cannot happen in a legal hand",
             ),
+            Self::Invariant(why) => f.write_str(why),
         }
     }
 }

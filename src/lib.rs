@@ -4,7 +4,9 @@
 //! interpreter. The PyO3 binding layer lives in [`py`] behind the `python` feature.
 //!
 //! - [`event`]: per-move events and the sinks state machines report them to
-//! - [`game`]: the contract every game implements ([`game::Game`]) and its capabilities
+//! - [`contract`]: the contract every game implements ([`contract::GameState`], the recorded
+//!   [`contract::RecordedGame`]) and the capabilities beside it
+//! - [`games`]: the games of the crate, and what the generic consumers tune per game
 //! - [`rng`]: SplitMix64 and the shuffle every implementation shares (Part R, docs/rules/)
 //! - [`head`]: Panda Head (Part H)
 //! - [`climb`]: the climbing games `year` and `spin` (Part S)
@@ -18,15 +20,17 @@
 //! - [`user_file`]: reading a file a user named: regular, bounded, never blocking
 //!
 //! Layers, each importing only those below it: the shared base (`rng`, `error`, `event`,
-//! `interrupt`, `pool`, `record`, `user_file`, `nn`, `game`) → the games (`head`, `climb`) → the generic consumers
-//! (`search` → `bots` → `sim`; `vecenv`) → the binding (`py`).
+//! `interrupt`, `pool`, `record`, `user_file`, `nn`, `contract`) → the games (`head`, `climb`) →
+//! the generic consumers (`search` → `bots` → `sim`; `vecenv`) → the game list (`games`) → the
+//! binding (`py`).
 
 pub mod bots;
 pub mod card;
 pub mod climb;
+pub mod contract;
 pub mod error;
 pub mod event;
-pub mod game;
+pub mod games;
 pub mod head;
 pub mod interrupt;
 pub mod nn;

@@ -54,6 +54,15 @@ impl SplitMix64 {
     }
 }
 
+/// A uniform index below `len` (> 0) by multiply-shift (Lemire): no division in hot loops. The
+/// bias is below 2^-27 for the short lists bots, search and determinization draw from; they are
+/// not bound by R-3 (this is no deal), so it is not [`SplitMix64::below`].
+#[inline]
+pub fn index_below(rng: &mut SplitMix64, len: usize) -> usize {
+    debug_assert!(len > 0);
+    (((rng.next() >> 32) * len as u64) >> 32) as usize
+}
+
 /// Shuffle `items` in place: for `i` from `len - 1` down to 1, `j = next() % (i + 1)`,
 /// swap `i` and `j`.
 ///

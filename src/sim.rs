@@ -1,5 +1,5 @@
 //! Batch simulation: many complete games with built-in bots, spread over threads, for every game
-//! of the contract ([`crate::game`]).
+//! of the contract ([`crate::contract`]).
 //!
 //! Game `k` of a batch with seed `s` is dealt from seed `SplitMix64::nth_output(s, k)` (the k-th
 //! output of a generator at `s`), and the bot at seat `p` draws from its own stream
@@ -9,10 +9,17 @@
 use rayon::prelude::*;
 
 use crate::bots::{BotGame, BotKind, Seat};
+use crate::contract::{GameState, RecordedGame, MAX_PLAYERS};
 use crate::error::{EngineError, RulesError, StateError};
-use crate::game::{Game, Recorded, MAX_PLAYERS};
 use crate::interrupt::{Interrupt, NEVER};
 use crate::rng::SplitMix64;
+
+/// A game the batch simulator plays: every built-in bot plays it, in tasks of a few games.
+pub trait SimGame: BotGame {
+    /// Games in one task of a batch simulation (a game is cheap or not). Each game's value is
+    /// set in [`crate::games`].
+    const BATCH_CHUNK: usize;
+}
 
 /// The outcome of one simulated game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -62,12 +69,12 @@ pub fn play_game_until<G: BotGame>(
 pub fn game_record<R>(
     players: u8,
     seed: u64,
-    settings: &<R::State as Game>::Settings,
+    settings: &<R::State as GameState>::Settings,
     bots: &[BotKind],
     stop: &Interrupt,
 ) -> Result<Option<String>, EngineError>
 where
-    R: Recorded,
+    R: RecordedGame,
     R::State: BotGame,
 {
     let mut table = Kept(R::new(players, seed, settings)?);
@@ -79,7 +86,7 @@ where
 
 /// What a game is played on: the bare position (batch statistics) or the game with its history
 /// (records). Both apply the same legal moves, so the games are the same.
-trait Table<G: Game> {
+trait Table<G: GameState> {
     fn state(&self) -> &G;
     fn play(&mut self, mv: &G::Move) -> Result<Option<G::RoundEnd>, EngineError>;
 }
@@ -87,7 +94,7 @@ trait Table<G: Game> {
 /// The bare position.
 struct Bare<G>(G);
 
-impl<G: Game> Table<G> for Bare<G> {
+impl<G: GameState> Table<G> for Bare<G> {
     #[inline]
     fn state(&self) -> &G {
         &self.0
@@ -101,14 +108,14 @@ impl<G: Game> Table<G> for Bare<G> {
 /// The game with its history.
 struct Kept<R>(R);
 
-impl<R: Recorded> Table<R::State> for Kept<R> {
+impl<R: RecordedGame> Table<R::State> for Kept<R> {
     fn state(&self) -> &R::State {
         self.0.state()
     }
     fn play(
         &mut self,
-        mv: &<R::State as Game>::Move,
-    ) -> Result<Option<<R::State as Game>::RoundEnd>, EngineError> {
+        mv: &<R::State as GameState>::Move,
+    ) -> Result<Option<<R::State as GameState>::RoundEnd>, EngineError> {
         self.0.apply_legal(mv)
     }
 }
@@ -175,7 +182,7 @@ fn play_on<G: BotGame, T: Table<G>>(
 
 /// Play one round (hand) of a game dealt from `seed` with uniform random bots; the number of
 /// decisions made. The unit of the "hands per second" benchmarks.
-pub fn play_round<G: Game>(
+pub fn play_round<G: BotGame>(
     players: u8,
     seed: u64,
     settings: &G::Settings,
@@ -195,7 +202,7 @@ pub fn play_round<G: Game>(
 
 /// Play `rounds` independent random rounds (round `k` dealt from [`game_seed`]`(seed, k)`) on
 /// the calling thread; the total number of decisions.
-pub fn simulate_rounds<G: Game>(
+pub fn simulate_rounds<G: BotGame>(
     rounds: usize,
     players: u8,
     settings: &G::Settings,
@@ -206,7 +213,7 @@ pub fn simulate_rounds<G: Game>(
 }
 
 /// [`simulate_rounds`] that gives up (`Ok(None)`) once `stop` is set, polled between rounds.
-pub fn simulate_rounds_until<G: Game>(
+pub fn simulate_rounds_until<G: BotGame>(
     rounds: usize,
     players: u8,
     settings: &G::Settings,
@@ -228,7 +235,7 @@ pub fn simulate_rounds_until<G: Game>(
 /// over `threads` threads (all cores when `None`). Deterministic for a given seed whatever the
 /// thread count, and splitting a batch into consecutive chunks gives the same games.
 #[allow(clippy::too_many_arguments)]
-pub fn simulate<G: BotGame>(
+pub fn simulate<G: SimGame>(
     first_game: u64,
     games: usize,
     players: u8,
@@ -246,7 +253,7 @@ pub fn simulate<G: BotGame>(
 /// [`simulate`] that stops within one game per thread (a search bot: within a few search
 /// iterations) once `stop` is set, returning `Ok(None)`: a batch is complete or not returned.
 #[allow(clippy::too_many_arguments)]
-pub fn simulate_until<G: BotGame>(
+pub fn simulate_until<G: SimGame>(
     first_game: u64,
     games: usize,
     players: u8,
@@ -277,21 +284,21 @@ pub fn records_until<R>(
     first_game: u64,
     games: usize,
     players: u8,
-    settings: &<R::State as Game>::Settings,
+    settings: &<R::State as GameState>::Settings,
     bots: &[BotKind],
     seed: u64,
     threads: Option<usize>,
     stop: &Interrupt,
 ) -> Result<Option<Vec<String>>, EngineError>
 where
-    R: Recorded,
-    R::State: BotGame,
+    R: RecordedGame,
+    R::State: SimGame,
 {
     R::State::validate(players, settings)?;
     check_bots(players, bots)?;
     check_policies::<R::State>(settings, bots)?;
     // Recording costs several times a bare game: smaller tasks.
-    let chunk = (<R::State as Game>::BATCH_CHUNK / 4).clamp(1, 8);
+    let chunk = (<R::State as SimGame>::BATCH_CHUNK / 4).clamp(1, 8);
     run_batch(first_game, games, seed, threads, chunk, stop, |game_seed| {
         game_record::<R>(players, game_seed, settings, bots, stop)
     })

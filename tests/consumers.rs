@@ -4,8 +4,8 @@
 use panda_core::bots::decide::decision;
 use panda_core::bots::{BotKind, Neural};
 use panda_core::climb::{ClimbGame, ClimbSettings, ClimbState, Mood, Preset};
+use panda_core::contract::{GameState, RecordedGame};
 use panda_core::error::EngineError;
-use panda_core::game::{Game, Recorded};
 use panda_core::head::{HeadGame, HeadRules, HeadState};
 use panda_core::interrupt::{Interrupt, NEVER};
 use panda_core::rng::SplitMix64;
@@ -195,7 +195,7 @@ fn a_finished_game_has_no_decision() {
             Err(EngineError::GameOver)
         ));
     }
-    assert!(Recorded::state(&game).is_over());
+    assert!(RecordedGame::state(&game).is_over());
 }
 
 /// ISMCTS with few iterations clearly beats uniform random play (seat 0 of 4 would win a quarter
@@ -232,23 +232,23 @@ fn ismcts_beats_random_in_the_climbing_games() {
 
 #[test]
 fn the_contract_lists_what_apply_accepts() {
-    let mut st = <ClimbState as Game>::new(4, 11, &ClimbSettings::default()).unwrap();
+    let mut st = <ClimbState as GameState>::new(4, 11, &ClimbSettings::default()).unwrap();
     let mut legal = Vec::new();
     let mut rng = panda_core::rng::SplitMix64::new(1);
     for _ in 0..200 {
-        if Game::is_over(&st) {
+        if GameState::is_over(&st) {
             break;
         }
-        Game::legal_moves_into(&st, &mut legal).unwrap();
+        GameState::legal_moves_into(&st, &mut legal).unwrap();
         assert!(legal.windows(2).all(|w| w[0] < w[1]));
         let m = st
             .random_move(&mut rng, &mut legal)
             .unwrap()
             .into_move(&legal);
         let mut checked = st.clone();
-        Game::apply(&mut checked, &m).unwrap();
-        Game::apply_legal(&mut st, &m).unwrap();
-        assert_eq!(Game::scores(&st), Game::scores(&checked));
+        GameState::apply(&mut checked, &m).unwrap();
+        GameState::apply_legal(&mut st, &m).unwrap();
+        assert_eq!(GameState::scores(&st), GameState::scores(&checked));
     }
 }
 
@@ -289,7 +289,7 @@ fn a_finished_game_has_no_search_move() {
     let mut legal = Vec::new();
     for k in 0..20 {
         let m = ismcts_move(&st, 3, k).unwrap();
-        Game::legal_moves_into(&st, &mut legal).unwrap();
+        GameState::legal_moves_into(&st, &mut legal).unwrap();
         assert!(legal.contains(&m));
         HeadState::apply(&mut st, m).unwrap();
     }

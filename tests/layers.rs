@@ -5,10 +5,11 @@
 //!
 //! | layer | modules                                                    |
 //! |-------|------------------------------------------------------------|
-//! | 0 base      | `rng`, `card`, `error`, `event`, `interrupt`, `pool`, `record`, `user_file`, `nn`, `game` |
-//! | 1 games     | `head`, `climb` (never each other)                   |
+//! | 0 base      | `rng`, `card`, `error`, `event`, `interrupt`, `pool`, `record`, `user_file`, `nn`, `contract` |
+//! | 1 games     | every folder with a `contract.rs` (`head`, `climb`; never each other) |
 //! | 2 consumers | `search`, `bots`, `sim`, `vecenv` (one-way, see [`CONSUMER_ORDER`]) |
-//! | 3 binding   | `py`                                                 |
+//! | 3 registry  | `games` (what the consumers tune per game)           |
+//! | 4 binding   | `py`                                                 |
 //!
 //! `lib.rs` only declares and re-exports, so it is exempt. Inside a folder, the files form no
 //! cycle either: a file that two others share sits below both. A `mod.rs` that only declares and
@@ -40,14 +41,13 @@ const LAYERS: &[(&str, u8, &str)] = &[
     ("record", 0, "base"),
     ("user_file", 0, "base"),
     ("nn", 0, "base"),
-    ("game", 0, "base"),
-    ("head", 1, "games"),
-    ("climb", 1, "games"),
+    ("contract", 0, "base"),
     ("search", 2, "consumers"),
     ("bots", 2, "consumers"),
     ("sim", 2, "consumers"),
     ("vecenv", 2, "consumers"),
-    ("py", 3, "binding"),
+    ("games", 3, "registry"),
+    ("py", 4, "binding"),
 ];
 
 /// Among the consumers, a module may import only the ones listed before it: search is the
@@ -73,6 +73,21 @@ fn layer_of(top: &str) -> Option<(u8, &'static str)> {
         .iter()
         .find(|(m, _, _)| *m == top)
         .map(|(_, l, n)| (*l, *n))
+        .or_else(|| games().contains(&top.to_string()).then_some((1, "games")))
+}
+
+/// The games: the top-level folders of `src/` that hold a game's contract (`contract.rs`, its
+/// trait implementations), so a new game needs no line in this file.
+fn games() -> Vec<String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut games: Vec<String> = fs::read_dir(&src)
+        .expect("read src")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("contract.rs").is_file())
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    games.sort();
+    games
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -978,6 +993,119 @@ fn the_scanner_sees_the_crate_s_real_imports() {
     assert!(edges
         .iter()
         .any(|e| e.from.starts_with("py/") && e.to.starts_with("head/")));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Game names: a game is named only in its own folder, its binding file and the two registries.
+// ---------------------------------------------------------------------------------------------
+
+/// The files besides a game's own folder (`src/<game>/`) and binding file (`src/py/<game>.rs`)
+/// that may name every game: the game lists of the core and of the binding.
+const REGISTRIES: &[&str] = &["games.rs", "py/games/mod.rs"];
+
+/// How a game's items are named: its module capitalised (`Head…`, `Climb…`, and the binding's
+/// `PyHead…`) and its module path (`crate::head`, `panda_core::head`, `super::head`).
+fn names_game(tokens: &[Token], i: usize, game: &str) -> bool {
+    let t = tokens[i].text.as_str();
+    let mut prefix: Vec<char> = game.chars().collect();
+    prefix[0] = prefix[0].to_ascii_uppercase();
+    let prefix: String = prefix.into_iter().collect();
+    let typed = |t: &str| {
+        t.strip_prefix(&prefix)
+            .is_some_and(|rest| rest.chars().next().is_some_and(|c| c.is_ascii_uppercase()))
+    };
+    if typed(t) || t.strip_prefix("Py").is_some_and(typed) {
+        return true;
+    }
+    // A path to the game's module: `<root> :: game`.
+    t == game
+        && i >= 2
+        && tokens[i - 1].text == "::"
+        && matches!(
+            tokens[i - 2].text.as_str(),
+            "crate" | "$crate" | "panda_core" | "super"
+        )
+}
+
+/// Every place a file outside a game's own files names the game: `file:line: name`. Comments
+/// and string literals are not names; test code is (a generic module's test names no game).
+fn game_name_violations(sources: &[(String, String)]) -> Vec<String> {
+    let games = games();
+    assert!(games.len() >= 2, "games found: {games:?}");
+    let mut report = Vec::new();
+    for (path, text) in sources {
+        if REGISTRIES.contains(&path.as_str()) {
+            continue;
+        }
+        let tokens = tokenize(&blank_non_code(text));
+        for game in &games {
+            let own =
+                path.starts_with(&format!("{game}/")) || *path == format!("py/games/{game}.rs");
+            if own {
+                continue;
+            }
+            for i in 0..tokens.len() {
+                if names_game(&tokens, i, game) {
+                    report.push(format!(
+                        "src/{path}:{}: `{}` names the game `{game}`",
+                        tokens[i].line, tokens[i].text
+                    ));
+                }
+            }
+        }
+    }
+    report
+}
+
+#[test]
+fn a_game_is_named_only_in_its_own_files_and_the_registries() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut sources = Vec::new();
+    read_sources(&src, &src, &mut sources);
+    let report = game_name_violations(&sources);
+    assert!(
+        report.is_empty(),
+        "game names outside the game's own files and the registries (src/games.rs, \
+         src/py/games/mod.rs):\n{}",
+        report.join("\n")
+    );
+}
+
+#[test]
+fn the_name_check_finds_game_names_in_code_and_not_in_comments() {
+    let files = [
+        (
+            "sim.rs",
+            "// HeadState in a comment\nuse crate::head::HeadState;\nfn f(_: &str) {}\n",
+        ),
+        ("vecenv/mod.rs", "fn g() { let s = \"ClimbGame\"; }\n"),
+        ("py/vecenv.rs", "fn h(_: PyClimbGame) {}\n"),
+        (
+            "bots/seat.rs",
+            "use super::super::climb;\nuse crate::climb::Move;\n",
+        ),
+        ("head/state.rs", "pub struct HeadState;\n"),
+        (
+            "py/games/head.rs",
+            "pub struct PyHeadGame(crate::head::HeadGame);\n",
+        ),
+        ("games.rs", "impl BotGame for crate::climb::ClimbState {}\n"),
+    ];
+    let sources: Vec<(String, String)> = files
+        .iter()
+        .map(|(p, t)| (p.to_string(), t.to_string()))
+        .collect();
+    let report = game_name_violations(&sources);
+    assert_eq!(
+        report,
+        [
+            "src/sim.rs:2: `head` names the game `head`",
+            "src/sim.rs:2: `HeadState` names the game `head`",
+            "src/py/vecenv.rs:1: `PyClimbGame` names the game `climb`",
+            "src/bots/seat.rs:1: `climb` names the game `climb`",
+            "src/bots/seat.rs:2: `climb` names the game `climb`",
+        ]
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,12 +4,18 @@
 use panda_core::bots::{BotKind, Neural};
 use panda_core::climb::rules::{ClimbSettings, Preset};
 use panda_core::climb::state::ClimbState;
-use panda_core::game::Learned;
+use panda_core::contract::Learned;
 use panda_core::head::rules::HeadRules;
 use panda_core::head::state::HeadState;
 use panda_core::nn::shipped;
 use panda_core::sim::simulate;
 use panda_core::EngineError;
+
+/// Every shipped policy file, Panda Head's then the climbing games'.
+fn shipped_files() -> Vec<shipped::ShippedFile> {
+    let head = HeadState::SHIPPED_POLICIES.iter();
+    head.chain(ClimbState::SHIPPED_POLICIES).copied().collect()
+}
 
 fn spin() -> ClimbSettings {
     ClimbSettings {
@@ -25,12 +31,15 @@ fn every_shipped_policy_fits_its_game() {
         ClimbState::policy_shape(&ClimbSettings::default()),
         ClimbState::policy_shape(&spin()),
     ];
-    for (shape, (game, _)) in shapes.iter().zip(shipped::FILES) {
-        assert_eq!(shape.game, game);
-        let policy = shipped::policy(game).unwrap();
+    let files = shipped_files();
+    assert_eq!(files.len(), shapes.len());
+    for (shape, (game, _)) in shapes.iter().zip(&files) {
+        assert_eq!(shape.game, *game);
+        let policy = shipped::policy(game, &files).unwrap();
         assert_eq!(policy.check_fits(shape), Ok(()), "{game}");
     }
-    assert!(shipped::policy("chess").is_err());
+    assert!(shipped::policy("chess", &files).is_err());
+    assert!(shipped::policy("year", HeadState::SHIPPED_POLICIES).is_err());
 }
 
 #[test]
@@ -60,7 +69,11 @@ fn a_policy_file_plays_only_its_own_game() {
     let dir = std::env::temp_dir().join(format!("panda-neural-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("year.safetensors");
-    std::fs::write(&path, shipped::bytes("year").unwrap()).unwrap();
+    std::fs::write(
+        &path,
+        shipped::bytes("year", ClimbState::SHIPPED_POLICIES).unwrap(),
+    )
+    .unwrap();
     let name = format!("neural:{}", path.display());
     let bot = BotKind::parse(&name).unwrap();
     assert_eq!(bot.name(), name);
@@ -76,7 +89,9 @@ fn a_policy_file_plays_only_its_own_game() {
         other => panic!("a year policy played head: {other:?}"),
     }
     // A damaged file is refused when named.
-    let mut bytes = shipped::bytes("year").unwrap().to_vec();
+    let mut bytes = shipped::bytes("year", ClimbState::SHIPPED_POLICIES)
+        .unwrap()
+        .to_vec();
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
     let damaged = dir.join("damaged.safetensors");
@@ -88,7 +103,7 @@ fn a_policy_file_plays_only_its_own_game() {
 
 #[test]
 fn move_indices_are_positions_in_the_legal_list() {
-    use panda_core::game::{ActionSpace, Game};
+    use panda_core::contract::{ActionSpace, GameState};
     use panda_core::rng::SplitMix64;
     fn check<G: ActionSpace>(mut state: G) {
         let mut rng = SplitMix64::new(7);
@@ -107,5 +122,5 @@ fn move_indices_are_positions_in_the_legal_list() {
         }
     }
     check(HeadState::new(4, 3, HeadRules::default()).unwrap());
-    check(<ClimbState as Game>::new(4, 3, &ClimbSettings::default()).unwrap());
+    check(<ClimbState as GameState>::new(4, 3, &ClimbSettings::default()).unwrap());
 }

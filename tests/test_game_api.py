@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-import warnings
 from typing import Any
 
 import numpy as np
@@ -309,7 +308,7 @@ def test_random_games_finish(case: tuple[str, int, int]) -> None:
     assert finish(game, seed) == sum(e["type"] == "move" for e in game.history)
 
 
-# ---- make() and the deprecated names ------------------------------------------------------------
+# ---- make() ------------------------------------------------------------------------------------
 
 
 def test_make_takes_rules_objects_or_options() -> None:
@@ -334,35 +333,3 @@ def test_make_takes_rules_objects_or_options() -> None:
         make("year", players=6)
     with pytest.raises(panda_core.RulesError, match="seed"):
         make("head", seed=-1)
-
-
-@pytest.mark.parametrize(
-    ("game", "old", "call"),
-    [
-        ("head", "legal_action_ids", lambda g: g.legal_action_ids()),
-        ("head", "bot_action", lambda g: g.bot_action("random", 3)),
-        ("head", "hand_results", lambda g: g.hand_results),
-        ("year", "action_mask", lambda g: g.action_mask()),
-        ("spin", "apply_action", lambda g: g.apply_action(g.legal_actions()[0])),
-    ],
-)
-def test_deprecated_names_work_and_warn(game: str, old: str, call: Any) -> None:
-    fresh = make(game, players=3, seed=5)
-    with pytest.warns(DeprecationWarning, match=old):
-        value = call(fresh)
-    new = make(game, players=3, seed=5)
-    expected = {
-        "legal_action_ids": lambda: new.legal_actions(),
-        "bot_action": lambda: new.bot_move("random", 3).action_id,  # type: ignore[union-attr]
-        "hand_results": lambda: new.round_results,
-        "action_mask": lambda: new.legal_action_mask().tolist(),
-        "apply_action": lambda: None,
-    }[old]()
-    assert (value.tolist() if isinstance(value, np.ndarray) else value) == expected
-    if old == "apply_action":
-        new.apply(new.legal_actions()[0])
-        assert fresh.snapshot() == new.snapshot()
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        with pytest.raises(DeprecationWarning):
-            call(make(game, players=3, seed=5))

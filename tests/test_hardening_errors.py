@@ -67,7 +67,7 @@ HEAD_INT_CALLS: list[tuple[str, Callable[[int], object], type[PandaCoreError]]] 
     ("observation", lambda v: head_game().observation(v), ArgumentError),
     ("determinize(player)", lambda v: head_game().determinize(v), ArgumentError),
     ("determinize(seed)", lambda v: head_game().determinize(0, v), RulesError),
-    ("bot_action(seed)", lambda v: head_game().bot_action("random", v), RulesError),
+    ("bot_move(seed)", lambda v: head_game().bot_move("random", v), RulesError),
     ("apply", lambda v: head_game().apply(v), IllegalMoveError),
     ("HeadRules(bust_threshold)", lambda v: HeadRules(bust_threshold=v), RulesError),
     ("HeadRules(first_dealer)", lambda v: HeadRules(first_dealer=v), RulesError),
@@ -95,7 +95,7 @@ CLIMB_INT_CALLS: list[tuple[str, Callable[[int], object], type[PandaCoreError]]]
     ("determinize(player)", lambda v: climb_game().determinize(v), ArgumentError),
     ("determinize(seed)", lambda v: climb_game().determinize(0, v), RulesError),
     ("bot_move(seed)", lambda v: climb_game().bot_move("random", v), RulesError),
-    ("apply_action", lambda v: climb_game().apply_action(v), IllegalMoveError),
+    ("apply", lambda v: climb_game().apply(v), IllegalMoveError),
     ("move_for_action", lambda v: climb_game().move_for_action(v), IllegalMoveError),
     ("ClimbSettings(first_player)", lambda v: ClimbSettings(first_player=v), RulesError),
     ("climb_classify(cards)", lambda v: climb_classify([v], ["white"], []), ArgumentError),
@@ -119,7 +119,7 @@ def huge_cases() -> list[Any]:
 def test_huge_integers_raise_the_documented_class(
     call: Callable[[int], object], expected: type[PandaCoreError], value: int
 ) -> None:
-    """`HeadGame(2**64, 1)`, `g.view(2**63)`, `apply_action(2**63)` raised OverflowError."""
+    """`HeadGame(2**64, 1)`, `g.view(2**63)`, `apply(2**63)` raised OverflowError."""
     err = refused(lambda: call(value))
     assert isinstance(err, expected), (type(err), err)
 
@@ -155,10 +155,10 @@ def test_huge_action_ids_are_reported_with_their_true_value() -> None:
     assert info.value.move == f"action id {-(2**64)}"
     c = climb_game()
     with pytest.raises(IllegalMoveError) as info:
-        c.apply_action(2**64)
+        c.apply(2**64)
     assert info.value.move == str(2**64) and str(2**64) in info.value.reason
     with pytest.raises(IllegalMoveError) as info:
-        c.apply_action(2**300)
+        c.apply(2**300)
     assert "2**127" in info.value.move  # beyond any range: said, not a wrapped number
 
 
@@ -223,7 +223,7 @@ def message_calls() -> list[tuple[str, Callable[[], object]]]:
         ("ClimbSettings(preset)", lambda: ClimbSettings(preset=big)),
         ("ClimbSettings(panda_mood)", lambda: ClimbSettings(panda_mood=big)),
         ("ClimbSettings(deck)", lambda: ClimbSettings(deck="/no/such/" + "d" * 100_000)),
-        ("bot_action", lambda: head_game().bot_action(big)),
+        ("HeadGame.bot_move", lambda: head_game().bot_move(big)),
         ("bot_move", lambda: climb_game().bot_move(big)),
         ("HeadGame(seed)", lambda: HeadGame(4, big)),  # type: ignore[arg-type]
         ("view(str)", lambda: head_game().view(big)),  # type: ignore[arg-type]
@@ -297,9 +297,9 @@ BAD_HEAD_CALLS: list[Callable[[HeadGame], object]] = [
 ]
 
 BAD_CLIMB_CALLS: list[Callable[[ClimbGame], object]] = [
-    lambda g: g.apply_action(2**63),
-    lambda g: g.apply_action(False),
-    lambda g: g.apply_action(float("nan")),  # type: ignore[arg-type]
+    lambda g: g.apply(2**63),
+    lambda g: g.apply(False),
+    lambda g: g.apply(float("nan")),  # type: ignore[arg-type]
     lambda g: g.apply({"kind": 1}),  # type: ignore[typeddict-item]
     lambda g: g.apply({"kind": "pass", "cards": [[[[1]]]], "named": [], "flip": [], "steal": []}),
     lambda g: g.apply([]),  # type: ignore[arg-type]
@@ -343,7 +343,7 @@ def surrogate_calls() -> list[tuple[str, Callable[[], object], type[PandaCoreErr
         ("HeadRules", lambda: HeadRules(last_pile_scoring=s), RulesError),  # type: ignore[arg-type]
         ("ClimbSettings(preset)", lambda: ClimbSettings(preset=s), RulesError),  # type: ignore[arg-type]
         ("ClimbSettings(deck)", lambda: ClimbSettings(deck=s), InvalidStateError),
-        ("bot_action", lambda: head_game().bot_action(s), RulesError),
+        ("HeadGame.bot_move", lambda: head_game().bot_move(s), RulesError),
         ("bot_move", lambda: climb_game().bot_move(s), RulesError),
         ("HeadGame.from_json", lambda: HeadGame.from_json(s), InvalidStateError),
         ("ClimbGame.from_json", lambda: ClimbGame.from_json(s), InvalidStateError),

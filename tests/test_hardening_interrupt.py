@@ -142,7 +142,7 @@ def test_large_vector_env_steps_stop_and_the_env_resets(game: str) -> None:
     make = (
         "HeadVectorEnv(2**20, threads=2)"
         if game == "head"
-        else "ClimbVectorEnv(2**17, settings=ClimbSettings(preset='year'), threads=2)"
+        else "ClimbVectorEnv(2**17, rules=ClimbSettings(preset='year'), threads=2)"
     )
     setup = f"""
         from panda_core import ClimbSettings

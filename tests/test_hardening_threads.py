@@ -94,7 +94,7 @@ def test_head_apply_while_a_bot_thinks_is_refused() -> None:
     assert worker.error is None and worker.result in g.legal_actions()
 
 
-def test_climb_apply_and_apply_action_while_a_bot_thinks_are_refused() -> None:
+def test_climb_apply_in_every_form_while_a_bot_thinks_is_refused() -> None:
     g = ClimbGame(4, 11)
     before = g.snapshot()
     search = long_search(g)

@@ -31,8 +31,8 @@ Env = HeadVectorEnv | ClimbVectorEnv
 
 MAKERS: dict[str, Callable[..., Env]] = {
     "head": lambda n=6, **kw: HeadVectorEnv(n, **kw),
-    "year": lambda n=6, **kw: ClimbVectorEnv(n, settings=ClimbSettings(preset="year"), **kw),
-    "spin": lambda n=6, **kw: ClimbVectorEnv(n, settings=ClimbSettings(preset="spin"), **kw),
+    "year": lambda n=6, **kw: ClimbVectorEnv(n, rules=ClimbSettings(preset="year"), **kw),
+    "spin": lambda n=6, **kw: ClimbVectorEnv(n, rules=ClimbSettings(preset="spin"), **kw),
 }
 
 
@@ -97,7 +97,7 @@ def test_sizes_are_checked_before_allocating() -> None:
 
 def test_legal_move_features_are_bounded_before_allocating() -> None:
     # 2**17 envs of a few dozen moves each: ~10**6 rows of 326 floats, above 2**27 floats.
-    env = ClimbVectorEnv(2**17, settings=ClimbSettings(preset="year"))
+    env = ClimbVectorEnv(2**17, rules=ClimbSettings(preset="year"))
     env.reset(seed=1)
     with pytest.raises(ArgumentError, match="fewer envs"):
         env.legal_move_features()

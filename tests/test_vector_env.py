@@ -67,7 +67,7 @@ def test_shapes_and_dtypes() -> None:
     obs, mask, rewards, terminated, player = env.step(mask.argmax(axis=1))
     assert rewards.shape == (8, 3) and rewards.dtype == np.float32
     assert terminated.shape == (8,) and terminated.dtype == np.bool_
-    cenv = ClimbVectorEnv(4, players=5, settings=ClimbSettings(preset="spin"))
+    cenv = ClimbVectorEnv(4, players=5, rules=ClimbSettings(preset="spin"))
     obs, mask, player = cenv.reset(seed=0)
     assert obs.shape == (4, CLIMB_OBSERVATION_SIZE) and mask.shape == (4, NUM_CLIMB_ACTIONS)
     assert cenv.observation_size == CLIMB_OBSERVATION_SIZE
@@ -108,7 +108,7 @@ def test_each_env_replays_the_single_game_of_its_seed() -> None:
 def test_climb_env_replays_the_single_game_of_its_seed() -> None:
     n, seed = 4, 5
     settings = ClimbSettings(preset="year", panda_mood="flip")
-    env = ClimbVectorEnv(n, players=3, settings=settings)
+    env = ClimbVectorEnv(n, players=3, rules=settings)
     obs, mask, player = env.reset(seed=seed)
     games = [ClimbGame(3, episode_seed(seed, i, 0), settings) for i in range(n)]
     episodes = [0] * n
@@ -134,7 +134,7 @@ def test_climb_env_replays_the_single_game_of_its_seed() -> None:
     [
         # above the sizes that run on one thread whatever `threads` says
         lambda t: HeadVectorEnv(600, players=4, threads=t),
-        lambda t: ClimbVectorEnv(70, players=4, settings=ClimbSettings(preset="spin"), threads=t),
+        lambda t: ClimbVectorEnv(70, players=4, rules=ClimbSettings(preset="spin"), threads=t),
     ],
 )
 def test_deterministic_whatever_the_thread_count(make: object) -> None:
@@ -192,7 +192,7 @@ def test_bad_constructor_arguments() -> None:
 
 
 def test_climb_move_index_steps_reach_every_move() -> None:
-    env = ClimbVectorEnv(3, players=4, settings=ClimbSettings(preset="spin"))
+    env = ClimbVectorEnv(3, players=4, rules=ClimbSettings(preset="spin"))
     env.reset(seed=8)
     rng = np.random.default_rng(2)
     for _ in range(200):
@@ -251,7 +251,7 @@ def test_vector_env_matches_single_games_through_refused_steps(
     env: Env = (
         HeadVectorEnv(num_envs, players=players)
         if settings_ is None
-        else ClimbVectorEnv(num_envs, players=players, settings=settings_)
+        else ClimbVectorEnv(num_envs, players=players, rules=settings_)
     )
 
     def single(i: int, episode: int) -> HeadGame | ClimbGame:
@@ -296,7 +296,7 @@ def test_vector_env_matches_single_games_through_refused_steps(
 def test_game_copies_show_the_env_position_and_do_not_move_it() -> None:
     head_env = HeadVectorEnv(3, players=4)
     obs, mask, player = head_env.reset(seed=4)
-    climb_env = ClimbVectorEnv(3, players=3, settings=ClimbSettings(preset="spin"))
+    climb_env = ClimbVectorEnv(3, players=3, rules=ClimbSettings(preset="spin"))
     cobs, cmask, cplayer = climb_env.reset(seed=4)
     for _ in range(30):
         obs, mask, _, _, player = head_env.step(mask.argmax(axis=1))

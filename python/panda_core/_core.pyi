@@ -11,7 +11,6 @@ from typing import Any, Literal, Self, SupportsIndex, final, overload
 
 import numpy as np
 import numpy.typing as npt
-from typing_extensions import deprecated
 
 from panda_core._types import (
     CardInfo,
@@ -209,14 +208,6 @@ class HeadGame:
     def hand(self, seat: SupportsIndex) -> list[int]: ...
     @property
     def draw_pile(self) -> list[int]: ...
-    # ---- deprecated names (one release) ----
-    @deprecated("use legal_actions()")
-    def legal_action_ids(self) -> list[int]: ...
-    @deprecated("use bot_move().action_id")
-    def bot_action(self, bot: str = "heuristic", seed: SupportsIndex | None = None) -> int: ...
-    @property
-    @deprecated("use round_results")
-    def hand_results(self) -> list[HandResult]: ...
 
 def simulate_head_batch(
     games: int,
@@ -364,11 +355,6 @@ class ClimbGame:
     def round(self) -> int: ...
     def move_info(self, move: ClimbMove | ClimbMoveDict) -> ClimbMoveInfo: ...
     def legal_move_features(self) -> npt.NDArray[np.float32]: ...
-    # ---- deprecated names (one release) ----
-    @deprecated("use legal_action_mask()")
-    def action_mask(self) -> npt.NDArray[np.bool_]: ...
-    @deprecated("use apply(action)")
-    def apply_action(self, action: SupportsIndex) -> None: ...
 
 def climb_classify(
     cards: Sequence[SupportsIndex],
@@ -382,7 +368,7 @@ def simulate_climb_batch(
     players: int,
     bots: list[str],
     seed: int | None = None,
-    settings: ClimbSettings | None = None,
+    rules: ClimbSettings | None = None,
     threads: int | None = None,
     first_game: int = 0,
 ) -> ClimbBatch: ...
@@ -391,7 +377,7 @@ def climb_batch_records(
     players: int,
     bots: list[str],
     seed: int | None = None,
-    settings: ClimbSettings | None = None,
+    rules: ClimbSettings | None = None,
     threads: int | None = None,
     first_game: int = 0,
 ) -> list[str]: ...
@@ -442,9 +428,11 @@ class ClimbVectorEnv:
         cls,
         num_envs: int,
         players: int = 4,
-        settings: ClimbSettings | None = None,
+        rules: ClimbSettings | None = None,
         threads: int | None = None,
     ) -> Self: ...
+    @property
+    def rules(self) -> ClimbSettings: ...
     @property
     def num_envs(self) -> int: ...
     @property

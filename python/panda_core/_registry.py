@@ -148,7 +148,7 @@ class GameSpec:
         chosen = self.rules(rules)
         if isinstance(chosen, HeadRules):
             return HeadVectorEnv(num_envs, players, rules=chosen, threads=threads)
-        return ClimbVectorEnv(num_envs, players, settings=chosen, threads=threads)
+        return ClimbVectorEnv(num_envs, players, rules=chosen, threads=threads)
 
     def rules(self, rules: object = None, **options: Any) -> AnyRules:
         """This game's rules: ``rules`` (an object of :attr:`rules_class`), or one built from

@@ -22,7 +22,7 @@ move in env ``i``, in seats relative to that player (one network serves every se
 where the winner gets +1 and every other seat −1. A finished game restarts in the same step
 (``terminated[i]`` is true and ``observations[i]`` is already the first position of the next game).
 
-:class:`ClimbVectorEnv` (``year`` or ``spin``, from ``settings``) steps the abstract actions of
+:class:`ClimbVectorEnv` (``year`` or ``spin``, from ``rules``) steps the abstract actions of
 ``docs/climb_encodings.md`` §3 (``NUM_CLIMB_ACTIONS``; each unmasked one stands for exactly one
 legal move). Agents that score every legal move instead (DouZero-style) call
 ``legal_move_features() -> (rows, offsets)`` — env ``i``'s moves are ``rows[offsets[i]:offsets[i +

@@ -1,17 +1,16 @@
 //! One decision of a built-in bot for the player to move, for callers that drive a game
 //! themselves (the Python `bot_action`/`bot_move`, the Gymnasium opponents, user tournaments).
 
-use super::game::BotGame;
+use super::bot_game::BotGame;
 use super::kind::BotKind;
+use crate::contract::{Determinize, GameState, HeuristicPolicy, Learned, RecordedGame};
 use crate::error::EngineError;
-use crate::game::{Determinize, Game, HeuristicPolicy, Learned, Recorded};
 use crate::interrupt::{Interrupt, NEVER};
 use crate::nn::Scratch;
 use crate::rng::SplitMix64;
 use crate::search::ismcts_move_until;
 
-/// The move of a game's state.
-pub type MoveOf<R> = <<R as Recorded>::State as Game>::Move;
+pub use crate::contract::MoveOf;
 
 /// The move `kind` picks in `game` for the player to move; `seed` drives its randomness. A
 /// search (ISMCTS) uses what the game's history reveals and ends early once `stop` is set (the
@@ -23,7 +22,7 @@ pub fn decision_until<R>(
     stop: &Interrupt,
 ) -> Result<MoveOf<R>, EngineError>
 where
-    R: Recorded,
+    R: RecordedGame,
     R::State: BotGame,
 {
     let state = game.state();
@@ -52,7 +51,7 @@ where
 /// [`decision_until`] without an interrupt.
 pub fn decision<R>(game: &R, kind: &BotKind, seed: u64) -> Result<MoveOf<R>, EngineError>
 where
-    R: Recorded,
+    R: RecordedGame,
     R::State: BotGame,
 {
     decision_until(game, kind, seed, &NEVER)

@@ -3,8 +3,8 @@
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
+use crate::contract::Learned;
 use crate::error::{PolicyError, RulesError};
-use crate::game::Learned;
 use crate::nn::{cache, shipped, Policy};
 
 /// The built-in bots, by name (the same names for every game).
@@ -12,7 +12,7 @@ use crate::nn::{cache, shipped, Policy};
 pub enum BotKind {
     /// Uniform over the legal moves.
     Random,
-    /// The game's rule-of-thumb player ([`crate::game::HeuristicPolicy`]).
+    /// The game's rule-of-thumb player ([`crate::contract::HeuristicPolicy`]).
     Heuristic,
     /// Information-set Monte Carlo tree search ([`crate::search`]) with this many iterations
     /// per decision.
@@ -61,7 +61,7 @@ impl Neural {
     ) -> Result<Arc<Policy>, PolicyError> {
         let shape = G::policy_shape(settings);
         let policy = match self {
-            Self::Shipped => shipped::policy(shape.game)?,
+            Self::Shipped => shipped::policy(shape.game, G::SHIPPED_POLICIES)?,
             Self::File { policy, .. } => Arc::clone(policy),
         };
         policy.check_fits(&shape).map_err(|e| {

@@ -2,10 +2,10 @@
 
 use std::sync::Arc;
 
-use super::game::BotGame;
+use super::bot_game::BotGame;
 use super::kind::BotKind;
+use crate::contract::Pick;
 use crate::error::EngineError;
-use crate::game::Pick;
 use crate::interrupt::Interrupt;
 use crate::nn::{Policy, Scratch};
 use crate::rng::SplitMix64;

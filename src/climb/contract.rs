@@ -1,4 +1,4 @@
-//! The climbing games (`year`, `spin`) under the shared contract ([`crate::game`]): the bare
+//! The climbing games (`year`, `spin`) under the shared contract ([`crate::contract`]): the bare
 //! [`ClimbState`] is the position, [`Move`]s in canonical order are the moves, the abstract
 //! actions of [`super::encoding`] the fixed action space, and [`ClimbGame`] the recorded game.
 
@@ -8,33 +8,39 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::determinize::wind_holders;
+use super::determinize::ClimbDeterminizer;
 use super::encoding::{self, move_features_into, MOVE_FEATURES, MOVE_FEATURES_LAYOUT};
-use super::game::ClimbGame;
+use super::event::ClimbEvent;
 use super::moves::Move;
+use super::moves::MAX_PLAYERS;
 use super::observation::{observation_into_zeroed, OBSERVATION_LAYOUT, OBSERVATION_SIZE};
+use super::recorded::ClimbGame;
 use super::rules::{ClimbSettings, Mood, Preset};
 use super::search_value::WindMemory;
-use super::snapshot::{parse_snapshot, snapshot};
+use super::snapshot::{parse_snapshot, round_snap, snapshot};
 use super::state::{ClimbState, RoundResult};
 use super::Deck;
-use crate::error::{EngineError, StateError};
-use crate::game::{
-    ActionSpace, EnvSave, Game, HeuristicPolicy, MoveFeatures, Observe, Pick, Recorded,
+use crate::card::CardInfo;
+use crate::contract::{
+    ActionSpace, Determinize, EnvSave, GameState, HeuristicPolicy, Horizon, Learned, MoveFeatures,
+    Observe, Pick, RecordedGame, Rollout, SearchValue,
 };
+use crate::error::{EngineError, StateError};
+use crate::nn::shipped::{shipped_file, ShippedFile};
+use crate::nn::{Policy, PolicyShape, Scratch};
+use crate::rng::SplitMix64;
 
 /// A game that has not ended after this many rounds is an error instead of a loop (the rules
 /// have no move limit, reading 34; bots end games in a handful of rounds).
 pub const MAX_ROUNDS: u32 = 10_000;
 
-impl Game for ClimbState {
+impl GameState for ClimbState {
     type Move = Move;
     type Settings = ClimbSettings;
     type RoundEnd = RoundResult;
 
     const MAX_ROUNDS: u32 = MAX_ROUNDS;
     const ROUNDS_NAME: &'static str = "rounds";
-    const BOT_STREAM: u64 = 0xC11B_C11B_C11B_C11B;
-    const BATCH_CHUNK: usize = 16;
 
     fn validate(players: u8, settings: &ClimbSettings) -> Result<(), EngineError> {
         settings.validate_for(players)
@@ -89,7 +95,7 @@ impl Game for ClimbState {
 impl HeuristicPolicy for ClimbState {
     #[inline]
     fn heuristic_move(&self, buf: &mut Vec<Move>) -> Result<Pick<Move>, EngineError> {
-        Game::legal_moves_into(self, buf)?;
+        GameState::legal_moves_into(self, buf)?;
         if buf.is_empty() {
             return Err(EngineError::GameOver);
         }
@@ -126,7 +132,7 @@ impl ActionSpace for ClimbState {
     type Legal = ClimbLegal;
 
     fn cache_legal(&self, legal: &mut ClimbLegal) -> Result<(), EngineError> {
-        let listed = Game::legal_moves_into(self, &mut legal.moves);
+        let listed = GameState::legal_moves_into(self, &mut legal.moves);
         encoding::action_indices_into(self, &legal.moves, &mut legal.classes);
         listed
     }
@@ -157,12 +163,6 @@ impl ActionSpace for ClimbState {
         ticket: u32,
     ) -> Result<Option<RoundResult>, EngineError> {
         Ok(ClimbState::apply_legal(self, &legal.moves[ticket as usize]))
-    }
-    fn legal_action_ids(&self, legal: &ClimbLegal) -> Vec<i64> {
-        legal.actions().into_iter().map(|a| a as i64).collect()
-    }
-    fn legal_indices(&self, legal: &ClimbLegal) -> Vec<i64> {
-        (0..legal.moves.len() as i64).collect()
     }
     fn refused_action(&self, legal: &ClimbLegal, action: i64) -> String {
         format!(
@@ -273,8 +273,16 @@ impl EnvSave for ClimbState {
     }
 }
 
-impl Recorded for ClimbGame {
+impl RecordedGame for ClimbGame {
     type State = ClimbState;
+    type Event = ClimbEvent;
+    /// The round results as JSON (one §7 round entry each, and the round in progress when the
+    /// game ended).
+    type Rounds = Value;
+    /// Own hand with faces, public information only (S-11).
+    type View = Value;
+    /// The §7 dict, as JSON.
+    type Snapshot = Value;
 
     fn new(players: u8, seed: u64, settings: &ClimbSettings) -> Result<Self, EngineError> {
         ClimbGame::new(players, seed, settings.clone())
@@ -283,16 +291,155 @@ impl Recorded for ClimbGame {
     fn state(&self) -> &ClimbState {
         ClimbGame::state(self)
     }
+    /// Started from the position's snapshot (so it has a record).
+    fn from_position(state: &ClimbState) -> Result<Self, EngineError> {
+        let deck = state.settings().deck.clone();
+        Ok(ClimbGame::from_snapshot(snapshot(state, &[]), deck)?)
+    }
     fn apply_legal(&mut self, mv: &Move) -> Result<Option<RoundResult>, EngineError> {
         let rounds = self.round_results().len();
         ClimbGame::apply_legal(self, mv);
         Ok(self.round_results()[rounds..].first().copied())
     }
+    fn apply_checked(&mut self, mv: &Move) -> Result<(), EngineError> {
+        self.apply(mv).map(drop)
+    }
+    fn apply_notation_text(&mut self, text: &str) -> Result<(), EngineError> {
+        self.apply_notation(text).map(drop)
+    }
+    fn move_for_action(&self, action: i128) -> Result<Move, EngineError> {
+        ClimbGame::move_for_action(self, action)
+    }
+    fn apply_action(&mut self, action: i128) -> Result<(), EngineError> {
+        ClimbGame::apply_action(self, action)
+    }
+    fn unparsable(&self, shown: &str, why: &str) -> EngineError {
+        ClimbGame::unparsable(self, shown, why)
+    }
+
+    fn events(&self) -> &[ClimbEvent] {
+        ClimbGame::events(self)
+    }
+    fn events_seen_by(&self, seat: u8) -> Vec<ClimbEvent> {
+        ClimbGame::events_seen_by(self, seat)
+    }
+    fn round_results(&self) -> Value {
+        let rounds: Vec<_> = ClimbGame::round_results(self)
+            .iter()
+            .map(round_snap)
+            .collect();
+        serde_json::to_value(rounds).expect("round results serialize")
+    }
+    fn rounds_played(&self) -> usize {
+        ClimbGame::round_results(self).len()
+    }
+    fn view(&self, seat: u8) -> Value {
+        super::view::view(self, seat)
+    }
+    fn snapshot(&self) -> Value {
+        serde_json::to_value(ClimbGame::snapshot(self)).expect("a snapshot serializes")
+    }
+    /// All 70 ids of the game's deck, `in_play` for the suits dealt (S-1.3, S-2, S-3.1).
+    fn cards(&self) -> Vec<CardInfo> {
+        let st = self.state();
+        st.deck().cards_info(st.suits_in_play())
+    }
+    /// The white cards of other hands, the draw pile and (in `spin`) the unseen winds are dealt
+    /// anew into the same places. The sample starts from its snapshot, so it has a record.
+    fn determinize(&self, seat: u8, seed: u64) -> Result<Self, EngineError> {
+        let mut rng = crate::rng::SplitMix64::new(seed);
+        let state = ClimbDeterminizer::new(self.state(), seat, wind_holders(self)).sample(&mut rng);
+        let snap = snapshot(&state, ClimbGame::round_results(self));
+        ClimbGame::from_snapshot(snap, self.state().settings().deck.clone()).map_err(|e| {
+            EngineError::Invariant(format!("a determinization is not a valid state: {}", e.0))
+        })
+    }
     fn search_memory(&self) -> WindMemory {
         WindMemory::Known(wind_holders(self))
     }
+    /// Settings (deck embedded), start and every move.
     fn to_json(&self) -> Result<String, EngineError> {
         Ok(super::record::to_json(self))
+    }
+    fn from_json(text: &str) -> Result<Self, EngineError> {
+        super::record::from_json(text)
+    }
+}
+
+impl Determinize for ClimbState {
+    type Memory = WindMemory;
+    type Sampler = ClimbDeterminizer;
+
+    #[inline]
+    fn observe(memory: &mut WindMemory, before: &ClimbState, mv: &Move) {
+        if let WindMemory::Tracked(t) = memory {
+            t.observe(before, mv.kind);
+        }
+    }
+
+    fn sampler(
+        &self,
+        memory: &mut WindMemory,
+        observer: u8,
+    ) -> Result<ClimbDeterminizer, EngineError> {
+        Ok(ClimbDeterminizer::new(self, observer, memory.holders(self)))
+    }
+
+    #[inline]
+    fn sample(sampler: &mut ClimbDeterminizer, rng: &mut SplitMix64) -> ClimbState {
+        sampler.sample(rng)
+    }
+}
+
+impl SearchValue for ClimbState {
+    /// Random and heuristic rollouts are even at equal time; random is cheaper (see `search`).
+    const DEFAULT_ROLLOUT: Rollout = Rollout::Random;
+    /// The scores at the root.
+    type Root = [u32; MAX_PLAYERS];
+
+    fn search_root(&self) -> [u32; MAX_PLAYERS] {
+        super::search_value::scores_at(self)
+    }
+
+    #[inline]
+    fn search_value(
+        &self,
+        root: &[u32; MAX_PLAYERS],
+        _round: Option<&RoundResult>,
+        player: u8,
+        _horizon: Horizon,
+    ) -> f64 {
+        super::search_value::gain_value(self, root, player)
+    }
+}
+impl Learned for ClimbState {
+    const POLICY_GAMES: &'static [&'static str] = &Preset::NAMES;
+    const SHIPPED_POLICIES: &'static [ShippedFile] =
+        &[shipped_file!("year"), shipped_file!("spin")];
+    fn policy_settings(game: &str) -> Option<ClimbSettings> {
+        Preset::parse(game).ok().map(ClimbSettings::preset)
+    }
+    fn policy_shape(settings: &ClimbSettings) -> PolicyShape {
+        super::neural::policy_shape(settings)
+    }
+    fn settings_of(&self) -> &ClimbSettings {
+        self.settings()
+    }
+    fn neural_move(
+        &self,
+        policy: &Policy,
+        scratch: &mut Scratch,
+        buf: &mut Vec<Move>,
+    ) -> Result<Pick<Move>, EngineError> {
+        let Some(player) = ClimbState::current_player(self) else {
+            return Err(EngineError::GameOver);
+        };
+        GameState::legal_moves_into(self, buf)?;
+        if buf.is_empty() {
+            return Err(EngineError::GameOver);
+        }
+        let best = super::neural::best_move_index(self, player, buf, policy, scratch);
+        Ok(Pick::Listed(best))
     }
 }
 
@@ -309,11 +456,11 @@ mod tests {
         let mut rng = SplitMix64::new(5);
         for preset in [Preset::Year, Preset::Spin] {
             let settings = ClimbSettings::preset(preset);
-            let mut st = <ClimbState as Game>::new(3, 9, &settings).unwrap();
+            let mut st = <ClimbState as GameState>::new(3, 9, &settings).unwrap();
             let mut legal = ClimbLegal::default();
-            assert_eq!(Game::round(&st), 0);
+            assert_eq!(GameState::round(&st), 0);
             for _ in 0..150 {
-                if Game::is_over(&st) {
+                if GameState::is_over(&st) {
                     break;
                 }
                 st.cache_legal(&mut legal).unwrap();
@@ -336,7 +483,7 @@ mod tests {
                 let (loaded, ()) = ClimbState::load(3, &settings, &st.save(&())).unwrap();
                 assert_eq!(snapshot(&loaded, &[]), snapshot(&st, &[]));
                 let t = st
-                    .resolve_index(&legal, crate::game::below(&mut rng, n))
+                    .resolve_index(&legal, crate::rng::index_below(&mut rng, n))
                     .unwrap();
                 st.apply_ticket(&legal, t).unwrap();
             }
@@ -347,16 +494,16 @@ mod tests {
     #[test]
     fn the_recorded_game_reports_the_rounds_it_records() {
         let settings = ClimbSettings::default();
-        let mut game = <ClimbGame as Recorded>::new(3, 4, &settings).unwrap();
+        let mut game = <ClimbGame as RecordedGame>::new(3, 4, &settings).unwrap();
         let mut rng = SplitMix64::new(2);
         let mut buf = Vec::new();
         let mut ended = 0;
-        while !Game::is_over(Recorded::state(&game)) {
-            let pick = Recorded::state(&game).random_move(&mut rng, &mut buf);
+        while !GameState::is_over(RecordedGame::state(&game)) {
+            let pick = RecordedGame::state(&game).random_move(&mut rng, &mut buf);
             let mv = pick.unwrap().into_move(&buf);
-            ended += Recorded::apply_legal(&mut game, &mv).unwrap().is_some() as usize;
+            ended += RecordedGame::apply_legal(&mut game, &mv).unwrap().is_some() as usize;
         }
         assert_eq!(ended, game.round_results().len());
-        assert_eq!(Game::round(game.state()) + 1, ended as u32);
+        assert_eq!(GameState::round(game.state()) + 1, ended as u32);
     }
 }

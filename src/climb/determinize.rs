@@ -23,11 +23,11 @@
 //! `rng`, so a search never plays the real future deals.
 
 use super::cards::{bit, count, CardSet, ANIMALS, ELEMENTS};
-use super::game::{ClimbGame, Start};
 use super::moves::{Kind, MAX_PLAYERS};
+use super::recorded::{ClimbGame, Start};
 use super::rules::Preset;
 use super::state::ClimbState;
-use crate::rng::SplitMix64;
+use crate::rng::{index_below, SplitMix64};
 
 /// Samples determinizations of one position for one observer, many times.
 #[derive(Clone, Debug)]
@@ -178,15 +178,9 @@ impl ClimbDeterminizer {
     }
 }
 
-/// A uniform index below `len` (> 0) by multiply-shift; not bound by R-3 (this is no deal).
-#[inline]
-fn below(rng: &mut SplitMix64, len: usize) -> usize {
-    (((rng.next() >> 32) * len as u64) >> 32) as usize
-}
-
 fn shuffle_any<T>(items: &mut [T], rng: &mut SplitMix64) {
     for i in (1..items.len()).rev() {
-        items.swap(i, below(rng, i + 1));
+        items.swap(i, index_below(rng, i + 1));
     }
 }
 
@@ -256,7 +250,6 @@ pub fn wind_holders(game: &ClimbGame) -> Option<u8> {
 mod tests {
     use super::*;
     use crate::climb::rules::{ClimbSettings, Mood};
-    use crate::game::below;
 
     /// Everything `observer` may see, as one comparable value.
     fn public(st: &ClimbState, o: u8) -> String {
@@ -313,7 +306,7 @@ mod tests {
                     break;
                 }
                 let legal = game.legal_moves();
-                let i = below(&mut bot, legal.len());
+                let i = index_below(&mut bot, legal.len());
                 tracker.observe(game.state(), legal[i].kind);
                 game.apply(&legal[i]).unwrap();
             }

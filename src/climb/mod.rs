@@ -21,7 +21,7 @@
 //! - [`observation`]: the fixed-size numeric observation of one player, for agents (S-11)
 //! - [`encoding`]: move feature rows and the abstract action index, for agents
 //! - [`determinize`]: full states sampled from one player's knowledge (for search)
-//! - [`contract`]: the shared game contract ([`crate::game`]) for the state and the game
+//! - [`contract`]: the shared game contract ([`crate::contract`]) for the state and the game
 //! - [`heuristic`]: the built-in rule-of-thumb player
 //! - [`search_value`]: what ISMCTS needs (information sets with the winds, rollout values)
 
@@ -34,7 +34,6 @@ pub mod diagnose;
 pub mod encoding;
 pub mod event;
 pub mod expand;
-pub mod game;
 pub mod heuristic;
 pub mod lanes;
 pub mod legal;
@@ -44,6 +43,7 @@ pub mod neural;
 pub mod notation;
 pub mod observation;
 pub mod record;
+pub mod recorded;
 pub mod rules;
 pub mod search_value;
 pub mod shape;
@@ -55,8 +55,8 @@ pub use combo::{beats, classify, condition_holds, Combo, Shape};
 pub use contract::{ClimbLegal, MAX_ROUNDS};
 pub use deck::{Condition, Deck, Face};
 pub use event::ClimbEvent;
-pub use game::ClimbGame;
 pub use movegen::MAX_LEGAL_MOVES;
 pub use moves::{Kind, Move, Ranks, Steal, MAX_PLAYERS};
+pub use recorded::ClimbGame;
 pub use rules::{ClimbSettings, Mood, Preset};
 pub use state::{ClimbState, RoundResult, TableCombo};

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::deck::Deck;
-use super::game::{ClimbGame, Start};
+use super::recorded::{ClimbGame, Start};
 use super::rules::{ClimbSettings, Mood, Preset};
 use super::snapshot::parse_snapshot;
 use crate::error::{EngineError, StateError};

@@ -3,7 +3,7 @@
 //!
 //! The state is fixed-size apart from the play to beat's named ranks (inline for every real
 //! deck), so cloning it for search is cheap. The game's history and round results live one level
-//! up, in [`super::game::ClimbGame`]: [`ClimbState::apply_legal`] reports a finished round (or the
+//! up, in [`super::recorded::ClimbGame`]: [`ClimbState::apply_legal`] reports a finished round (or the
 //! end of the game) and the caller records it. The `_with` variants ([`ClimbState::new_with`],
 //! [`ClimbState::apply_with`], [`ClimbState::apply_legal_with`]) also report what happened as
 //! [`ClimbEvent`]s; the plain ones pass [`NoEvents`], so the hot paths build no event at all.

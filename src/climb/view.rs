@@ -14,8 +14,8 @@ use serde_json::{json, Value};
 
 use super::cards::{self, CardSet};
 use super::event::ClimbEvent;
-use super::game::ClimbGame;
 use super::moves::Move;
+use super::recorded::ClimbGame;
 use super::rules::Preset;
 use super::snapshot::{round_snap, to_beat_snap};
 

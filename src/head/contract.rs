@@ -1,16 +1,25 @@
-//! Panda Head under the shared contract ([`crate::game`]): the bare [`HeadState`] is the
+//! Panda Head under the shared contract ([`crate::contract`]): the bare [`HeadState`] is the
 //! position, its 24 action ids are the moves, and [`HeadGame`] is the recorded game.
 
 use serde::{Deserialize, Serialize};
 
 use super::action::{mask_ids, Action, ActionId, NUM_ACTIONS};
-use super::determinize::HandLog;
-use super::game::HeadGame;
+use super::determinize::{Determinizer, HandLog};
+use super::event::HeadEvent;
 use super::observation::{observation_into_zeroed, OBSERVATION_LAYOUT, OBSERVATION_SIZE};
+use super::recorded::HeadGame;
 use super::rules::HeadRules;
+use super::snapshot::{hand_result_snap, HandResultSnap, HeadSnapshot};
 use super::state::{Deal, HandResult, HeadState};
+use super::view::HeadView;
+use crate::card::CardInfo;
+use crate::contract::{
+    ActionSpace, Determinize, EnvSave, GameState, HeuristicPolicy, Horizon, Learned, Observe, Pick,
+    RecordedGame, Rollout, SearchValue,
+};
 use crate::error::{EngineError, StateError};
-use crate::game::{ActionSpace, EnvSave, Game, HeuristicPolicy, Observe, Pick, Recorded};
+use crate::nn::shipped::{shipped_file, ShippedFile};
+use crate::nn::{Policy, PolicyShape, Scratch};
 use crate::rng::SplitMix64;
 
 /// A Panda Head game that has not ended after this many hands is an error instead of a loop
@@ -18,15 +27,13 @@ use crate::rng::SplitMix64;
 /// random play ends games in a few dozen hands.)
 pub const MAX_HANDS: u32 = 100_000;
 
-impl Game for HeadState {
+impl GameState for HeadState {
     type Move = ActionId;
     type Settings = HeadRules;
     type RoundEnd = HandResult;
 
     const MAX_ROUNDS: u32 = MAX_HANDS;
     const ROUNDS_NAME: &'static str = "hands";
-    const BOT_STREAM: u64 = 0xB075_B075_B075_B075;
-    const BATCH_CHUNK: usize = 64;
 
     fn validate(players: u8, rules: &HeadRules) -> Result<(), EngineError> {
         Ok(rules.validate_for(players)?)
@@ -137,11 +144,9 @@ impl ActionSpace for HeadState {
     ) -> Result<Option<HandResult>, EngineError> {
         self.apply_legal(ticket as ActionId)
     }
+    /// Read from the mask's bits (the default builds the bool mask first).
     fn legal_action_ids(&self, _legal: &()) -> Vec<i64> {
         mask_ids(self.legal_actions()).map(i64::from).collect()
-    }
-    fn legal_indices(&self, _legal: &()) -> Vec<i64> {
-        (0..self.legal_actions().count_ones() as i64).collect()
     }
     fn refused_action(&self, _legal: &(), action: i64) -> String {
         let names: Vec<String> = mask_ids(self.legal_actions())
@@ -215,8 +220,6 @@ fn deal_of(start: &HeadState) -> Deal {
 
 impl EnvSave for HeadState {
     type Trail = HandTrail;
-    /// A step costs about 0.15 µs: below a few hundred envs one thread is faster.
-    const MIN_PARALLEL_ENVS: usize = 512;
 
     fn start_trail(&self, trail: &mut HandTrail) {
         trail.start = Some(self.clone());
@@ -279,8 +282,12 @@ impl EnvSave for HeadState {
     }
 }
 
-impl Recorded for HeadGame {
+impl RecordedGame for HeadGame {
     type State = HeadState;
+    type Event = HeadEvent;
+    type Rounds = Vec<HandResultSnap>;
+    type View = HeadView;
+    type Snapshot = HeadSnapshot;
 
     fn new(players: u8, seed: u64, rules: &HeadRules) -> Result<Self, EngineError> {
         HeadGame::new(players, seed, *rules)
@@ -289,17 +296,174 @@ impl Recorded for HeadGame {
     fn state(&self) -> &HeadState {
         HeadGame::state(self)
     }
+    /// A mid-hand position has no public form: the game has no JSON record.
+    fn from_position(state: &HeadState) -> Result<Self, EngineError> {
+        Ok(HeadGame::from_sample(state.clone()))
+    }
     /// Checked again (a record must never hold an illegal action), then recorded.
     fn apply_legal(&mut self, mv: &ActionId) -> Result<Option<HandResult>, EngineError> {
         let hands = self.hand_results().len();
         self.apply(*mv)?;
         Ok(self.hand_results()[hands..].first().copied())
     }
+    fn apply_checked(&mut self, mv: &ActionId) -> Result<(), EngineError> {
+        self.apply(*mv).map(drop)
+    }
+    fn apply_notation_text(&mut self, text: &str) -> Result<(), EngineError> {
+        self.apply_notation(text).map(drop)
+    }
+    fn move_for_action(&self, action: i128) -> Result<ActionId, EngineError> {
+        HeadGame::move_for_action(self, action)
+    }
+    fn apply_action(&mut self, action: i128) -> Result<(), EngineError> {
+        HeadGame::apply_action(self, action)
+    }
+    /// Panda Head moves are ids and notations: data that is neither is a notation refused.
+    fn unparsable(&self, shown: &str, _why: &str) -> EngineError {
+        self.clone()
+            .apply_notation(shown)
+            .err()
+            .unwrap_or(EngineError::GameOver)
+    }
+
+    fn events(&self) -> &[HeadEvent] {
+        HeadGame::events(self)
+    }
+    fn events_seen_by(&self, seat: u8) -> Vec<HeadEvent> {
+        HeadGame::events_seen_by(self, seat)
+    }
+    fn round_results(&self) -> Vec<HandResultSnap> {
+        let players = self.state().players();
+        self.hand_results()
+            .iter()
+            .map(|r| hand_result_snap(r, players))
+            .collect()
+    }
+    fn rounds_played(&self) -> usize {
+        self.hand_results().len()
+    }
+    fn result_extras(&self) -> Vec<(&'static str, serde_json::Value)> {
+        let st = self.state();
+        let seats = |f: fn(&HeadState, u8) -> bool| (0..st.players()).map(|s| f(st, s)).collect();
+        let (drowsy, pooped): (Vec<bool>, Vec<bool>) =
+            (seats(HeadState::is_drowsy), seats(HeadState::is_pooped));
+        vec![
+            ("drowsy", drowsy.into()),
+            ("pooped", pooped.into()),
+            ("hands_played", self.hand_results().len().into()),
+        ]
+    }
+    /// Their own hand and public information only (never another hand or the draw-pile order).
+    fn view(&self, seat: u8) -> HeadView {
+        HeadGame::view(self, seat)
+    }
+    /// In the canonical format the differential tests compare with the oracle.
+    fn snapshot(&self) -> HeadSnapshot {
+        HeadGame::snapshot(self)
+    }
+    /// Ids 0–62, or 0–54 without the special cards (H-1.3, H-2.3).
+    fn cards(&self) -> Vec<CardInfo> {
+        super::cards::deck_info(self.state().rules().deck_size())
+    }
+    /// Other hands and the draw pile are dealt anew, consistently with every play `seat` has
+    /// seen. The sample plays on like any game but has no JSON record.
+    fn determinize(&self, seat: u8, seed: u64) -> Result<Self, EngineError> {
+        let log = HandLog::from_game(self);
+        let mut sampler = Determinizer::new(&log, seat)?;
+        Ok(HeadGame::from_sample(
+            sampler.sample(&mut SplitMix64::new(seed)),
+        ))
+    }
     fn search_memory(&self) -> Option<HandLog> {
         Some(HandLog::from_game(self))
     }
+    /// A game returned by `determinize` has no record: a `StateError`.
     fn to_json(&self) -> Result<String, EngineError> {
         Ok(super::record::to_json(self)?)
+    }
+    fn from_json(text: &str) -> Result<Self, EngineError> {
+        super::record::from_json(text)
+    }
+}
+
+/// A searching seat remembers the log of the hand in progress (`None`: nothing seen yet).
+impl Determinize for HeadState {
+    type Memory = Option<HandLog>;
+    type Sampler = Determinizer;
+
+    fn observe(memory: &mut Option<HandLog>, before: &HeadState, action: &ActionId) {
+        match memory {
+            Some(log) => log.observe(before, *action),
+            None => {
+                let mut log = HandLog::new(before.clone());
+                log.observe(before, *action);
+                *memory = Some(log);
+            }
+        }
+    }
+
+    fn sampler(
+        &self,
+        memory: &mut Option<HandLog>,
+        observer: u8,
+    ) -> Result<Determinizer, EngineError> {
+        let log = memory.get_or_insert_with(|| HandLog::new(self.clone()));
+        log.sync(self);
+        Determinizer::new(log, observer)
+    }
+
+    #[inline]
+    fn sample(sampler: &mut Determinizer, rng: &mut SplitMix64) -> HeadState {
+        sampler.sample(rng)
+    }
+}
+
+impl SearchValue for HeadState {
+    /// Random rollouts waste the hand on moves nobody makes (see `search`).
+    const DEFAULT_ROLLOUT: Rollout = Rollout::Heuristic;
+    type Root = ();
+
+    fn search_root(&self) {}
+
+    #[inline]
+    fn search_value(
+        &self,
+        _root: &(),
+        hand: Option<&HandResult>,
+        player: u8,
+        horizon: Horizon,
+    ) -> f64 {
+        super::search_value::hand_value(self, hand, player, horizon)
+    }
+
+    /// A random rollout draws from its own stream, seeded from the search's.
+    #[inline]
+    fn rollout_rng(search: &mut SplitMix64) -> Option<SplitMix64> {
+        Some(SplitMix64::new(search.next()))
+    }
+}
+
+impl Learned for HeadState {
+    const POLICY_GAMES: &'static [&'static str] = &["head"];
+    const SHIPPED_POLICIES: &'static [ShippedFile] = &[shipped_file!("head")];
+    /// One policy for every variant: the default rules.
+    fn policy_settings(game: &str) -> Option<HeadRules> {
+        (game == "head").then(HeadRules::default)
+    }
+    fn policy_shape(_rules: &HeadRules) -> PolicyShape {
+        super::neural::policy_shape()
+    }
+    fn settings_of(&self) -> &HeadRules {
+        self.rules()
+    }
+    /// From the action mask, without a list.
+    fn neural_move(
+        &self,
+        policy: &Policy,
+        scratch: &mut Scratch,
+        _buf: &mut Vec<ActionId>,
+    ) -> Result<Pick<ActionId>, EngineError> {
+        super::neural::neural_action(self, policy, scratch).map(Pick::Own)
     }
 }
 
@@ -315,13 +479,13 @@ mod tests {
         let mut buf = Vec::new();
         for seed in 0..6 {
             let rules = HeadRules::default();
-            let mut st = <HeadState as Game>::new(2 + (seed % 4) as u8, seed, &rules).unwrap();
+            let mut st = <HeadState as GameState>::new(2 + (seed % 4) as u8, seed, &rules).unwrap();
             let mut trail = HandTrail::default();
             st.start_trail(&mut trail);
-            assert_eq!(Game::round(&st), 0);
-            while !Game::is_over(&st) {
+            assert_eq!(GameState::round(&st), 0);
+            while !GameState::is_over(&st) {
                 let mask = st.legal_actions();
-                Game::legal_moves_into(&st, &mut buf).unwrap();
+                GameState::legal_moves_into(&st, &mut buf).unwrap();
                 assert_eq!(buf, mask_ids(mask).collect::<Vec<_>>());
                 let mut row = [false; NUM_ACTIONS];
                 st.write_mask(&(), &mut row);
@@ -359,17 +523,17 @@ mod tests {
 
     #[test]
     fn the_recorded_game_reports_the_hands_it_records() {
-        let mut game = <HeadGame as Recorded>::new(3, 2, &HeadRules::default()).unwrap();
+        let mut game = <HeadGame as RecordedGame>::new(3, 2, &HeadRules::default()).unwrap();
         let mut rng = SplitMix64::new(1);
         let mut buf = Vec::new();
         let mut ended = 0;
-        while !Recorded::state(&game).is_over() {
-            let pick = Recorded::state(&game).random_move(&mut rng, &mut buf);
+        while !RecordedGame::state(&game).is_over() {
+            let pick = RecordedGame::state(&game).random_move(&mut rng, &mut buf);
             let mv = pick.unwrap().into_move(&buf);
-            ended += Recorded::apply_legal(&mut game, &mv).unwrap().is_some() as usize;
+            ended += RecordedGame::apply_legal(&mut game, &mv).unwrap().is_some() as usize;
         }
         assert_eq!(ended, game.hand_results().len());
-        assert!(Recorded::apply_legal(&mut game, &0).is_err());
+        assert!(RecordedGame::apply_legal(&mut game, &0).is_err());
         let again = super::super::record::from_json(&game.to_json().unwrap()).unwrap();
         assert_eq!(again.history(), game.history());
     }

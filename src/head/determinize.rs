@@ -41,11 +41,11 @@
 
 use super::action::{ActionId, WITH_BAMBOO_FIRST};
 use super::cards::{value_mask, CardSet, BAMBOO_MASK, BIG_PANDA_FIRST, BIG_PANDA_MASK, COPIES};
-use super::game::{HeadGame, Start};
 use super::legal::legal_mask;
+use super::recorded::{HeadGame, Start};
 use super::state::{HeadState, MAX_PLAYERS};
 use crate::error::{EngineError, StateError};
-use crate::rng::SplitMix64;
+use crate::rng::{index_below, SplitMix64};
 
 /// Rejected samples in a row before the sampler falls back to the Markov chain.
 pub const REJECTION_ATTEMPTS: u32 = 400;
@@ -304,8 +304,8 @@ impl Determinizer {
             return;
         }
         for _ in 0..steps {
-            let i = below(rng, len);
-            let j = below(rng, len);
+            let i = index_below(rng, len);
+            let j = index_below(rng, len);
             let (oi, oj) = (self.owner(i), self.owner(j));
             if oi == oj {
                 continue; // same hand or both in the pile: nothing a check could see changes
@@ -400,16 +400,10 @@ fn ids(set: CardSet) -> impl Iterator<Item = u8> {
     })
 }
 
-/// A uniform index below `len` (> 0) by multiply-shift; not bound by R-3 (this is no deal).
-#[inline]
-fn below(rng: &mut SplitMix64, len: usize) -> usize {
-    (((rng.next() >> 32) * len as u64) >> 32) as usize
-}
-
-/// A uniform shuffle (Fisher–Yates with [`below`]).
+/// A uniform shuffle (Fisher–Yates with [`index_below`]).
 fn shuffle_any<T>(items: &mut [T], rng: &mut SplitMix64) {
     for i in (1..items.len()).rev() {
-        items.swap(i, below(rng, i + 1));
+        items.swap(i, index_below(rng, i + 1));
     }
 }
 

@@ -10,7 +10,7 @@
 //! - [`mod@move_info`]: the cards a move takes and its value, before it is played (H-1.4, H-4)
 //! - [`view`], [`snapshot`]: what a seat may see; the complete state and its checked rebuild
 //! - [`determinize`]: full states sampled from one player's knowledge (for search)
-//! - [`contract`]: the shared game contract ([`crate::game`]) for the state and the game
+//! - [`contract`]: the shared game contract ([`crate::contract`]) for the state and the game
 //! - [`heuristic`]: the built-in rule-of-thumb player
 //! - [`random`]: the uniform random pick from an action mask
 //! - [`search_value`]: what ISMCTS needs (information sets, the value of a rollout)
@@ -21,7 +21,6 @@ pub mod cards;
 pub mod contract;
 pub mod determinize;
 pub mod event;
-pub mod game;
 pub mod heuristic;
 pub mod legal;
 pub mod move_info;
@@ -29,6 +28,7 @@ pub mod neural;
 pub mod observation;
 pub mod random;
 pub mod record;
+pub mod recorded;
 pub mod rules;
 pub mod search_value;
 pub mod snapshot;
@@ -38,8 +38,8 @@ pub mod view;
 pub use action::{Action, ActionId, ActionMask, NUM_ACTIONS};
 pub use contract::MAX_HANDS;
 pub use event::HeadEvent;
-pub use game::{HeadGame, Start, Step};
 pub use move_info::{move_info, MoveInfo};
+pub use recorded::{HeadGame, Start, Step};
 pub use rules::{HeadRules, LastPileScoring};
 pub use snapshot::HeadSnapshot;
 pub use state::{Deal, HandResult, HeadState, Play, MAX_PLAYERS};

@@ -14,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::action::ActionId;
-use super::game::{HeadGame, Start};
+use super::recorded::{HeadGame, Start};
 use super::rules::{HeadRules, RULE_KEYS};
 use super::snapshot::{HeadSnapshot, SNAPSHOT_KEYS};
 use super::state::Deal;

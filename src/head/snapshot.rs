@@ -662,12 +662,12 @@ fn check_results(snap: &HeadSnapshot, flags: Flags) -> Checked<Vec<HandResult>> 
 impl HeadState {
     /// A state at any point of a game (mid-hand included) from its snapshot, checked strictly
     /// under `rules`: see [`from_snapshot`]. The snapshot's hand results are
-    /// checked and dropped (a [`super::game::HeadGame`] keeps them).
+    /// checked and dropped (a [`super::recorded::HeadGame`] keeps them).
     pub fn from_snapshot(snap: &HeadSnapshot, rules: HeadRules) -> Result<Self, StateError> {
         from_snapshot(snap, rules).map(|(state, _)| state)
     }
 
-    /// The snapshot of this state, with no hand results (see [`super::game::HeadGame::snapshot`]).
+    /// The snapshot of this state, with no hand results (see [`super::recorded::HeadGame::snapshot`]).
     pub fn snapshot(&self) -> HeadSnapshot {
         snapshot(self, &[])
     }

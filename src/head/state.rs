@@ -2,7 +2,7 @@
 //!
 //! `HeadState` is a fixed-size value with no heap data, so cloning it for search or batch
 //! simulation is a `memcpy`. History and hand results live one level up, in
-//! [`super::game::HeadGame`], so the hot loop of the batch simulator pays nothing for them.
+//! [`super::recorded::HeadGame`], so the hot loop of the batch simulator pays nothing for them.
 
 use super::action::{mask_ids, Action, ActionId, ActionMask, NUM_ACTIONS};
 use super::cards::{

@@ -11,7 +11,7 @@
 //! - [`cache`]: policy files by path, so a bot named by its file reads it once.
 //!
 //! This module knows no game: the games say what a policy must look like to play them
-//! ([`crate::game::Learned`]) and the `neural` bot ([`crate::bots`]) plays it.
+//! ([`crate::contract::Learned`]) and the `neural` bot ([`crate::bots`]) plays it.
 
 pub mod cache;
 pub mod file;

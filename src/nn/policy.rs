@@ -34,7 +34,7 @@ impl PolicyKind {
     }
 }
 
-/// What a policy must be to play a game: the game supplies it ([`crate::game::Learned`]).
+/// What a policy must be to play a game: the game supplies it ([`crate::contract::Learned`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PolicyShape {
     /// The game's name in policy files ("head", "year", "spin").

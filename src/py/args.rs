@@ -91,13 +91,7 @@ pub fn int_value(obj: &Bound<'_, PyAny>) -> PyResult<Int> {
 
 /// How an out-of-range value is written: the saturated ends are "huge" rather than a misleading
 /// number (`2**200` is not `170141183460469231731687303715884105727`).
-pub fn written(v: i128) -> String {
-    match v {
-        i128::MAX => "an integer above 2**127".into(),
-        i128::MIN => "an integer below -2**127".into(),
-        v => v.to_string(),
-    }
-}
+pub use crate::error::written;
 
 impl From<i64> for Int {
     fn from(v: i64) -> Self {

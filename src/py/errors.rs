@@ -128,6 +128,7 @@ pub fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
         EngineError::Policy(e) => PolicyError::new_err(cut_message(&e.0)),
         EngineError::GameOver => GameOverError::new_err(err.to_string()),
         EngineError::DrawPileExhausted => EngineInvariantError::new_err(err.to_string()),
+        EngineError::Invariant(why) => EngineInvariantError::new_err(cut_message(&why)),
     }
 }
 

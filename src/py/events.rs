@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PySlice};
 
 /// Reads events `from..to` of a game object as a list of dicts (one instance per game class:
-/// `py::game::read_events`).
+/// `py::game_class::read_events`).
 pub type ReadEvents = for<'py> fn(&Bound<'py, PyAny>, usize, usize) -> PyResult<Bound<'py, PyList>>;
 
 /// The events of one move (a read-only sequence of event dicts; compares equal to the list of

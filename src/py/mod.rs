@@ -4,11 +4,10 @@
 //! to Python exceptions. No game rule lives here.
 
 mod args;
-mod climb;
 mod errors;
 pub mod events;
-mod game;
-mod head;
+mod game_class;
+mod games;
 mod interrupt;
 mod json;
 mod policy;
@@ -48,9 +47,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::register(m)?;
     m.add_class::<events::PyMoveEvents>()?;
-    head::register(m)?;
     sim::register(m)?;
-    climb::register(m)?;
+    games::register(m)?;
     vecenv::register(m)?;
     policy::register(m)?;
     m.add_function(wrap_pyfunction!(nth_output, m)?)?;

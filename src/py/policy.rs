@@ -12,11 +12,7 @@ use pyo3::types::{PyBytes, PyDict};
 
 use super::args::type_name;
 use super::errors::{cut_message, ArgumentError, PolicyError};
-use crate::climb::rules::{ClimbSettings, Preset};
-use crate::climb::ClimbState;
-use crate::game::Learned;
-use crate::head::rules::HeadRules;
-use crate::head::HeadState;
+use super::games;
 use crate::nn::{cache, file, shipped, Policy, Scratch};
 
 /// Rows one `evaluate` call takes (a million rows of the widest policy is 5 GB of input).
@@ -36,20 +32,12 @@ fn refused(e: crate::nn::PolicyError) -> PyErr {
 /// A policy that fits the game it names: a file can be well-formed yet name a game whose
 /// kind, layouts or widths it does not have (the bots would refuse it for every game).
 fn own_game(policy: Arc<Policy>) -> PyResult<Arc<Policy>> {
-    let shape = match policy.game() {
-        "head" => HeadState::policy_shape(&HeadRules::default()),
-        game => match Preset::NAMES.iter().position(|&p| p == game) {
-            Some(k) => ClimbState::policy_shape(&ClimbSettings {
-                preset: [Preset::Year, Preset::Spin][k],
-                ..ClimbSettings::default()
-            }),
-            None => {
-                return Err(PolicyError::new_err(format!(
-                    "the policy's \"game\" is {:?}; the games are \"head\", \"year\" and \"spin\"",
-                    crate::error::clip(policy.game(), 40)
-                )))
-            }
-        },
+    let Some(shape) = games::policy_shape(policy.game()) else {
+        return Err(PolicyError::new_err(format!(
+            "the policy's \"game\" is {:?}; the games are {}",
+            crate::error::clip(policy.game(), 40),
+            listed(&games::policy_games())
+        )));
     };
     policy.check_fits(&shape).map_err(refused)?;
     Ok(policy)
@@ -81,8 +69,9 @@ impl PyNeuralPolicy {
     /// The policy shipped for `game` (what the built-in `neural` bot plays).
     #[staticmethod]
     fn shipped(game: &str) -> PyResult<Self> {
-        let policy = shipped::policy(game).map_err(refused)?;
-        let bytes = shipped::bytes(game).unwrap_or_default();
+        let files = games::shipped_policies();
+        let policy = shipped::policy(game, &files).map_err(refused)?;
+        let bytes = shipped::bytes(game, &files).unwrap_or_default();
         Ok(Self {
             policy,
             bytes: bytes.into(),
@@ -196,6 +185,16 @@ impl PyNeuralPolicy {
     }
 }
 
+/// `"a", "b" and "c"`.
+fn listed(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+    match quoted.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
 /// What a wrong `inputs` was, for the TypeError.
 fn describe(obj: &Bound<'_, PyAny>) -> String {
     match obj.cast::<numpy::PyUntypedArray>() {
@@ -209,18 +208,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add(
         "POLICY_FORMAT_VERSION",
         file::FORMAT_VERSION.parse::<u32>().unwrap_or(1),
-    )?;
-    m.add(
-        "HEAD_OBSERVATION_LAYOUT",
-        crate::head::observation::OBSERVATION_LAYOUT,
-    )?;
-    m.add(
-        "CLIMB_OBSERVATION_LAYOUT",
-        crate::climb::observation::OBSERVATION_LAYOUT,
-    )?;
-    m.add(
-        "CLIMB_MOVE_FEATURES_LAYOUT",
-        crate::climb::encoding::MOVE_FEATURES_LAYOUT,
     )?;
     Ok(())
 }

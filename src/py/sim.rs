@@ -5,131 +5,122 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use super::args::{players_arg, seed_arg};
 use super::args::{threads_arg, Int, Text};
-use super::climb::{PyClimbSettings, CLIMB};
 use super::errors::{ArgumentError, IntoPyResult};
-use super::game::bot_kind;
-use super::head::{players_arg, seed_arg, PyHeadRules, HEAD};
+use super::game_class::bot_kind;
+use super::game_class::{GameClass, SettingsOf, StateOf};
 use super::interrupt::{interruptible_if, prepare_numpy};
-use crate::bots::BotGame;
 use crate::bots::{BotKind, MAX_ISMCTS_ITERATIONS};
-use crate::climb::{ClimbGame, ClimbState};
+use crate::contract::{GameState, RecordedGame};
 use crate::error::EngineError;
-use crate::game::{Game, Recorded};
-use crate::head::{HeadGame, HeadState};
-use crate::sim::{records_until, simulate_rounds_until, simulate_until, MAX_BATCH_GAMES};
+use crate::sim::{records_until, simulate_rounds_until, simulate_until, SimGame, MAX_BATCH_GAMES};
 
-/// Play `games` complete Panda Head games with built-in bots (one name per seat) and return numpy
-/// arrays: `winner` (int8, games), `hands` (uint32, games), `decisions` (uint32, games),
-/// `scores` (uint32, games × players). Game `k` is dealt from the k-th output of SplitMix64(seed);
-/// `first_game` starts the batch at game `k = first_game`, so chunks of one batch replay exactly.
-/// Ctrl-C stops it (`KeyboardInterrupt`, within a game per thread).
-#[pyfunction]
-#[pyo3(signature = (games, players, bots, seed = None, rules = None, threads = None, first_game = Int(0)),
-    text_signature = "(games, players, bots, seed=None, rules=None, threads=None, first_game=0)")]
-#[allow(clippy::too_many_arguments)]
-fn simulate_head_batch<'py>(
-    py: Python<'py>,
-    games: Int,
-    players: Int,
-    bots: Vec<String>,
-    seed: Option<&Bound<'py, PyAny>>,
-    rules: Option<PyHeadRules>,
-    threads: Option<Int>,
-    first_game: Int,
-) -> PyResult<Bound<'py, PyDict>> {
-    let players = players_arg(players, HEAD)?;
-    let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
-    let rules = rules.map(|r| r.inner).unwrap_or_default();
-    batch::<HeadState>(py, players, &args, &rules, "hands")
+/// A game's two batch functions, `batch_functions!(PyHeadGame, "Panda Head", "hands",
+/// simulate_head_batch, head_batch_records)`: the batch simulation (numpy columns, the rounds
+/// column named `hands` here) and the JSON records of the same games, both generic over the
+/// game's class.
+macro_rules! batch_functions {
+    ($game:ty, $title:literal, $rounds:literal, $simulate:ident, $records:ident) => {
+        #[doc = concat!(
+            "Play `games` complete ", $title, " games with built-in bots (one name per seat), GIL \
+             released, and return numpy arrays: `winner` (int8, games), `", $rounds, "` and \
+             `decisions` (uint32, games), `scores` (uint32, games × players). Game `k` is dealt \
+             from the k-th output of SplitMix64(seed); `first_game` starts the batch at game \
+             `k = first_game`, so chunks of one batch replay exactly. Ctrl-C stops it \
+             (`KeyboardInterrupt`, within a game per thread).")]
+        #[pyo3::pyfunction]
+        #[pyo3(signature = (games, players, bots, seed = None, rules = None, threads = None,
+                            first_game = $crate::py::args::Int(0)),
+            text_signature = "(games, players, bots, seed=None, rules=None, threads=None, first_game=0)")]
+        #[allow(clippy::too_many_arguments)]
+        fn $simulate<'py>(
+            py: pyo3::Python<'py>,
+            games: $crate::py::args::Int,
+            players: $crate::py::args::Int,
+            bots: Vec<String>,
+            seed: Option<&pyo3::Bound<'py, pyo3::PyAny>>,
+            rules: Option<<$game as $crate::py::game_class::GameClass>::Rules>,
+            threads: Option<$crate::py::args::Int>,
+            first_game: $crate::py::args::Int,
+        ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::types::PyDict>> {
+            let (players, args, settings) = $crate::py::sim::batch_args::<$game>(
+                players, games, first_game, &bots, seed, rules, threads,
+            )?;
+            $crate::py::sim::batch::<$crate::py::game_class::StateOf<$game>>(
+                py, players, &args, &settings, $rounds,
+            )
+        }
+
+        #[doc = concat!(
+            "The JSON records (the game's `to_json` format) of the games `",
+            stringify!($simulate), "` plays with the same arguments, move for move. Each game \
+             is played again with its history kept, then encoded: a few times slower than the \
+             batch itself; meant for saving or inspecting some games.")]
+        #[pyo3::pyfunction]
+        #[pyo3(signature = (games, players, bots, seed = None, rules = None, threads = None,
+                            first_game = $crate::py::args::Int(0)),
+            text_signature = "(games, players, bots, seed=None, rules=None, threads=None, first_game=0)")]
+        #[allow(clippy::too_many_arguments)]
+        fn $records(
+            py: pyo3::Python<'_>,
+            games: $crate::py::args::Int,
+            players: $crate::py::args::Int,
+            bots: Vec<String>,
+            seed: Option<&pyo3::Bound<'_, pyo3::PyAny>>,
+            rules: Option<<$game as $crate::py::game_class::GameClass>::Rules>,
+            threads: Option<$crate::py::args::Int>,
+            first_game: $crate::py::args::Int,
+        ) -> pyo3::PyResult<Vec<String>> {
+            let (players, args, settings) = $crate::py::sim::batch_args::<$game>(
+                players, games, first_game, &bots, seed, rules, threads,
+            )?;
+            $crate::py::sim::records::<<$game as $crate::py::game_class::GameClass>::Core>(
+                py, players, &args, &settings,
+            )
+        }
+    };
 }
 
-/// Play `games` complete climbing games with built-in bots (one name per seat), GIL released.
-/// Returns numpy arrays: `winner` (int8), `rounds`, `decisions` (uint32), `scores`
-/// (uint32, games × players). Game `k` is dealt from the k-th output of SplitMix64(seed).
-/// Ctrl-C stops it (`KeyboardInterrupt`).
-#[pyfunction]
-#[pyo3(signature = (games, players, bots, seed = None, settings = None, threads = None, first_game = Int(0)),
-    text_signature = "(games, players, bots, seed=None, settings=None, threads=None, first_game=0)")]
-#[allow(clippy::too_many_arguments)]
-fn simulate_climb_batch<'py>(
-    py: Python<'py>,
-    games: Int,
-    players: Int,
-    bots: Vec<String>,
-    seed: Option<&Bound<'py, PyAny>>,
-    settings: Option<PyClimbSettings>,
-    threads: Option<Int>,
-    first_game: Int,
-) -> PyResult<Bound<'py, PyDict>> {
-    let players = players_arg(players, CLIMB)?;
-    let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
-    let settings = settings.map(|s| s.inner).unwrap_or_default();
-    batch::<ClimbState>(py, players, &args, &settings, "rounds")
-}
+pub(crate) use batch_functions;
 
-/// The JSON records (`HeadGame.to_json` format) of the games `simulate_head_batch` plays with the
-/// same arguments, move for move. Each game is played again with its history kept, then encoded:
-/// a few times slower than the batch itself; meant for saving or inspecting some games.
-#[pyfunction]
-#[pyo3(signature = (games, players, bots, seed = None, rules = None, threads = None, first_game = Int(0)),
-    text_signature = "(games, players, bots, seed=None, rules=None, threads=None, first_game=0)")]
+/// The arguments of a batch function of game `G`'s class, checked: players, the shared batch
+/// arguments and the core settings.
 #[allow(clippy::too_many_arguments)]
-fn head_batch_records(
-    py: Python<'_>,
-    games: Int,
+pub fn batch_args<G: GameClass>(
     players: Int,
-    bots: Vec<String>,
+    games: Int,
+    first_game: Int,
+    bots: &[String],
     seed: Option<&Bound<'_, PyAny>>,
-    rules: Option<PyHeadRules>,
+    rules: Option<G::Rules>,
     threads: Option<Int>,
-    first_game: Int,
-) -> PyResult<Vec<String>> {
-    let players = players_arg(players, HEAD)?;
-    let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
-    let rules = rules.map(|r| r.inner).unwrap_or_default();
-    records::<HeadGame>(py, players, &args, &rules)
+) -> PyResult<(u8, BatchArgs, SettingsOf<G>)> {
+    let players = players_arg(players, G::NAMED)?;
+    let args = BatchArgs::parse(games, first_game, bots, seed, threads)?;
+    let settings = rules.map(|r| G::settings_of(&r)).unwrap_or_default();
+    Ok((players, args, settings))
 }
 
-/// The JSON records (`ClimbGame.to_json` format) of the games `simulate_climb_batch` plays with
-/// the same arguments (see `head_batch_records`).
-#[pyfunction]
-#[pyo3(signature = (games, players, bots, seed = None, settings = None, threads = None, first_game = Int(0)),
-    text_signature = "(games, players, bots, seed=None, settings=None, threads=None, first_game=0)")]
-#[allow(clippy::too_many_arguments)]
-fn climb_batch_records(
+/// `rounds` independent random rounds of game `G` (round `k` dealt from the k-th output of
+/// SplitMix64(seed)) on one thread, GIL released; the number of decisions. Ctrl-C stops a long
+/// run.
+pub fn random_rounds<G: GameClass>(
     py: Python<'_>,
-    games: Int,
+    rounds: Int,
     players: Int,
-    bots: Vec<String>,
     seed: Option<&Bound<'_, PyAny>>,
-    settings: Option<PyClimbSettings>,
-    threads: Option<Int>,
-    first_game: Int,
-) -> PyResult<Vec<String>> {
-    let players = players_arg(players, CLIMB)?;
-    let args = BatchArgs::parse(games, first_game, &bots, seed, threads)?;
-    let settings = settings.map(|s| s.inner).unwrap_or_default();
-    records::<ClimbGame>(py, players, &args, &settings)
-}
-
-/// Play `hands` independent random Panda Head hands (7 piles each) on one thread, GIL released;
-/// returns the number of decisions. The unit of the per-hand benchmarks.
-#[pyfunction]
-#[pyo3(signature = (hands, players, seed = None, rules = None))]
-fn simulate_head_hands<'py>(
-    py: Python<'py>,
-    hands: Int,
-    players: Int,
-    seed: Option<&Bound<'py, PyAny>>,
-    rules: Option<PyHeadRules>,
-) -> PyResult<u64> {
-    let hands = hands.count("hands", MAX_BATCH_GAMES)?;
-    let players = players_arg(players, HEAD)?;
+    rules: Option<G::Rules>,
+) -> PyResult<u64>
+where
+    StateOf<G>: SimGame,
+{
+    let rounds = rounds.count(<StateOf<G> as GameState>::ROUNDS_NAME, MAX_BATCH_GAMES)?;
+    let players = players_arg(players, G::NAMED)?;
     let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
-    let rules = rules.map(|r| r.inner).unwrap_or_default();
-    let decisions = interruptible_if(py, hands >= 256, |stop| {
-        simulate_rounds_until::<HeadState>(hands, players, &rules, seed, stop)
+    let settings: SettingsOf<G> = rules.map(|r| G::settings_of(&r)).unwrap_or_default();
+    let decisions = interruptible_if(py, rounds >= 256, |stop| {
+        simulate_rounds_until::<StateOf<G>>(rounds, players, &settings, seed, stop)
     })?;
     finished(py, decisions)
 }
@@ -156,7 +147,7 @@ fn check_seed(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
 
 /// Play the batch `args` of game `G` (GIL released, Ctrl-C when long) as the numpy result dict;
 /// `rounds_key` names the rounds column (`hands` in Panda Head).
-fn batch<'py, G: BotGame>(
+pub fn batch<'py, G: SimGame>(
     py: Python<'py>,
     players: u8,
     args: &BatchArgs,
@@ -187,17 +178,17 @@ fn batch<'py, G: BotGame>(
 }
 
 /// The JSON records of the batch `args` of the recorded game `R` (as [`batch`]).
-fn records<R>(
+pub fn records<R>(
     py: Python<'_>,
     players: u8,
     args: &BatchArgs,
-    settings: &<R::State as Game>::Settings,
+    settings: &<R::State as GameState>::Settings,
 ) -> PyResult<Vec<String>>
 where
-    R: Recorded,
-    R::State: BotGame,
+    R: RecordedGame,
+    R::State: SimGame,
 {
-    let quick = (<R::State as Game>::BATCH_CHUNK / 4).clamp(1, 8);
+    let quick = (<R::State as SimGame>::BATCH_CHUNK / 4).clamp(1, 8);
     let records = interruptible_if(py, args.long(quick), |stop| {
         records_until::<R>(
             args.first_game,
@@ -215,7 +206,7 @@ where
 
 /// A core batch result: `None` means the work saw its interrupt set, which only happens when
 /// [`interruptible`] has already returned the signal's exception; kept as an error, not a panic.
-fn finished<T>(py: Python<'_>, outcome: Result<Option<T>, EngineError>) -> PyResult<T> {
+pub fn finished<T>(py: Python<'_>, outcome: Result<Option<T>, EngineError>) -> PyResult<T> {
     outcome
         .py_err(py)?
         .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted"))
@@ -305,14 +296,9 @@ pub fn batch_dict<'py, 'a>(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     prepare_numpy(m.py())?;
-    m.add_function(wrap_pyfunction!(simulate_head_batch, m)?)?;
-    m.add_function(wrap_pyfunction!(simulate_climb_batch, m)?)?;
-    m.add_function(wrap_pyfunction!(simulate_head_hands, m)?)?;
     m.add_function(wrap_pyfunction!(check_bot, m)?)?;
     m.add_function(wrap_pyfunction!(check_players, m)?)?;
     m.add_function(wrap_pyfunction!(check_seed, m)?)?;
-    m.add_function(wrap_pyfunction!(head_batch_records, m)?)?;
-    m.add_function(wrap_pyfunction!(climb_batch_records, m)?)?;
     m.add("BOT_NAMES", BotKind::NAMES.to_vec())?;
     m.add("MAX_BATCH_GAMES", MAX_BATCH_GAMES)?;
     m.add("MAX_ISMCTS_ITERATIONS", MAX_ISMCTS_ITERATIONS)?;

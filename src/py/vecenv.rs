@@ -9,23 +9,20 @@
 use std::sync::{Mutex, MutexGuard};
 
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArray};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyUntypedArray};
 use numpy::{PyArrayDescrMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
 use super::args::{int_value, shown, threads_arg, type_name, Int};
-use super::climb::{PyClimbGame, PyClimbMove, PyClimbSettings, CLIMB};
+use super::args::{players_arg, seed_arg};
 use super::errors::{to_py, ArgumentError, IllegalMoveError};
-use super::game::bot_kind;
-use super::head::{players_arg, seed_arg, PyHeadGame, PyHeadRules, HEAD};
+use super::game_class::bot_kind;
+use super::game_class::{GameClass, StateOf};
 use super::interrupt::interruptible_if;
-use crate::bots::BotKind;
-use crate::climb::encoding::MOVE_FEATURES;
-use crate::climb::snapshot::snapshot;
-use crate::climb::{ClimbGame, ClimbState};
-use crate::head::{HeadGame, HeadState};
+use crate::bots::{BotGame, BotKind};
+use crate::contract::{GameState, RecordedGame};
 use crate::vecenv::{max_envs, ActionKind, Batch, EnvConfig, EnvGame, StepErrorOr, VecEnv};
 
 /// A step's work is worth a thread (and so Ctrl-C) when its output is this many floats or more
@@ -110,7 +107,10 @@ fn num_envs_arg<G: EnvGame>(n: Int) -> PyResult<usize> {
 /// The env's lock. Waiting happens with the GIL released (the holder may need the GIL to
 /// finish). A lock poisoned by a panic inside a step marks the env torn: it then refuses steps
 /// until a reset.
-fn locked<'a, G: EnvGame>(py: Python<'_>, env: &'a Mutex<VecEnv<G>>) -> MutexGuard<'a, VecEnv<G>> {
+pub fn locked<'a, G: EnvGame>(
+    py: Python<'_>,
+    env: &'a Mutex<VecEnv<G>>,
+) -> MutexGuard<'a, VecEnv<G>> {
     loop {
         match env.try_lock() {
             Ok(guard) => return guard,
@@ -184,12 +184,12 @@ pub fn step_error(py: Python<'_>, e: StepErrorOr) -> PyErr {
 }
 
 /// Whether a step of `env` is big enough to run interruptibly on a worker thread.
-fn long_step<G: EnvGame>(env: &VecEnv<G>) -> bool {
+pub fn long_step<G: EnvGame>(env: &VecEnv<G>) -> bool {
     env.num_envs() * env.observation_size() >= LONG_STEP_FLOATS
 }
 
 /// Reset `env`, GIL released, stoppable by Ctrl-C when large.
-fn reset_env<'py, G: EnvGame>(
+pub fn reset_env<'py, G: EnvGame>(
     py: Python<'py>,
     env: &Mutex<VecEnv<G>>,
     seed: Option<&Bound<'py, PyAny>>,
@@ -204,7 +204,7 @@ fn reset_env<'py, G: EnvGame>(
 }
 
 /// Step `env` with actions of `kind`, GIL released, stoppable by Ctrl-C when large.
-fn step_env<'py, G: EnvGame>(
+pub fn step_env<'py, G: EnvGame>(
     py: Python<'py>,
     env: &Mutex<VecEnv<G>>,
     actions: &Bound<'py, PyAny>,
@@ -219,34 +219,74 @@ fn step_env<'py, G: EnvGame>(
     step_tuple(py, batch)
 }
 
-/// The `#[pymethods]` block of a vector-env class: the methods every game shares (sizes, reset,
-/// step, episodes, repr), then the class's own (`new` and extras). One block per class is all
-/// PyO3 allows without its `multiple-pymethods` feature, hence a macro rather than a trait.
-macro_rules! vector_env_methods {
-    ($class:ident, $label:literal, { $($own:tt)* }) => {
-        #[pymethods]
-        impl $class {
-            $($own)*
+/// A game's vector-env class, `vector_env_class!(PyHeadVectorEnv, "HeadVectorEnv", PyHeadGame,
+/// "docstring")`, in the game's binding file: the struct and every method, generic over the
+/// game's class (a game's extras, such as the climbing games' `legal_move_features`, go in a
+/// `#[pymethods]` block of its own). Each method is a one-line call of a helper here; the
+/// calling module has `pyo3::prelude::*` in scope.
+macro_rules! vector_env_class {
+    ($class:ident, $label:literal, $game:ty, $doc:literal) => {
+        #[doc = $doc]
+        #[pyo3::pyclass(name = $label, module = "panda_core._core", frozen)]
+        pub struct $class {
+            pub env:
+                std::sync::Mutex<$crate::vecenv::VecEnv<$crate::py::game_class::StateOf<$game>>>,
+        }
 
+        #[pyo3::pymethods]
+        impl $class {
+            /// `num_envs` games of `players` seats under `rules` (the game's rules class, its
+            /// defaults when `None`), stepped over `threads` threads (all cores when `None`).
+            #[new]
+            #[pyo3(signature = (num_envs, players = $crate::py::args::Int(4), rules = None,
+                                                threads = None),
+                                text_signature = "(num_envs, players=4, rules=None, threads=None)")]
+            fn new(
+                py: Python<'_>,
+                num_envs: $crate::py::args::Int,
+                players: $crate::py::args::Int,
+                rules: Option<<$game as $crate::py::game_class::GameClass>::Rules>,
+                threads: Option<$crate::py::args::Int>,
+            ) -> PyResult<Self> {
+                let env =
+                    $crate::py::vecenv::new_env::<$game>(py, num_envs, players, rules, threads)?;
+                Ok(Self {
+                    env: std::sync::Mutex::new(env),
+                })
+            }
+
+            /// A copy of env `i`'s game in progress, as the game's class (view, observation,
+            /// legal moves, bots; playing the copy does not move the env). It starts at the
+            /// current position: it has no history before it.
+            fn game(&self, py: Python<'_>, i: $crate::py::args::Int) -> PyResult<$game> {
+                $crate::py::vecenv::env_game::<$game>(py, &self.env, i)
+            }
+
+            /// The rules every env plays by.
+            #[getter]
+            fn rules(&self, py: Python<'_>) -> <$game as $crate::py::game_class::GameClass>::Rules {
+                let env = $crate::py::vecenv::locked(py, &self.env);
+                <$game as $crate::py::game_class::GameClass>::rules_of(&env.config().settings)
+            }
             #[getter]
             fn num_envs(&self, py: Python<'_>) -> usize {
-                locked(py, &self.env).num_envs()
+                $crate::py::vecenv::locked(py, &self.env).num_envs()
             }
             #[getter]
             fn players(&self, py: Python<'_>) -> u8 {
-                locked(py, &self.env).players()
+                $crate::py::vecenv::locked(py, &self.env).players()
             }
             #[getter]
             fn threads(&self, py: Python<'_>) -> usize {
-                locked(py, &self.env).threads()
+                $crate::py::vecenv::locked(py, &self.env).threads()
             }
             #[getter]
             fn observation_size(&self, py: Python<'_>) -> usize {
-                locked(py, &self.env).observation_size()
+                $crate::py::vecenv::locked(py, &self.env).observation_size()
             }
             #[getter]
             fn num_actions(&self, py: Python<'_>) -> usize {
-                locked(py, &self.env).num_actions()
+                $crate::py::vecenv::locked(py, &self.env).num_actions()
             }
 
             /// Deal a new game in every env; env `i`'s games are seeded from its own SplitMix64
@@ -257,8 +297,8 @@ macro_rules! vector_env_methods {
                 &self,
                 py: Python<'py>,
                 seed: Option<&Bound<'py, PyAny>>,
-            ) -> PyResult<Bound<'py, PyTuple>> {
-                reset_env(py, &self.env, seed)
+            ) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+                $crate::py::vecenv::reset_env(py, &self.env, seed)
             }
 
             /// Apply one action per env (Panda Head: an action id; climbing: an abstract action).
@@ -270,8 +310,13 @@ macro_rules! vector_env_methods {
                 &self,
                 py: Python<'py>,
                 actions: &Bound<'py, PyAny>,
-            ) -> PyResult<Bound<'py, PyTuple>> {
-                step_env(py, &self.env, actions, ActionKind::Action)
+            ) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+                $crate::py::vecenv::step_env(
+                    py,
+                    &self.env,
+                    actions,
+                    $crate::vecenv::ActionKind::Action,
+                )
             }
 
             /// Like `step`, but each action is an index into that env's legal-move list, in
@@ -281,8 +326,13 @@ macro_rules! vector_env_methods {
                 &self,
                 py: Python<'py>,
                 indices: &Bound<'py, PyAny>,
-            ) -> PyResult<Bound<'py, PyTuple>> {
-                step_env(py, &self.env, indices, ActionKind::MoveIndex)
+            ) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+                $crate::py::vecenv::step_env(
+                    py,
+                    &self.env,
+                    indices,
+                    $crate::vecenv::ActionKind::MoveIndex,
+                )
             }
 
             /// The move the built-in bot `bot` picks for the player to move in every env, as
@@ -294,21 +344,13 @@ macro_rules! vector_env_methods {
                 py: Python<'py>,
                 bot: &str,
                 seed: Option<&Bound<'py, PyAny>>,
-            ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-                let kind = bot_kind(bot)?;
-                let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
-                let env = locked(py, &self.env);
-                let long = long_step(&env) || matches!(kind, BotKind::Ismcts { .. });
-                let env = &*env;
-                let moves = interruptible_if(py, long, |stop| env.bot_moves_until(&kind, seed, stop))?
-                    .map_err(|e| to_py(py, e))?
-                    .ok_or_else(|| PyKeyboardInterrupt::new_err("interrupted"))?;
-                Ok(moves.into_pyarray(py))
+            ) -> PyResult<Bound<'py, numpy::PyArray1<i64>>> {
+                $crate::py::vecenv::bot_moves(py, &self.env, bot, seed)
             }
 
             /// The number of episodes env `i` has started since the last reset.
-            fn episodes(&self, py: Python<'_>, i: Int) -> PyResult<u64> {
-                let env = locked(py, &self.env);
+            fn episodes(&self, py: Python<'_>, i: $crate::py::args::Int) -> PyResult<u64> {
+                let env = $crate::py::vecenv::locked(py, &self.env);
                 let i = i.index("env", env.num_envs())?;
                 Ok(env.episodes(i).unwrap_or_default())
             }
@@ -316,13 +358,8 @@ macro_rules! vector_env_methods {
             /// Pickling and `copy`: the env's whole state as JSON text (every game, its seed
             /// stream, the configuration and thread count), rebuilt and checked by
             /// `_from_state`. The copy steps exactly like the original.
-            fn __reduce__<'py>(
-                slf: &Bound<'py, Self>,
-            ) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-                let py = slf.py();
-                let env = locked(py, &slf.get().env);
-                let env = &*env;
-                let text = py.detach(|| env.save());
+            fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+                let text = $crate::py::vecenv::save_env(slf.py(), &slf.get().env);
                 Ok((slf.get_type().getattr("_from_state")?, (text,)))
             }
 
@@ -333,170 +370,99 @@ macro_rules! vector_env_methods {
                 py: Python<'_>,
                 state: &str,
             ) -> PyResult<Self> {
-                let env = py.detach(|| VecEnv::load(state)).map_err(|e| to_py(py, e))?;
+                let env = $crate::py::vecenv::load_env(py, state)?;
                 Ok(Self {
-                    env: Mutex::new(env),
+                    env: std::sync::Mutex::new(env),
                 })
             }
 
             fn __repr__(&self, py: Python<'_>) -> String {
-                let env = locked(py, &self.env);
-                format!(
-                    "<{} {} envs, {} players, {} threads>",
-                    $label,
-                    env.num_envs(),
-                    env.players(),
-                    env.threads()
-                )
+                $crate::py::vecenv::repr($label, &$crate::py::vecenv::locked(py, &self.env))
             }
         }
     };
 }
 
-/// N Panda Head games stepped in one call (see `panda_core.vector`).
-#[pyclass(name = "HeadVectorEnv", module = "panda_core._core", frozen)]
-pub struct PyHeadVectorEnv {
-    env: Mutex<VecEnv<HeadState>>,
+pub(crate) use vector_env_class;
+
+/// `bot_moves(bot, seed)`: a built-in bot's move in every env (see the class method).
+pub fn bot_moves<'py, G: EnvGame + BotGame>(
+    py: Python<'py>,
+    env: &Mutex<VecEnv<G>>,
+    bot: &str,
+    seed: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    let kind = bot_kind(bot)?;
+    let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
+    let env = locked(py, env);
+    let long = long_step(&env) || matches!(kind, BotKind::Ismcts { .. });
+    let env = &*env;
+    let moves = interruptible_if(py, long, |stop| env.bot_moves_until(&kind, seed, stop))?
+        .map_err(|e| to_py(py, e))?
+        .ok_or_else(|| PyKeyboardInterrupt::new_err("interrupted"))?;
+    Ok(moves.into_pyarray(py))
 }
 
-vector_env_methods!(PyHeadVectorEnv, "HeadVectorEnv", {
-    #[new]
-    #[pyo3(signature = (num_envs, players = Int(4), rules = None, threads = None),
-        text_signature = "(num_envs, players=4, rules=None, threads=None)")]
-    fn new(
-        py: Python<'_>,
-        num_envs: Int,
-        players: Int,
-        rules: Option<PyHeadRules>,
-        threads: Option<Int>,
-    ) -> PyResult<Self> {
-        let config = EnvConfig::<HeadState> {
-            players: players_arg(players, HEAD)?,
-            settings: rules.map(|r| r.inner).unwrap_or_default(),
-        };
-        config
-            .settings
-            .validate_for(config.players)
-            .map_err(|e| to_py(py, e.into()))?;
-        let num_envs = num_envs_arg::<HeadState>(num_envs)?;
-        let threads = threads_arg(threads)?;
-        let env = py
-            .detach(|| VecEnv::new(config, num_envs, threads))
-            .map_err(|e| to_py(py, e))?;
-        Ok(Self {
-            env: Mutex::new(env),
-        })
-    }
-
-    /// A copy of env `i`'s game in progress, as a `HeadGame` (view, observation, legal moves,
-    /// bots; playing the copy does not move the env). It starts at the current position, so it
-    /// has no history or JSON record.
-    fn game(&self, py: Python<'_>, i: Int) -> PyResult<PyHeadGame> {
-        let env = locked(py, &self.env);
-        let i = i.index("env", env.num_envs())?;
-        let state = env.game(i).expect("checked index").clone();
-        Ok(PyHeadGame::from_core(HeadGame::from_sample(state)))
-    }
-
-    #[getter]
-    fn rules(&self, py: Python<'_>) -> PyHeadRules {
-        PyHeadRules {
-            inner: locked(py, &self.env).config().settings,
-        }
-    }
-});
-
-/// N climbing games (`year` or `spin`) stepped in one call (see `panda_core.vector`).
-#[pyclass(name = "ClimbVectorEnv", module = "panda_core._core", frozen)]
-pub struct PyClimbVectorEnv {
-    env: Mutex<VecEnv<ClimbState>>,
+/// The save form of an env (pickling), written with the GIL released.
+pub fn save_env<G: EnvGame>(py: Python<'_>, env: &Mutex<VecEnv<G>>) -> String {
+    let env = locked(py, env);
+    let env = &*env;
+    py.detach(|| env.save())
 }
 
-vector_env_methods!(PyClimbVectorEnv, "ClimbVectorEnv", {
-    #[new]
-    #[pyo3(signature = (num_envs, players = Int(4), settings = None, threads = None),
-        text_signature = "(num_envs, players=4, settings=None, threads=None)")]
-    fn new(
-        py: Python<'_>,
-        num_envs: Int,
-        players: Int,
-        settings: Option<PyRef<'_, PyClimbSettings>>,
-        threads: Option<Int>,
-    ) -> PyResult<Self> {
-        let config = EnvConfig::<ClimbState> {
-            players: players_arg(players, CLIMB)?,
-            settings: settings.map(|s| s.inner.clone()).unwrap_or_default(),
-        };
-        let num_envs = num_envs_arg::<ClimbState>(num_envs)?;
-        let threads = threads_arg(threads)?;
-        let env = py
-            .detach(|| VecEnv::new(config, num_envs, threads))
-            .map_err(|e| to_py(py, e))?;
-        Ok(Self {
-            env: Mutex::new(env),
-        })
-    }
+/// An env rebuilt from its save form, checked.
+pub fn load_env<G: EnvGame>(py: Python<'_>, state: &str) -> PyResult<VecEnv<G>> {
+    py.detach(|| VecEnv::load(state)).map_err(|e| to_py(py, e))
+}
 
-    #[getter]
-    fn preset(&self, py: Python<'_>) -> &'static str {
-        locked(py, &self.env).config().settings.preset.name()
-    }
-    #[getter]
-    fn move_features(&self) -> usize {
-        MOVE_FEATURES
-    }
+/// `repr()` of an env.
+pub fn repr<G: EnvGame>(label: &str, env: &VecEnv<G>) -> String {
+    format!(
+        "<{label} {} envs, {} players, {} threads>",
+        env.num_envs(),
+        env.players(),
+        env.threads()
+    )
+}
 
-    /// `(features, offsets)`: float32 rows of shape `(M, CLIMB_MOVE_FEATURES)` for the legal moves
-    /// of every env stacked, and int64 `offsets` of shape `(num_envs + 1,)`: env `i`'s moves are
-    /// rows `offsets[i]:offsets[i + 1]`, in canonical order. At most 2**27 floats in all
-    /// (`ArgumentError` otherwise, before allocating); Ctrl-C stops a large call.
-    fn legal_move_features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let env = locked(py, &self.env);
-        let long = long_step(&env);
-        let env = &*env;
-        let (rows, offsets) =
-            interruptible_if(py, long, |stop| env.legal_move_features_until(stop))?
-                .map_err(|e| ArgumentError::new_err(e.0))?
-                .ok_or_else(|| PyKeyboardInterrupt::new_err("interrupted"))?;
-        let m = rows.len() / MOVE_FEATURES;
-        (
-            rows.into_pyarray(py).reshape([m, MOVE_FEATURES])?,
-            offsets.into_pyarray(py),
-        )
-            .into_pyobject(py)
-    }
+/// A new env of game `G`'s class: every argument checked before anything is allocated.
+pub fn new_env<G: GameClass>(
+    py: Python<'_>,
+    num_envs: Int,
+    players: Int,
+    rules: Option<G::Rules>,
+    threads: Option<Int>,
+) -> PyResult<VecEnv<StateOf<G>>>
+where
+    StateOf<G>: EnvGame,
+{
+    let config = EnvConfig::<StateOf<G>> {
+        players: players_arg(players, G::NAMED)?,
+        settings: rules.map(|r| G::settings_of(&r)).unwrap_or_default(),
+    };
+    StateOf::<G>::validate(config.players, &config.settings).map_err(|e| to_py(py, e))?;
+    let num_envs = num_envs_arg::<StateOf<G>>(num_envs)?;
+    let threads = threads_arg(threads)?;
+    py.detach(|| VecEnv::new(config, num_envs, threads))
+        .map_err(|e| to_py(py, e))
+}
 
-    /// A copy of env `i`'s game in progress, as a `ClimbGame` started from its snapshot (view,
-    /// observation, legal moves, bots; playing the copy does not move the env).
-    fn game(&self, py: Python<'_>, i: Int) -> PyResult<PyClimbGame> {
-        let env = locked(py, &self.env);
-        let i = i.index("env", env.num_envs())?;
-        let state = env.game(i).expect("checked index");
-        let snap = snapshot(state, &[]);
-        let deck = state.settings().deck.clone();
-        let copy = py
-            .detach(|| ClimbGame::from_snapshot(snap, deck))
-            .map_err(|e| to_py(py, e.into()))?;
-        Ok(PyClimbGame::from_core(copy))
-    }
-
-    /// The legal moves of env `i`'s player to move, in canonical order.
-    fn legal_moves(&self, py: Python<'_>, i: Int) -> PyResult<Vec<PyClimbMove>> {
-        let env = locked(py, &self.env);
-        let i = i.index("env", env.num_envs())?;
-        Ok(env
-            .legal(i)
-            .expect("checked index")
-            .moves()
-            .iter()
-            .map(|m| PyClimbMove { inner: m.clone() })
-            .collect())
-    }
-});
+/// A copy of env `i`'s game as an object of `G`'s class.
+pub fn env_game<G: GameClass>(
+    py: Python<'_>,
+    env: &Mutex<VecEnv<StateOf<G>>>,
+    i: Int,
+) -> PyResult<G>
+where
+    StateOf<G>: EnvGame,
+{
+    let env = locked(py, env);
+    let i = i.index("env", env.num_envs())?;
+    let state = env.game(i).expect("checked index");
+    let copy = py.detach(|| G::Core::from_position(state));
+    Ok(G::from_core(copy.map_err(|e| to_py(py, e))?))
+}
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyHeadVectorEnv>()?;
-    m.add_class::<PyClimbVectorEnv>()?;
-    m.add("MAX_ENVS", crate::vecenv::MAX_ENVS)?;
-    Ok(())
+    m.add("MAX_ENVS", crate::vecenv::MAX_ENVS)
 }

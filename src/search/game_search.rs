@@ -8,8 +8,10 @@
 
 use super::ismcts::{search_until, IsmctsConfig, SearchGame};
 use super::SearchSettings;
+use crate::contract::{
+    Determinize, GameState, HeuristicPolicy, Horizon, Pick, Rollout, SearchValue,
+};
 use crate::error::EngineError;
-use crate::game::{Determinize, Game, HeuristicPolicy, Horizon, Pick, Rollout, SearchValue};
 use crate::interrupt::{Interrupt, NEVER};
 use crate::rng::SplitMix64;
 
@@ -19,7 +21,7 @@ impl<G: Determinize + SearchValue + HeuristicPolicy> Searchable for G {}
 
 /// A search state: the position and what the first round end on the way reported.
 #[derive(Clone, Debug)]
-pub struct Node<G: Game> {
+pub struct Node<G: GameState> {
     pub state: G,
     pub round_end: Option<G::RoundEnd>,
 }

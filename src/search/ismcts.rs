@@ -53,7 +53,7 @@ pub trait SearchGame {
             if buf.is_empty() {
                 break;
             }
-            let i = below(rng, buf.len());
+            let i = index_below(rng, buf.len());
             let a = buf[i].clone();
             self.apply(state, &a);
         }
@@ -186,7 +186,7 @@ pub fn search_stats_until<G: SearchGame>(
             }
             if !untried.is_empty() {
                 // Expansion: one untried action, uniformly.
-                let i = untried[below(&mut rng, untried.len())];
+                let i = untried[index_below(&mut rng, untried.len())];
                 let action = legal[i].clone();
                 let child = nodes.len() as u32;
                 nodes.push(Node {
@@ -279,4 +279,4 @@ pub fn search_until<G: SearchGame>(
         .action
 }
 
-pub(crate) use crate::game::below;
+pub(crate) use crate::rng::index_below;

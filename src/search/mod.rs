@@ -1,6 +1,6 @@
 //! Search-based players: single-observer ISMCTS ([`ismcts`]), written once for every game of the
-//! contract ([`game_search`]: a game's [`crate::game::Determinize`] samples the information set,
-//! its [`crate::game::SearchValue`] values a rollout).
+//! contract ([`game_search`]: a game's [`crate::contract::Determinize`] samples the information set,
+//! its [`crate::contract::SearchValue`] values a rollout).
 //!
 //! ## Choices made by measurement
 //!
@@ -49,14 +49,14 @@ pub mod game_search;
 pub mod ismcts;
 pub mod settings;
 
-pub use crate::game::{Horizon, Rollout};
+pub use crate::contract::{Horizon, Rollout};
 pub use game_search::{ismcts_move, ismcts_move_until, GameSearch, IsmctsBot, Searchable};
 pub use ismcts::{search, search_stats, IsmctsConfig, RootStat, SearchGame};
 pub use settings::SearchSettings;
 
 #[cfg(test)]
 mod tests {
-    use super::ismcts::below;
+    use super::ismcts::index_below;
     use super::*;
     use crate::rng::SplitMix64;
 
@@ -73,7 +73,7 @@ mod tests {
         type Action = u8;
         fn determinize(&mut self, rng: &mut SplitMix64) -> ToyState {
             ToyState {
-                coin: below(rng, 2) == 1,
+                coin: index_below(rng, 2) == 1,
                 pick: None,
             }
         }

@@ -2,7 +2,7 @@
 //! horizon, with the measured defaults of each game.
 
 use super::ismcts::IsmctsConfig;
-use crate::game::{Horizon, Rollout};
+use crate::contract::{Horizon, Rollout};
 
 /// Everything a search needs besides the position.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -14,7 +14,7 @@ pub struct SearchSettings {
 
 impl SearchSettings {
     /// The defaults of game `G`: its rollout policy, the hand (round) horizon.
-    pub fn default_for<G: crate::game::SearchValue>() -> Self {
+    pub fn default_for<G: crate::contract::SearchValue>() -> Self {
         Self {
             config: IsmctsConfig::default(),
             rollout: G::DEFAULT_ROLLOUT,

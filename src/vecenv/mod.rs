@@ -24,18 +24,22 @@ mod bots;
 
 use rayon::prelude::*;
 
+use crate::contract::{ActionSpace, EnvSave, GameState, MoveFeatures, Observe};
 use crate::error::{EngineError, RulesError, StateError};
-use crate::game::{ActionSpace, EnvSave, Game, MoveFeatures, Observe};
 use crate::interrupt::{Interrupt, NEVER};
 use crate::rng::SplitMix64;
 
 /// A game as an environment: the capabilities [`VecEnv`] needs.
-pub trait EnvGame: ActionSpace + Observe + EnvSave {}
-impl<G: ActionSpace + Observe + EnvSave> EnvGame for G {}
+pub trait EnvGame: ActionSpace + Observe + EnvSave {
+    /// Smallest batch of envs worth spreading over threads: waking a pool's threads costs tens
+    /// of microseconds on a busy VM, so the batch must hold at least that much work. Each
+    /// game's value is set in [`crate::games`].
+    const MIN_PARALLEL_ENVS: usize = 64;
+}
 
 /// What every episode of one env is created from.
 #[derive(Clone, Debug, PartialEq)]
-pub struct EnvConfig<G: Game> {
+pub struct EnvConfig<G: GameState> {
     pub players: u8,
     pub settings: G::Settings,
 }

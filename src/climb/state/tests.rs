@@ -3,9 +3,9 @@
 
 use super::*;
 use crate::climb::cards::ELEMENTS;
-use crate::climb::game::ClimbGame;
 use crate::climb::movegen::MAX_LEGAL_MOVES;
 use crate::climb::moves::Steal;
+use crate::climb::recorded::ClimbGame;
 use crate::climb::rules::Mood;
 use crate::climb::snapshot::{from_snapshot, snapshot};
 
@@ -587,7 +587,7 @@ fn s6_5_discarding_does_not_end_the_turn() {
 
 mod measure {
     use super::*;
-    use crate::climb::game::ClimbGame;
+    use crate::climb::recorded::ClimbGame;
     use crate::climb::rules::Mood;
 
     /// The largest legal-move count in random games (run with --release --ignored).

@@ -1,117 +1,115 @@
-//! The methods every game object shares (`HeadGame`, `ClimbGame`), bound once.
+//! The methods every game object shares (`HeadGame`, `ClimbGame`), bound once from the core
+//! contract.
 //!
-//! [`BoundGame`] is what a game's class provides, each piece read from its core game (in
-//! `py/head.rs`, `py/climb.rs`); the generic helpers here turn those pieces into the Python
-//! verbs with one argument handling, one error mapping and one locking discipline; and
+//! Every shared verb reads the recorded game of the core ([`RecordedGame`]) and its position
+//! ([`GameState`] and the capabilities beside it): the generic helpers here turn those into the
+//! Python verbs with one argument handling, one error mapping and one locking discipline, and
 //! [`bind_game!`] generates each class's shared `#[pymethods]` block from the helpers, so the
-//! verbs, their signatures and their docstrings are the same on every game. Per-game extras
-//! (constructors, Panda Head's `hand()`, the climbing games' `move_info()`) stay in the class's
-//! own `#[pymethods]` block (PyO3's `multiple-pymethods` feature allows the two blocks).
+//! verbs, their signatures and their docstrings are the same on every game. A game's class
+//! provides only conversions ([`GameClass`]: its core game, its move and rules classes, reading
+//! an `apply()` argument); per-game extras (constructors, Panda Head's `hand()`, the climbing
+//! games' `move_info()`) stay in the class's own `#[pymethods]` block (PyO3's
+//! `multiple-pymethods` feature allows the two blocks).
 //!
 //! Numbering: seats are 0-based everywhere.
 
 use numpy::PyArray1;
-use pyo3::exceptions::PyDeprecationWarning;
 use pyo3::prelude::*;
 use pyo3::pyclass::boolean_struct::False;
 use pyo3::types::{PyDict, PyList};
 use pyo3::PyClass;
-use serde::Serialize;
 
 use super::args::{cut_message, seed_arg, time_limit_arg, Int};
 use super::errors::{concurrent_use, to_py as to_py_err, PolicyError, RulesError};
 use super::events::PyMoveEvents;
 use super::interrupt::interruptible_for;
 use super::json::{events_to_py, serde_to_py};
-use crate::bots::BotKind;
-use crate::card::CardInfo;
+use crate::bots::decide::decision_until;
+use crate::bots::{BotGame, BotKind};
+use crate::contract::{ActionSpace, GameState, MoveOf, Observe, RecordedGame};
 use crate::error::EngineError;
-use crate::interrupt::{Interrupt, NEVER};
+use crate::interrupt::NEVER;
 
-/// What a game's Python class provides to the shared methods. Every method reads the core game;
-/// none holds a rule.
-pub trait BoundGame: PyClass<Frozen = False> + Clone {
+/// What a position must offer for every shared verb of its game object.
+pub trait BoundState: BotGame + ActionSpace + Observe {}
+impl<S: BotGame + ActionSpace + Observe> BoundState for S {}
+
+/// The position of a class's core game.
+pub type StateOf<G> = <<G as GameClass>::Core as RecordedGame>::State;
+/// The core settings of a class's game.
+pub type SettingsOf<G> = <StateOf<G> as GameState>::Settings;
+
+/// A game's Python class: conversions between its core game and Python, nothing else (every
+/// verb is computed by the core).
+pub trait GameClass: PyClass<Frozen = False> + Clone + Sync {
+    /// The recorded game of the core (`HeadGame`, `ClimbGame`).
+    type Core: RecordedGame<State: BoundState>;
     /// The game's move class (`HeadMove`, `ClimbMove`).
     type Move: for<'py> IntoPyObject<'py>;
     /// The game's rules class (`HeadRules`, `ClimbSettings`).
-    type Rules: for<'py> IntoPyObject<'py>;
-    /// An `apply()` argument read from Python (a move, an action id or a notation).
-    type Request;
-    /// A recorded event (serialised as `{"type": ..., "player": ..., ...}`).
-    type Event: Serialize;
-    /// A bot's move as the core returns it (sent back from the worker thread of a search).
-    type Decision: Send;
+    type Rules: for<'py> IntoPyObject<'py> + for<'a, 'py> FromPyObject<'a, 'py> + Clone;
 
     /// The class name, for messages.
     const CLASS: &'static str;
-    /// The size of the fixed action space (`legal_action_mask()`'s length).
-    const NUM_ACTIONS: usize;
+    /// How errors name the game ("Panda Head is", "the climbing games are").
+    const NAMED: &'static str;
 
-    fn players(&self) -> u8;
-    fn current_player(&self) -> Option<u8>;
-    fn is_over(&self) -> bool;
-    fn winner(&self) -> Option<u8>;
-    fn scores(&self) -> Vec<u32>;
+    fn core(&self) -> &Self::Core;
+    fn core_mut(&mut self) -> &mut Self::Core;
+    /// A core game as an object of this class, carrying what `self` carries beside its game
+    /// (the deck file a climbing game's rules named): a determinization of `self`.
+    fn with_core(&self, core: Self::Core) -> Self;
+    /// A core game as an object of this class (a game read from its record).
+    fn from_core(core: Self::Core) -> Self;
     fn rules(&self) -> Self::Rules;
-
-    /// The legal moves of the seat to move (empty once the game is over).
-    fn legal_moves(&self) -> Result<Vec<Self::Move>, EngineError>;
-    /// One flag per action id, true where the id names a legal move (all false once over).
-    fn legal_action_mask(&self) -> Result<Vec<bool>, EngineError>;
-    /// The legal action ids, ascending (what the mask marks; a game may read them faster).
-    fn legal_actions(&self) -> Result<Vec<u32>, EngineError> {
-        let mask = self.legal_action_mask()?;
-        Ok((0u32..)
-            .zip(mask)
-            .filter(|(_, on)| *on)
-            .map(|(id, _)| id)
-            .collect())
-    }
-    /// The legal move action `action` stands for; `IllegalMoveError` when it names none.
-    fn move_for_action(&self, action: Int) -> Result<Self::Move, EngineError>;
+    /// The core settings of a rules object.
+    fn settings_of(rules: &Self::Rules) -> SettingsOf<Self>;
+    /// A rules object of core settings.
+    fn rules_of(settings: &SettingsOf<Self>) -> Self::Rules;
+    /// A legal move of `core`'s position as a Python move.
+    fn py_move(core: &Self::Core, mv: MoveOf<Self::Core>) -> Self::Move;
+    /// Read an `apply()` argument completely (it may run Python code) before the game is
+    /// borrowed.
+    fn request(obj: &Bound<'_, PyAny>) -> PyResult<Request<MoveOf<Self::Core>>>;
     /// The action id of a legal move (a move object or a notation).
     fn action_index(&self, py: Python<'_>, mv: &Bound<'_, PyAny>) -> PyResult<usize>;
+}
 
-    /// Read an `apply()` argument completely (it may run Python code) before the game is borrowed.
-    fn request(obj: &Bound<'_, PyAny>) -> PyResult<Self::Request>;
-    /// Apply a request: a refused one changes nothing.
-    fn apply_request(&mut self, request: &Self::Request) -> Result<(), EngineError>;
+/// What `apply()` was asked to play, read from its Python argument.
+pub enum Request<M> {
+    Move(M),
+    /// An action id (any integer: the core says which are legal).
+    Action(Int),
+    Notation(String),
+    /// Data that is no move (a dict that is not a move record): refused as an illegal move
+    /// naming it.
+    Unparsable {
+        shown: String,
+        why: String,
+    },
+}
 
-    /// The game's event log, in order (it only ever grows).
-    fn events(&self) -> &[Self::Event];
-    /// The events `seat` may see (no hidden card of another seat).
-    fn events_seen_by(&self, seat: u8) -> Vec<Self::Event>;
+/// Apply a request to a core game: a refused one changes nothing.
+fn apply_request<R: RecordedGame>(
+    game: &mut R,
+    request: &Request<MoveOf<R>>,
+) -> Result<(), EngineError> {
+    match request {
+        Request::Move(mv) => game.apply_checked(mv),
+        Request::Action(action) => game.apply_action(action.0),
+        Request::Notation(text) => game.apply_notation_text(text),
+        Request::Unparsable { shown, why } => Err(game.unparsable(shown, why)),
+    }
+}
 
-    /// One dict per finished round (a hand, in Panda Head).
-    fn round_results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>>;
-    /// Rounds played or under way when the game ended (`result()["rounds_played"]`).
-    fn rounds_played(&self) -> usize;
-    /// The game's own keys of `result()` (besides the shared ones).
-    fn result_extras(&self, d: &Bound<'_, PyDict>) -> PyResult<()>;
-    fn view<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyAny>>;
-    fn observation(&self, seat: u8) -> Vec<f32>;
-    fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>>;
-    fn to_json(&self) -> PyResult<String>;
-    fn from_json(py: Python<'_>, text: &str) -> PyResult<Self>;
-    /// A built-in bot's decision for the seat to move, from the core (no Python: it runs with
-    /// the GIL released, maybe on a worker thread); a search ends early once `stop` is set.
-    fn decide(
-        &self,
-        kind: &BotKind,
-        seed: u64,
-        stop: &Interrupt,
-    ) -> Result<Self::Decision, EngineError>;
-    /// The Python move of a decision [`BoundGame::decide`] made in this position.
-    fn decided_move(&self, decision: Self::Decision) -> Self::Move;
-    /// The game's deck as it plays it, one card per id (the core's card rules).
-    fn cards(&self) -> Vec<CardInfo>;
-    /// A full game sampled from what `seat` knows.
-    fn determinize(&self, py: Python<'_>, seat: u8, seed: u64) -> PyResult<Self>;
+/// The position of a game object.
+pub fn state_of<G: GameClass>(game: &G) -> &StateOf<G> {
+    game.core().state()
 }
 
 /// A seat of `game`'s table (`ArgumentError` otherwise).
-pub fn seat_of<G: BoundGame>(game: &G, player: Int) -> PyResult<u8> {
-    player.seat(game.players())
+pub fn seat_of<G: GameClass>(game: &G, player: Int) -> PyResult<u8> {
+    player.seat(game.core().state().players())
 }
 
 /// A `Result` from the core as a Python result.
@@ -119,26 +117,59 @@ pub fn engine<T>(py: Python<'_>, result: Result<T, EngineError>) -> PyResult<T> 
     result.map_err(|e| to_py_err(py, e))
 }
 
-/// `legal_action_mask()`: a numpy bool array of `NUM_ACTIONS`.
-pub fn mask_array<'py, G: BoundGame>(
+/// The size of the game's fixed action space.
+pub fn num_actions<G: GameClass>() -> usize {
+    <StateOf<G> as ActionSpace>::NUM_ACTIONS
+}
+
+/// The legal moves of the seat to move, in increasing order (empty once the game is over).
+pub fn legal_moves<G: GameClass>(game: &G, py: Python<'_>) -> PyResult<Vec<G::Move>> {
+    let core = game.core();
+    let mut moves = Vec::new();
+    engine(py, core.state().legal_moves_into(&mut moves))?;
+    Ok(moves.into_iter().map(|m| G::py_move(core, m)).collect())
+}
+
+/// The legal-action cache of the position (empty once the game is over).
+fn legal_of<G: GameClass>(
+    game: &G,
+    py: Python<'_>,
+) -> PyResult<<StateOf<G> as ActionSpace>::Legal> {
+    let mut legal = Default::default();
+    engine(py, game.core().state().cache_legal(&mut legal))?;
+    Ok(legal)
+}
+
+/// `legal_action_mask()`: a numpy bool array of `num_actions`, true where the id names a legal
+/// move.
+pub fn mask_array<'py, G: GameClass>(
     game: &G,
     py: Python<'py>,
 ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-    Ok(PyArray1::from_vec(
-        py,
-        engine(py, game.legal_action_mask())?,
-    ))
+    let legal = legal_of(game, py)?;
+    let mut mask = vec![false; num_actions::<G>()];
+    game.core().state().write_mask(&legal, &mut mask);
+    Ok(PyArray1::from_vec(py, mask))
 }
 
 /// `legal_actions()`: the legal ids, ascending.
-pub fn legal_actions<G: BoundGame>(game: &G, py: Python<'_>) -> PyResult<Vec<u32>> {
-    engine(py, BoundGame::legal_actions(game))
+pub fn legal_actions<G: GameClass>(game: &G, py: Python<'_>) -> PyResult<Vec<u32>> {
+    let legal = legal_of(game, py)?;
+    let ids = game.core().state().legal_action_ids(&legal);
+    Ok(ids.into_iter().map(|id| id as u32).collect())
+}
+
+/// `move_for_action(action)`: the legal move an action id stands for.
+pub fn move_for_action<G: GameClass>(game: &G, py: Python<'_>, action: Int) -> PyResult<G::Move> {
+    let core = game.core();
+    let mv = engine(py, core.move_for_action(action.0))?;
+    Ok(G::py_move(core, mv))
 }
 
 /// `apply()`: play a move, return its events. The argument is read before the game is borrowed
 /// and the exception built after the borrow ends (both may run Python code, which may let
 /// another thread in).
-pub fn apply<'py, G: BoundGame>(
+pub fn apply<'py, G: GameClass>(
     slf: &Bound<'py, G>,
     obj: &Bound<'py, PyAny>,
 ) -> PyResult<PyMoveEvents> {
@@ -146,9 +177,9 @@ pub fn apply<'py, G: BoundGame>(
     let request = G::request(obj)?;
     let outcome = {
         let mut this = slf.try_borrow_mut().map_err(|_| concurrent_use(G::CLASS))?;
-        let before = this.events().len();
-        this.apply_request(&request)
-            .map(|()| (before, this.events().len()))
+        let core = this.core_mut();
+        let before = core.events().len();
+        apply_request(core, &request).map(|()| (before, core.events().len()))
     };
     let (from, to) = engine(py, outcome)?;
     Ok(PyMoveEvents::new(
@@ -160,37 +191,87 @@ pub fn apply<'py, G: BoundGame>(
 }
 
 /// Events `from..to` of a game object of class `G`, as dicts (what a `MoveEvents` reads).
-fn read_events<'py, G: BoundGame>(
+fn read_events<'py, G: GameClass>(
     game: &Bound<'py, PyAny>,
     from: usize,
     to: usize,
 ) -> PyResult<Bound<'py, PyList>> {
     let game = game.cast::<G>()?;
     let this = game.try_borrow().map_err(|_| concurrent_use(G::CLASS))?;
-    events_to_py(game.py(), this.events().get(from..to).unwrap_or_default())
+    events_to_py(
+        game.py(),
+        this.core().events().get(from..to).unwrap_or_default(),
+    )
 }
 
 /// `events(player=None)`: the whole log, or what `player` may see.
-pub fn events<'py, G: BoundGame>(
+pub fn events<'py, G: GameClass>(
     game: &G,
     py: Python<'py>,
     player: Option<Int>,
 ) -> PyResult<Bound<'py, PyList>> {
     match player {
-        None => events_to_py(py, game.events()),
-        Some(p) => events_to_py(py, &game.events_seen_by(seat_of(game, p)?)),
+        None => events_to_py(py, game.core().events()),
+        Some(p) => events_to_py(py, &game.core().events_seen_by(seat_of(game, p)?)),
     }
 }
 
+/// `round_results`: one dict per finished round.
+pub fn round_results<'py, G: GameClass>(game: &G, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    serde_to_py(py, &game.core().round_results())
+}
+
 /// `result()`: the shared keys (`is_over`, `winner`, `scores`, `rounds_played`) and the game's own.
-pub fn result<'py, G: BoundGame>(game: &G, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+pub fn result<'py, G: GameClass>(game: &G, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    let core = game.core();
+    let state = core.state();
     let d = PyDict::new(py);
-    d.set_item("is_over", game.is_over())?;
-    d.set_item("winner", game.winner())?;
-    d.set_item("scores", game.scores())?;
-    d.set_item("rounds_played", game.rounds_played())?;
-    game.result_extras(&d)?;
+    d.set_item("is_over", state.is_over())?;
+    d.set_item("winner", state.winner())?;
+    d.set_item("scores", state.scores())?;
+    d.set_item("rounds_played", core.rounds_played())?;
+    for (key, value) in core.result_extras() {
+        d.set_item(key, serde_to_py(py, &value)?)?;
+    }
     Ok(d)
+}
+
+/// `view(player)`: what `player` may see.
+pub fn view<'py, G: GameClass>(
+    game: &G,
+    py: Python<'py>,
+    player: Int,
+) -> PyResult<Bound<'py, PyAny>> {
+    let seat = seat_of(game, player)?;
+    serde_to_py(py, &game.core().view(seat))
+}
+
+/// `observation(player)`: a float32 array of what `player` may know.
+pub fn observation<'py, G: GameClass>(
+    game: &G,
+    py: Python<'py>,
+    player: Int,
+) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    let seat = seat_of(game, player)?;
+    let mut values = vec![0.0; <StateOf<G> as Observe>::OBSERVATION_SIZE];
+    game.core().state().write_observation(seat, &mut values);
+    // Copied into a NumPy-owned buffer: cheaper than wrapping the Vec in a capsule.
+    Ok(PyArray1::from_slice(py, &values))
+}
+
+/// `snapshot()`: the complete state as plain data.
+pub fn snapshot<'py, G: GameClass>(game: &G, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    serde_to_py(py, &game.core().snapshot())
+}
+
+/// `to_json()`: the record.
+pub fn to_json<G: GameClass>(game: &G, py: Python<'_>) -> PyResult<String> {
+    engine(py, game.core().to_json())
+}
+
+/// `from_json(text)`: a game from its record, replayed and checked.
+pub fn from_json<G: GameClass>(py: Python<'_>, text: &str) -> PyResult<G> {
+    engine(py, G::Core::from_json(text)).map(G::from_core)
 }
 
 /// A built-in bot name, checked by the engine's own parser (`RulesError` naming the bots).
@@ -213,7 +294,7 @@ pub fn seed_or_zero(seed: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
 /// `bot_move(bot, seed, time_limit)`: every argument is checked before the bot runs. A search
 /// can run for seconds, so it runs where Ctrl-C stops it and `time_limit` ends it with its best
 /// move so far; the other bots answer at once (no thread; a time limit cannot matter to them).
-pub fn bot_move<G: BoundGame + Sync>(
+pub fn bot_move<G: GameClass>(
     game: &G,
     py: Python<'_>,
     bot: &str,
@@ -223,24 +304,25 @@ pub fn bot_move<G: BoundGame + Sync>(
     let kind = bot_kind(bot)?;
     let seed = seed_or_zero(seed)?;
     let limit = time_limit.map(time_limit_arg).transpose()?;
+    let core = game.core();
     let decision = match kind {
         BotKind::Ismcts { .. } => {
-            interruptible_for(py, limit, |stop| game.decide(&kind, seed, stop))?
+            interruptible_for(py, limit, |stop| decision_until(core, &kind, seed, stop))?
         }
         BotKind::Random | BotKind::Heuristic | BotKind::Neural(_) => {
-            py.detach(|| game.decide(&kind, seed, &NEVER))
+            py.detach(|| decision_until(core, &kind, seed, &NEVER))
         }
     };
-    Ok(game.decided_move(engine(py, decision)?))
+    Ok(G::py_move(core, engine(py, decision)?))
 }
 
 /// `cards()`: one dict per card id of the game's deck (docs/game_api.md, "Cards").
-pub fn cards<'py, G: BoundGame>(game: &G, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-    serde_to_py(py, &game.cards())
+pub fn cards<'py, G: GameClass>(game: &G, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    serde_to_py(py, &game.core().cards())
 }
 
-/// `determinize(player, seed)`.
-pub fn determinize<G: BoundGame>(
+/// `determinize(player, seed)`: sampled with the GIL released.
+pub fn determinize<G: GameClass>(
     game: &G,
     py: Python<'_>,
     player: Int,
@@ -248,23 +330,13 @@ pub fn determinize<G: BoundGame>(
 ) -> PyResult<G> {
     let seat = seat_of(game, player)?;
     let seed = seed_or_zero(seed)?;
-    game.determinize(py, seat, seed)
-}
-
-/// `DeprecationWarning` for an old name (kept for one release), pointing at the caller's line.
-pub fn deprecated(py: Python<'_>, class: &str, old: &str, new: &str) -> PyResult<()> {
-    let message = format!("{class}.{old} is deprecated, use {class}.{new}");
-    let message = std::ffi::CString::new(message).unwrap_or_default();
-    PyErr::warn(
-        py,
-        &py.get_type::<PyDeprecationWarning>(),
-        message.as_c_str(),
-        1,
-    )
+    let core = game.core();
+    let sample = py.detach(|| core.determinize(seat, seed));
+    Ok(game.with_core(engine(py, sample)?))
 }
 
 /// The shared `#[pymethods]` block of a game class: `bind_game!(PyHeadGame)`. Each method is a
-/// one-line call of a generic helper above or of the class's [`BoundGame`] piece.
+/// one-line call of a generic helper above or of the class's [`GameClass`] conversions.
 macro_rules! bind_game {
     ($class:ty) => {
         #[pyo3::pymethods]
@@ -272,66 +344,63 @@ macro_rules! bind_game {
             /// Number of players (2–5).
             #[getter]
             fn players(&self) -> u8 {
-                $crate::py::game::BoundGame::players(self)
+                $crate::contract::GameState::players($crate::py::game_class::state_of(self))
             }
             /// The seat to move (0-based), or `None` once the game is over.
             #[getter]
             fn current_player(&self) -> Option<u8> {
-                $crate::py::game::BoundGame::current_player(self)
+                $crate::contract::GameState::current_player($crate::py::game_class::state_of(self))
             }
             #[getter]
             fn is_over(&self) -> bool {
-                $crate::py::game::BoundGame::is_over(self)
+                $crate::contract::GameState::is_over($crate::py::game_class::state_of(self))
             }
             /// The winning seat once the game is over, else `None`.
             #[getter]
             fn winner(&self) -> Option<u8> {
-                $crate::py::game::BoundGame::winner(self)
+                $crate::contract::GameState::winner($crate::py::game_class::state_of(self))
             }
             /// Each seat's score.
             #[getter]
             fn scores(&self) -> Vec<u32> {
-                $crate::py::game::BoundGame::scores(self)
+                $crate::contract::GameState::scores($crate::py::game_class::state_of(self)).to_vec()
             }
             /// The rules this game is played by (`HeadRules` or `ClimbSettings`).
             #[getter]
-            fn rules(&self) -> <$class as $crate::py::game::BoundGame>::Rules {
-                $crate::py::game::BoundGame::rules(self)
+            fn rules(&self) -> <$class as $crate::py::game_class::GameClass>::Rules {
+                $crate::py::game_class::GameClass::rules(self)
             }
             /// Size of the fixed action space: ids are `0 .. num_actions - 1`.
             #[getter]
             fn num_actions(&self) -> usize {
-                <$class as $crate::py::game::BoundGame>::NUM_ACTIONS
+                $crate::py::game_class::num_actions::<$class>()
             }
 
             /// The legal moves of the seat to move (empty once the game is over).
             fn legal_moves(
                 &self,
                 py: pyo3::Python<'_>,
-            ) -> pyo3::PyResult<Vec<<$class as $crate::py::game::BoundGame>::Move>> {
-                $crate::py::game::engine(py, $crate::py::game::BoundGame::legal_moves(self))
+            ) -> pyo3::PyResult<Vec<<$class as $crate::py::game_class::GameClass>::Move>> {
+                $crate::py::game_class::legal_moves(self, py)
             }
             /// The legal action ids, ascending (the true indices of `legal_action_mask()`).
             fn legal_actions(&self, py: pyo3::Python<'_>) -> pyo3::PyResult<Vec<u32>> {
-                $crate::py::game::legal_actions(self, py)
+                $crate::py::game_class::legal_actions(self, py)
             }
             /// A bool numpy array of shape `(num_actions,)`, true where the action is legal.
             fn legal_action_mask<'py>(
                 &self,
                 py: pyo3::Python<'py>,
             ) -> pyo3::PyResult<pyo3::Bound<'py, numpy::PyArray1<bool>>> {
-                $crate::py::game::mask_array(self, py)
+                $crate::py::game_class::mask_array(self, py)
             }
             /// The legal move an action id stands for; `IllegalMoveError` when it names none.
             fn move_for_action(
                 &self,
                 py: pyo3::Python<'_>,
                 action: $crate::py::args::Int,
-            ) -> pyo3::PyResult<<$class as $crate::py::game::BoundGame>::Move> {
-                $crate::py::game::engine(
-                    py,
-                    $crate::py::game::BoundGame::move_for_action(self, action),
-                )
+            ) -> pyo3::PyResult<<$class as $crate::py::game_class::GameClass>::Move> {
+                $crate::py::game_class::move_for_action(self, py, action)
             }
             /// The action id of a legal move (a move object or a notation).
             fn action_index(
@@ -339,7 +408,7 @@ macro_rules! bind_game {
                 py: pyo3::Python<'_>,
                 r#move: &pyo3::Bound<'_, pyo3::PyAny>,
             ) -> pyo3::PyResult<usize> {
-                $crate::py::game::BoundGame::action_index(self, py, r#move)
+                $crate::py::game_class::GameClass::action_index(self, py, r#move)
             }
             /// Play a move for the seat to move: a move object, an action id or a notation.
             /// Returns the move's events (dicts, the first `{"type": "move", ...}`). An illegal
@@ -349,7 +418,7 @@ macro_rules! bind_game {
                 slf: &pyo3::Bound<'py, Self>,
                 r#move: &pyo3::Bound<'py, pyo3::PyAny>,
             ) -> pyo3::PyResult<$crate::py::events::PyMoveEvents> {
-                $crate::py::game::apply(slf, r#move)
+                $crate::py::game_class::apply(slf, r#move)
             }
             /// Every event so far, in order (what `apply()` returned, move after move).
             #[getter]
@@ -357,7 +426,7 @@ macro_rules! bind_game {
                 &self,
                 py: pyo3::Python<'py>,
             ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::types::PyList>> {
-                $crate::py::game::events(self, py, None)
+                $crate::py::game_class::events(self, py, None)
             }
             /// The event log: all of it (`player=None`), or what seat `player` may see.
             #[pyo3(signature = (player = None))]
@@ -366,7 +435,7 @@ macro_rules! bind_game {
                 py: pyo3::Python<'py>,
                 player: Option<$crate::py::args::Int>,
             ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::types::PyList>> {
-                $crate::py::game::events(self, py, player)
+                $crate::py::game_class::events(self, py, player)
             }
             /// One dict per finished round (a hand, in Panda Head), each with the `scores` after it.
             #[getter]
@@ -374,7 +443,7 @@ macro_rules! bind_game {
                 &self,
                 py: pyo3::Python<'py>,
             ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::PyAny>> {
-                $crate::py::game::BoundGame::round_results(self, py)
+                $crate::py::game_class::round_results(self, py)
             }
             /// The outcome: `is_over`, `winner` (`None` while the game runs), `scores`,
             /// `rounds_played`, and the game's own keys.
@@ -382,7 +451,7 @@ macro_rules! bind_game {
                 &self,
                 py: pyo3::Python<'py>,
             ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::types::PyDict>> {
-                $crate::py::game::result(self, py)
+                $crate::py::game_class::result(self, py)
             }
             /// What `player` may see: their own hand and public information only.
             fn view<'py>(
@@ -390,8 +459,7 @@ macro_rules! bind_game {
                 py: pyo3::Python<'py>,
                 player: $crate::py::args::Int,
             ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::PyAny>> {
-                let seat = $crate::py::game::seat_of(self, player)?;
-                $crate::py::game::BoundGame::view(self, py, seat)
+                $crate::py::game_class::view(self, py, player)
             }
             /// A float32 numpy array: what `player` may know, in seats relative to them.
             fn observation<'py>(
@@ -399,21 +467,18 @@ macro_rules! bind_game {
                 py: pyo3::Python<'py>,
                 player: $crate::py::args::Int,
             ) -> pyo3::PyResult<pyo3::Bound<'py, numpy::PyArray1<f32>>> {
-                let seat = $crate::py::game::seat_of(self, player)?;
-                let values = $crate::py::game::BoundGame::observation(self, seat);
-                // Copied into a NumPy-owned buffer: cheaper than wrapping the Vec in a capsule.
-                Ok(numpy::PyArray1::from_slice(py, &values))
+                $crate::py::game_class::observation(self, py, player)
             }
             /// The complete state as plain data (hidden information included).
             fn snapshot<'py>(
                 &self,
                 py: pyo3::Python<'py>,
             ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::PyAny>> {
-                $crate::py::game::BoundGame::snapshot(self, py)
+                $crate::py::game_class::snapshot(self, py)
             }
             /// The game record as JSON text: rules, start and every move.
-            fn to_json(&self) -> pyo3::PyResult<String> {
-                $crate::py::game::BoundGame::to_json(self)
+            fn to_json(&self, py: pyo3::Python<'_>) -> pyo3::PyResult<String> {
+                $crate::py::game_class::to_json(self, py)
             }
             /// Rebuild a game from `to_json()` output, replaying and checking every move.
             #[staticmethod]
@@ -421,7 +486,7 @@ macro_rules! bind_game {
                 py: pyo3::Python<'_>,
                 text: $crate::py::args::Text,
             ) -> pyo3::PyResult<Self> {
-                <$class as $crate::py::game::BoundGame>::from_json(py, &text)
+                $crate::py::game_class::from_json::<$class>(py, &text)
             }
             /// Pickle support: the JSON record, replayed and checked on load.
             fn __reduce__<'py>(
@@ -431,10 +496,10 @@ macro_rules! bind_game {
                 let from_json = slf.get_type().getattr("from_json")?;
                 let game = slf.try_borrow().map_err(|_| {
                     $crate::py::errors::concurrent_use(
-                        <$class as $crate::py::game::BoundGame>::CLASS,
+                        <$class as $crate::py::game_class::GameClass>::CLASS,
                     )
                 })?;
-                Ok((from_json, ($crate::py::game::BoundGame::to_json(&*game)?,)))
+                Ok((from_json, ($crate::py::game_class::to_json(&*game, slf.py())?,)))
             }
             /// An independent copy.
             fn clone(&self) -> Self {
@@ -460,8 +525,8 @@ macro_rules! bind_game {
                 bot: $crate::py::args::Text,
                 seed: Option<&pyo3::Bound<'_, pyo3::PyAny>>,
                 time_limit: Option<&pyo3::Bound<'_, pyo3::PyAny>>,
-            ) -> pyo3::PyResult<<$class as $crate::py::game::BoundGame>::Move> {
-                $crate::py::game::bot_move(self, py, &bot, seed, time_limit)
+            ) -> pyo3::PyResult<<$class as $crate::py::game_class::GameClass>::Move> {
+                $crate::py::game_class::bot_move(self, py, &bot, seed, time_limit)
             }
             /// The game's deck as it plays it: one dict per card id (`id`, `token`, `label`,
             /// `kind`, `suit`, `value`, `faces`, `in_play`), in id order.
@@ -469,7 +534,7 @@ macro_rules! bind_game {
                 &self,
                 py: pyo3::Python<'py>,
             ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::PyAny>> {
-                $crate::py::game::cards(self, py)
+                $crate::py::game_class::cards(self, py)
             }
             /// A full game sampled from what `player` knows (docs/agents.md,
             /// "Determinization"): hidden cards dealt anew, consistently with what `player` has
@@ -481,7 +546,7 @@ macro_rules! bind_game {
                 player: $crate::py::args::Int,
                 seed: Option<&pyo3::Bound<'_, pyo3::PyAny>>,
             ) -> pyo3::PyResult<Self> {
-                $crate::py::game::determinize(self, py, player, seed)
+                $crate::py::game_class::determinize(self, py, player, seed)
             }
         }
     };

@@ -8,13 +8,14 @@
 use std::sync::Arc;
 
 use super::deck::Deck;
+use super::encoding::{self, NUM_ACTIONS};
 use super::event::ClimbEvent;
 use super::moves::Move;
 use super::notation::parse_move;
 use super::rules::ClimbSettings;
 use super::snapshot::{self, Snapshot};
 use super::state::{ClimbState, RoundResult};
-use crate::error::{EngineError, IllegalMove, StateError};
+use crate::error::{written, EngineError, IllegalMove, StateError};
 use crate::event::SeatFilter;
 
 /// How a game began.
@@ -170,5 +171,53 @@ impl ClimbGame {
             legal: self.legal_moves().iter().map(Move::notation).collect(),
         }
         .into()
+    }
+
+    /// The legal move abstract action `action` stands for (docs/climb_encodings.md §3); the
+    /// tie-break among the moves of one action: fewest cards, then fewest blue faces, then
+    /// canonical order.
+    pub fn move_for_action(&self, action: i128) -> Result<Move, EngineError> {
+        let legal = self.try_legal_moves()?;
+        let i = self.resolve_action(&legal, action)?;
+        Ok(legal[i].clone())
+    }
+
+    /// Apply the move of [`ClimbGame::move_for_action`]: `legal[i]` comes from the legal list
+    /// itself, so there is no second generation to check it.
+    pub fn apply_action(&mut self, action: i128) -> Result<(), EngineError> {
+        let legal = self.try_legal_moves()?;
+        let i = self.resolve_action(&legal, action)?;
+        self.apply_legal(&legal[i]);
+        Ok(())
+    }
+
+    /// The index in `legal` of the move abstract `action` stands for.
+    fn resolve_action(&self, legal: &[Move], action: i128) -> Result<usize, EngineError> {
+        let state = &self.state;
+        if state.is_over() {
+            return Err(EngineError::GameOver);
+        }
+        let found = usize::try_from(action)
+            .ok()
+            .filter(|&a| a < NUM_ACTIONS)
+            .and_then(|a| encoding::resolve(state, legal, a));
+        found.ok_or_else(|| {
+            let mut mask = vec![false; NUM_ACTIONS];
+            encoding::action_mask(state, legal, &mut mask);
+            let allowed: Vec<String> = (0..NUM_ACTIONS)
+                .filter(|&a| mask[a])
+                .map(|a| a.to_string())
+                .collect();
+            EngineError::Illegal(IllegalMove {
+                requested: written(action),
+                reason: format!(
+                    "abstract action {} names no legal move of seat {} (actions are 0..={})",
+                    written(action),
+                    state.current_player().unwrap_or(0),
+                    NUM_ACTIONS - 1
+                ),
+                legal: allowed,
+            })
+        })
     }
 }

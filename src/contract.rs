@@ -1,6 +1,6 @@
 //! The contract every game implements, and the capabilities a game may add.
 //!
-//! [`Game`] is a position: who plays, who is to move, the legal moves, applying one, and the end
+//! [`GameState`] is a position: who plays, who is to move, the legal moves, applying one, and the end
 //! of the game. It is what the generic consumers ([`crate::bots`], [`crate::search`],
 //! [`crate::sim`], [`crate::vecenv`]) are written against; each game implements it in its own
 //! folder (`head/contract.rs`, `climb/contract.rs`) on the bare state its hot paths use.
@@ -13,7 +13,7 @@
 //! - [`Learned`]: what a trained policy ([`crate::nn`]) must be to play the game, and its move;
 //! - [`Determinize`] and [`SearchValue`]: what ISMCTS needs (sampling a seat's information set,
 //!   valuing a rollout at its horizon);
-//! - [`Recorded`]: the same game with its history, written as a JSON record;
+//! - [`RecordedGame`]: the same game with its history, written as a JSON record;
 //! - [`EnvSave`]: an env's exact save/load form.
 //!
 //! Shape: a position value mutated in place, legal moves generated into a caller's buffer, a
@@ -24,19 +24,22 @@
 
 use std::fmt::Debug;
 
+use crate::card::CardInfo;
 use crate::error::EngineError;
+use crate::nn::shipped::ShippedFile;
 use crate::nn::{Policy, PolicyShape, Scratch};
-use crate::rng::SplitMix64;
+use crate::rng::{index_below, SplitMix64};
 
 /// Most seats of any game: fixed-size per-seat arrays (outcomes, scores) use it.
 pub const MAX_PLAYERS: usize = 5;
 
 /// A game position.
-pub trait Game: Clone + Debug + Send + Sync + Sized {
+pub trait GameState: Clone + Debug + Send + Sync + Sized {
     /// A move. Legal moves are listed in increasing order (the order search trees use).
     type Move: Clone + Ord + Debug + Send + Sync;
-    /// What a game is created with besides players and seed (rules, preset, deck).
-    type Settings: Clone + Debug + Send + Sync;
+    /// What a game is created with besides players and seed (rules, preset, deck); the
+    /// default is the game's standard rules.
+    type Settings: Clone + Debug + Default + Send + Sync;
     /// What a move that ended a round (a hand in Panda Head) reports.
     type RoundEnd: Clone + Debug + Send + Sync;
 
@@ -45,13 +48,8 @@ pub trait Game: Clone + Debug + Send + Sync + Sized {
     const MAX_ROUNDS: u32;
     /// What a round is called in messages: "hands" or "rounds".
     const ROUNDS_NAME: &'static str;
-    /// Separates bots' random streams from the deal's: the bot at seat `p` of a game dealt from
-    /// `seed` draws from `nth_output(seed ^ BOT_STREAM, p)`.
-    const BOT_STREAM: u64;
-    /// Games in one task of a batch simulation (a game is cheap or not).
-    const BATCH_CHUNK: usize;
 
-    /// Check players and settings as [`Game::new`] does, without dealing.
+    /// Check players and settings as [`GameState::new`] does, without dealing.
     fn validate(players: u8, settings: &Self::Settings) -> Result<(), EngineError>;
     /// A new game dealt from `seed`.
     fn new(players: u8, seed: u64, settings: &Self::Settings) -> Result<Self, EngineError>;
@@ -79,14 +77,14 @@ pub trait Game: Clone + Debug + Send + Sync + Sized {
     /// when the move ended a round (or the game).
     fn apply(&mut self, mv: &Self::Move) -> Result<Option<Self::RoundEnd>, EngineError>;
 
-    /// Apply a move taken from [`Game::legal_moves_into`] of this position, without checking it
+    /// Apply a move taken from [`GameState::legal_moves_into`] of this position, without checking it
     /// again. An error only for what a legal move can still meet (Panda Head: an exhausted draw
     /// pile, H-4.6), before anything changes.
     fn apply_legal(&mut self, mv: &Self::Move) -> Result<Option<Self::RoundEnd>, EngineError>;
 
     /// A uniform legal move drawn from `rng`; `buf` receives the legal list when the game uses
     /// one. A game may draw without a list (Panda Head picks from its action mask); the default
-    /// draws an index into the list with [`below`].
+    /// draws an index into the list with [`index_below`].
     #[inline]
     fn random_move(
         &self,
@@ -97,7 +95,7 @@ pub trait Game: Clone + Debug + Send + Sync + Sized {
         if buf.is_empty() {
             return Err(EngineError::GameOver);
         }
-        Ok(Pick::Listed(below(rng, buf.len())))
+        Ok(Pick::Listed(index_below(rng, buf.len())))
     }
 }
 
@@ -135,7 +133,7 @@ impl<M: Clone> Pick<M> {
 /// A fixed action space: every move has at most one action id in `0..NUM_ACTIONS`, and the
 /// legal ones form a mask. Positions cache what the mask and the checks read
 /// ([`ActionSpace::Legal`]), computed once per position.
-pub trait ActionSpace: Game {
+pub trait ActionSpace: GameState {
     const NUM_ACTIONS: usize;
     /// What one position's mask and checks read (Panda Head: nothing, the mask is a few
     /// instructions; climbing: the legal list with each move's action id).
@@ -160,10 +158,24 @@ pub trait ActionSpace: Game {
         legal: &Self::Legal,
         ticket: u32,
     ) -> Result<Option<Self::RoundEnd>, EngineError>;
-    /// The legal action ids, increasing.
-    fn legal_action_ids(&self, legal: &Self::Legal) -> Vec<i64>;
-    /// The move indices [`ActionSpace::resolve_index`] accepts, increasing.
-    fn legal_indices(&self, legal: &Self::Legal) -> Vec<i64>;
+    /// The legal action ids, increasing: the mask's set entries (refusal messages read them).
+    fn legal_action_ids(&self, legal: &Self::Legal) -> Vec<i64> {
+        let mut mask = vec![false; Self::NUM_ACTIONS];
+        self.write_mask(legal, &mut mask);
+        (0i64..)
+            .zip(mask)
+            .filter(|(_, on)| *on)
+            .map(|(id, _)| id)
+            .collect()
+    }
+    /// The move indices [`ActionSpace::resolve_index`] accepts, increasing: `0..` until the
+    /// first refused one.
+    fn legal_indices(&self, legal: &Self::Legal) -> Vec<i64> {
+        (0..)
+            .take_while(|&i| self.resolve_index(legal, i).is_some())
+            .map(|i| i as i64)
+            .collect()
+    }
     /// Why `action` is refused here, naming the legal actions.
     fn refused_action(&self, legal: &Self::Legal, action: i64) -> String;
     /// Why move index `index` is refused here.
@@ -183,7 +195,7 @@ pub trait MoveFeatures: ActionSpace {
 }
 
 /// A fixed-size observation per seat.
-pub trait Observe: Game {
+pub trait Observe: GameState {
     const OBSERVATION_SIZE: usize;
     /// The observation layout's version (see [`MoveFeatures::MOVE_FEATURES_LAYOUT`]).
     const OBSERVATION_LAYOUT: &'static str;
@@ -192,7 +204,7 @@ pub trait Observe: Game {
 }
 
 /// The game's rule-of-thumb player (the built-in `heuristic` bot, and a search rollout policy).
-pub trait HeuristicPolicy: Game {
+pub trait HeuristicPolicy: GameState {
     /// The heuristic's move for the player to move; `buf` receives the legal list when the
     /// game uses one.
     fn heuristic_move(&self, buf: &mut Vec<Self::Move>) -> Result<Pick<Self::Move>, EngineError>;
@@ -200,6 +212,13 @@ pub trait HeuristicPolicy: Game {
 
 /// A game a trained policy can play: the built-in `neural` bot.
 pub trait Learned: Observe {
+    /// The names policy files give this game's variants (their `"game"`): Panda Head's one,
+    /// the climbing games' presets.
+    const POLICY_GAMES: &'static [&'static str];
+    /// The policies the engine ships for this game (`shipped_file!`), by the game they play.
+    const SHIPPED_POLICIES: &'static [ShippedFile];
+    /// The settings a policy named `game` (one of [`Learned::POLICY_GAMES`]) is checked against.
+    fn policy_settings(game: &str) -> Option<Self::Settings>;
     /// What a policy must be to play a game of these settings (which game it was trained
     /// for, its kind, the layouts and widths it reads).
     fn policy_shape(settings: &Self::Settings) -> PolicyShape;
@@ -235,7 +254,7 @@ pub enum Horizon {
 
 /// Sampling full positions consistent with one seat's knowledge (the determinizations of
 /// ISMCTS).
-pub trait Determinize: Game {
+pub trait Determinize: GameState {
     /// What a searching seat remembers from the moves it watched (Panda Head: the plays of the
     /// hand; climbing: who still holds a wind). `Default`: nothing seen yet.
     type Memory: Clone + Debug + Default + Send + Sync;
@@ -255,7 +274,7 @@ pub trait Determinize: Game {
 }
 
 /// How a search values the position its rollout reached.
-pub trait SearchValue: Game {
+pub trait SearchValue: GameState {
     /// The rollout policy the game's search uses by default (chosen by measurement).
     const DEFAULT_ROLLOUT: Rollout;
     /// What the value compares against, taken at the search's root (climbing: the scores).
@@ -279,25 +298,78 @@ pub trait SearchValue: Game {
     }
 }
 
-/// The game with its history: what a replayable record is written from.
-pub trait Recorded: Sized {
+/// The move of a recorded game's position.
+pub type MoveOf<R> = <<R as RecordedGame>::State as GameState>::Move;
+
+/// The game with its history (`HeadGame`, `ClimbGame`): the position, every move and what it
+/// did. It is what a replayable record is written from and what a Python game object holds:
+/// everything a game object shows is read here, as core values (serde-serialisable where Python
+/// reads them as plain data), so the binding binds each verb once for every game.
+pub trait RecordedGame: Clone + Send + Sync + Sized {
     type State: Determinize;
+    /// One event of the log (`{"type": ..., ...}` as JSON).
+    type Event: serde::Serialize + Clone + Debug + Send + Sync;
+    /// The finished rounds (hands), as `round_results` lists them.
+    type Rounds: serde::Serialize;
+    /// What one seat may see ([`RecordedGame::view`]).
+    type View: serde::Serialize;
+    /// The complete position as plain data ([`RecordedGame::snapshot`]).
+    type Snapshot: serde::Serialize;
 
     fn new(
         players: u8,
         seed: u64,
-        settings: &<Self::State as Game>::Settings,
+        settings: &<Self::State as GameState>::Settings,
     ) -> Result<Self, EngineError>;
     fn state(&self) -> &Self::State;
+    /// A game that starts at `state` (a copy of a vector env's position: no history before it).
+    fn from_position(state: &Self::State) -> Result<Self, EngineError>;
+
+    // ---- playing: a refused move changes nothing ----
     /// Apply a legal move of the position and record it.
     fn apply_legal(
         &mut self,
-        mv: &<Self::State as Game>::Move,
-    ) -> Result<Option<<Self::State as Game>::RoundEnd>, EngineError>;
+        mv: &MoveOf<Self>,
+    ) -> Result<Option<<Self::State as GameState>::RoundEnd>, EngineError>;
+    /// Apply a move after checking it.
+    fn apply_checked(&mut self, mv: &MoveOf<Self>) -> Result<(), EngineError>;
+    /// Apply the move a notation names.
+    fn apply_notation_text(&mut self, text: &str) -> Result<(), EngineError>;
+    /// The legal move action id `action` stands for (any integer: a refusal says which ids
+    /// exist and which are legal).
+    fn move_for_action(&self, action: i128) -> Result<MoveOf<Self>, EngineError>;
+    /// Apply the move of [`RecordedGame::move_for_action`].
+    fn apply_action(&mut self, action: i128) -> Result<(), EngineError>;
+    /// The refusal of a move given as data that is no move (`shown`, and why not).
+    fn unparsable(&self, shown: &str, why: &str) -> EngineError;
+
+    // ---- reading ----
+    /// The event log, in order (it only ever grows).
+    fn events(&self) -> &[Self::Event];
+    /// The events `seat` may see (no hidden card of another seat).
+    fn events_seen_by(&self, seat: u8) -> Vec<Self::Event>;
+    fn round_results(&self) -> Self::Rounds;
+    /// Rounds played or under way when the game ended (`result()["rounds_played"]`).
+    fn rounds_played(&self) -> usize;
+    /// The game's own keys of its result, beside the shared ones (in order).
+    fn result_extras(&self) -> Vec<(&'static str, serde_json::Value)> {
+        Vec::new()
+    }
+    fn view(&self, seat: u8) -> Self::View;
+    fn snapshot(&self) -> Self::Snapshot;
+    /// The game's deck as it plays it, one card per id.
+    fn cards(&self) -> Vec<CardInfo>;
+    /// A full game sampled from what `seat` knows (hidden cards dealt anew, consistently with
+    /// what `seat` has seen), from `seed`.
+    fn determinize(&self, seat: u8, seed: u64) -> Result<Self, EngineError>;
     /// What a search for the player to move knows from the history.
     fn search_memory(&self) -> <Self::State as Determinize>::Memory;
+
+    // ---- the record ----
     /// The JSON record.
     fn to_json(&self) -> Result<String, EngineError>;
+    /// A game from its JSON record, every move replayed and checked.
+    fn from_json(text: &str) -> Result<Self, EngineError>;
 }
 
 /// The exact save form of a position in an environment (for `VecEnv` save/load and pickling).
@@ -305,9 +377,6 @@ pub trait EnvSave: ActionSpace {
     /// What the env keeps beside the position to save it (Panda Head: the start of the hand and
     /// its actions, since a mid-hand position has no public form).
     type Trail: Clone + Debug + Default + Send + Sync;
-    /// Smallest batch of envs worth spreading over threads: waking a pool's threads costs tens
-    /// of microseconds on a busy VM, so the batch must hold at least that much work.
-    const MIN_PARALLEL_ENVS: usize = 64;
 
     /// A fresh trail for a position (a new episode or a loaded game).
     fn start_trail(&self, trail: &mut Self::Trail);
@@ -323,12 +392,4 @@ pub trait EnvSave: ActionSpace {
     ) -> Result<(Self, Self::Trail), EngineError>;
     fn save_settings(players: u8, settings: &Self::Settings) -> serde_json::Value;
     fn load_settings(saved: &serde_json::Value) -> Result<(u8, Self::Settings), EngineError>;
-}
-
-/// A uniform index below `len` (> 0) by multiply-shift (Lemire): no division in hot loops. The
-/// bias is below 2^-27 for the short lists here; bots and search are not bound by R-3.
-#[inline]
-pub fn below(rng: &mut SplitMix64, len: usize) -> usize {
-    debug_assert!(len > 0);
-    (((rng.next() >> 32) * len as u64) >> 32) as usize
 }

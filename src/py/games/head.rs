@@ -1,31 +1,24 @@
 //! Python classes for Panda Head: `HeadRules`, `HeadMove`, `HeadGame`.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::PyDict;
 
-use super::args::{rules_int, shown, state_int, text_of, Int, Text};
+use crate::py::args::{rules_int, shown, state_int, text_of, Int, Text};
 // The batch and vector-env bindings import the argument checks from here.
-pub use super::args::{players_arg, seed_arg};
-use super::errors::{to_py as to_py_err, IntoPyResult, InvalidStateError, RulesError};
-use super::game::{self, deprecated, BoundGame};
-use super::json::{from_py, serde_to_py};
-use crate::bots::decide::decision_until;
-use crate::bots::BotKind;
-use crate::card::CardInfo;
-use crate::error::{EngineError, IllegalMove};
-use crate::head::action::{mask_ids, BAMBOO_ALONE, BIG_PANDA};
+use crate::contract::RecordedGame;
+use crate::head::action::{BAMBOO_ALONE, BIG_PANDA};
 use crate::head::cards::{self, CardSet};
-use crate::head::determinize::{Determinizer, HandLog};
 use crate::head::move_info::{move_info, MoveInfo};
-use crate::head::observation::{observation, OBSERVATION_SIZE};
+use crate::head::observation::OBSERVATION_SIZE;
 use crate::head::rules::MAX_SCORE;
 use crate::head::snapshot::parse_snapshot;
 use crate::head::{
-    record, Action, ActionId, Deal, HandResult, HeadEvent, HeadGame, HeadRules, HeadState,
-    LastPileScoring, NUM_ACTIONS,
+    Action, ActionId, Deal, HeadGame, HeadRules, HeadState, LastPileScoring, NUM_ACTIONS,
 };
-use crate::interrupt::Interrupt;
-use crate::rng::SplitMix64;
+pub use crate::py::args::{players_arg, seed_arg};
+use crate::py::errors::{to_py as to_py_err, IntoPyResult, InvalidStateError, RulesError};
+use crate::py::game_class::{self, GameClass, Request};
+use crate::py::json::from_py;
 
 /// How errors name Panda Head.
 pub const HEAD: &str = "Panda Head is";
@@ -55,7 +48,7 @@ impl PyHeadRules {
         first_dealer: Int,
     ) -> PyResult<Self> {
         let scoring = LastPileScoring::parse(&last_pile_scoring)
-            .map_err(|e| RulesError::new_err(super::args::cut_message(&e.0)))?;
+            .map_err(|e| RulesError::new_err(crate::py::args::cut_message(&e.0)))?;
         // The same range and words as `HeadRules::validate`, which every game checks again: the
         // settings object never holds rules a game would refuse.
         let bust_threshold = rules_int(
@@ -268,7 +261,7 @@ impl PyHeadMove {
 ///
 /// Thread safety (docs/errors.md): reads may run from any number of threads at once; a change
 /// while another thread is inside a call on this game (in practice one that releases the GIL:
-/// `bot_action`, `determinize`) is refused with `ConcurrentUseError`, state unchanged. A change never
+/// `bot_move`, `determinize`) is refused with `ConcurrentUseError`, state unchanged. A change never
 /// runs Python code while it holds the game, so no read sees it half made.
 #[pyclass(name = "HeadGame", module = "panda_core._core")]
 #[derive(Clone)]
@@ -302,21 +295,21 @@ impl PyHeadGame {
         })
     }
 
-    /// A game from an explicit deal at the start of a hand. `draw_pile` is top card first; Pooped
-    /// seats hold no cards; `rng_state` seeds the shuffles of later hands.
     /// A position from a `snapshot()` dict, checked strictly (any point of a hand). The
     /// snapshot holds no rules: pass the game's `rules` (default rules otherwise).
     #[staticmethod]
     #[pyo3(signature = (snapshot, rules = None))]
     fn from_snapshot(snapshot: &Bound<'_, PyAny>, rules: Option<PyHeadRules>) -> PyResult<Self> {
         let snap = parse_snapshot(&from_py(snapshot)?)
-            .map_err(|e| InvalidStateError::new_err(super::args::cut_message(&e.0)))?;
+            .map_err(|e| InvalidStateError::new_err(crate::py::args::cut_message(&e.0)))?;
         let rules = rules.map(|r| r.inner).unwrap_or_default();
         let game = HeadGame::from_snapshot(snap, rules)
-            .map_err(|e| InvalidStateError::new_err(super::args::cut_message(&e.0)))?;
+            .map_err(|e| InvalidStateError::new_err(crate::py::args::cut_message(&e.0)))?;
         Ok(Self::from_core(game))
     }
 
+    /// A game from an explicit deal at the start of a hand. `draw_pile` is top card first; Pooped
+    /// seats hold no cards; `rng_state` seeds the shuffles of later hands.
     #[staticmethod]
     #[pyo3(signature = (hands, draw_pile, *, dealer = Int(0), scores = None, drowsy = None,
         pooped = None, rng_state = None, hand_number = Int(0), rules = None),
@@ -408,30 +401,6 @@ impl PyHeadGame {
         widen(self.st().draw_pile())
     }
 
-    /// Deprecated name of `legal_actions()`.
-    fn legal_action_ids(&self, py: Python<'_>) -> PyResult<Vec<u32>> {
-        deprecated(py, "HeadGame", "legal_action_ids()", "legal_actions()")?;
-        game::legal_actions(self, py)
-    }
-    /// Deprecated: `bot_move(bot, seed).action_id`.
-    #[pyo3(signature = (bot = Text::new("heuristic"), seed = None),
-        text_signature = "(self, /, bot='heuristic', seed=None)")]
-    fn bot_action(
-        &self,
-        py: Python<'_>,
-        bot: Text,
-        seed: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<ActionId> {
-        deprecated(py, "HeadGame", "bot_action()", "bot_move().action_id")?;
-        Ok(game::bot_move(self, py, &bot, seed, None)?.action)
-    }
-    /// Deprecated name of `round_results` (a hand is a round).
-    #[getter]
-    fn hand_results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        deprecated(py, "HeadGame", "hand_results", "round_results")?;
-        BoundGame::round_results(self, py)
-    }
-
     fn __repr__(&self) -> String {
         let st = self.st();
         match st.winner() {
@@ -452,155 +421,78 @@ impl PyHeadGame {
     }
 }
 
-game::bind_game!(PyHeadGame);
+game_class::bind_game!(PyHeadGame);
 
-impl BoundGame for PyHeadGame {
+impl GameClass for PyHeadGame {
+    type Core = HeadGame;
     type Move = PyHeadMove;
     type Rules = PyHeadRules;
-    type Request = HeadRequest;
-    type Event = HeadEvent;
-    type Decision = ActionId;
     const CLASS: &'static str = "HeadGame";
-    const NUM_ACTIONS: usize = NUM_ACTIONS;
+    const NAMED: &'static str = HEAD;
 
-    fn players(&self) -> u8 {
-        self.st().players()
+    fn core(&self) -> &HeadGame {
+        &self.game
     }
-    fn current_player(&self) -> Option<u8> {
-        self.st().current_player()
+    fn core_mut(&mut self) -> &mut HeadGame {
+        &mut self.game
     }
-    fn is_over(&self) -> bool {
-        self.st().is_over()
+    fn with_core(&self, game: HeadGame) -> Self {
+        Self::from_core(game)
     }
-    fn winner(&self) -> Option<u8> {
-        self.st().winner()
-    }
-    fn scores(&self) -> Vec<u32> {
-        self.st().scores().to_vec()
+    fn from_core(game: HeadGame) -> Self {
+        Self { game }
     }
     fn rules(&self) -> PyHeadRules {
         PyHeadRules {
             inner: *self.st().rules(),
         }
     }
-
-    fn legal_moves(&self) -> Result<Vec<PyHeadMove>, EngineError> {
-        let st = self.st();
-        Ok(mask_ids(st.legal_actions())
-            .map(|id| PyHeadMove::in_state(st, id))
-            .collect())
+    fn settings_of(rules: &PyHeadRules) -> HeadRules {
+        rules.inner
     }
-    fn legal_action_mask(&self) -> Result<Vec<bool>, EngineError> {
-        let mask = self.st().legal_actions();
-        Ok((0..NUM_ACTIONS).map(|i| mask & (1 << i) != 0).collect())
+    fn rules_of(settings: &HeadRules) -> PyHeadRules {
+        PyHeadRules { inner: *settings }
     }
-    fn legal_actions(&self) -> Result<Vec<u32>, EngineError> {
-        Ok(mask_ids(self.st().legal_actions()).map(u32::from).collect())
+    fn py_move(game: &HeadGame, id: ActionId) -> PyHeadMove {
+        PyHeadMove::in_state(game.state(), id)
     }
-    fn move_for_action(&self, action: Int) -> Result<PyHeadMove, EngineError> {
-        let id = u8::try_from(action.0).map_err(|_| self.refusal(action))?;
-        if (id as usize) < NUM_ACTIONS && self.st().legal_actions() & (1 << id) != 0 {
-            return Ok(PyHeadMove::in_state(self.st(), id));
+    fn request(obj: &Bound<'_, PyAny>) -> PyResult<Request<ActionId>> {
+        if let Ok(m) = obj.cast::<PyHeadMove>() {
+            return Ok(Request::Move(m.get().action));
         }
-        Err(self.refusal(action))
+        if let Ok(text) = obj.cast::<pyo3::types::PyString>() {
+            return Ok(Request::Notation(text_of(text)));
+        }
+        let is_bool = obj.is_instance_of::<pyo3::types::PyBool>();
+        if !is_bool && (obj.is_instance_of::<pyo3::types::PyInt>() || obj.hasattr("__index__")?) {
+            return Ok(Request::Action(crate::py::args::int_value(obj)?));
+        }
+        Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "a move is a HeadMove, an action id (int) or a notation (str), got {} {}",
+            crate::py::args::type_name(obj),
+            shown(obj)
+        )))
     }
     fn action_index(&self, py: Python<'_>, mv: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let id = match HeadRequest::from_py(mv)? {
-            HeadRequest::Id(id) => id,
-            HeadRequest::Notation(text) => match Action::parse(&text) {
-                Some(action) => Int(action.id().into()),
+        let id = match Self::request(mv)? {
+            Request::Move(id) => i128::from(id),
+            Request::Action(id) => id.0,
+            Request::Notation(text) => match Action::parse(&text) {
+                Some(action) => action.id().into(),
                 None => {
                     // The core's refusal of the notation, with its reason (on a copy).
-                    let mut probe = self.game.clone();
-                    let err = probe.apply_notation(&text).err();
-                    return Err(to_py_err(py, err.unwrap_or(EngineError::GameOver)));
+                    let err = RecordedGame::unparsable(&self.game, &text, "");
+                    return Err(to_py_err(py, err));
                 }
             },
+            Request::Unparsable { shown, why } => {
+                return Err(to_py_err(
+                    py,
+                    RecordedGame::unparsable(&self.game, &shown, &why),
+                ))
+            }
         };
-        game::engine(py, BoundGame::move_for_action(self, id)).map(|m| usize::from(m.action))
-    }
-
-    fn request(obj: &Bound<'_, PyAny>) -> PyResult<HeadRequest> {
-        HeadRequest::from_py(obj)
-    }
-    fn apply_request(&mut self, request: &HeadRequest) -> Result<(), EngineError> {
-        match request {
-            HeadRequest::Id(id) => match u8::try_from(id.0) {
-                Ok(id) => self.game.apply(id).map(|_| ()),
-                // Ids beyond u8 are as illegal as 24: reported the same way, true value shown.
-                Err(_) => Err(self.refusal(*id)),
-            },
-            HeadRequest::Notation(text) => self.game.apply_notation(text).map(|_| ()),
-        }
-    }
-
-    fn events(&self) -> &[HeadEvent] {
-        self.game.events()
-    }
-    fn events_seen_by(&self, seat: u8) -> Vec<HeadEvent> {
-        self.game.events_seen_by(seat)
-    }
-
-    fn round_results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let n = self.st().players() as usize;
-        let list = PyList::empty(py);
-        for r in self.game.hand_results() {
-            list.append(hand_result_dict(py, r, n)?)?;
-        }
-        Ok(list.into_any())
-    }
-    fn rounds_played(&self) -> usize {
-        self.game.hand_results().len()
-    }
-    fn result_extras(&self, d: &Bound<'_, PyDict>) -> PyResult<()> {
-        d.set_item("drowsy", self.drowsy())?;
-        d.set_item("pooped", self.pooped())?;
-        d.set_item("hands_played", self.game.hand_results().len())
-    }
-
-    /// What `player` may see: their own hand and public information only (never another hand or
-    /// the draw-pile order); built by the core (`head::view`).
-    fn view<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyAny>> {
-        serde_to_py(py, &self.game.view(seat))
-    }
-    fn observation(&self, seat: u8) -> Vec<f32> {
-        observation(self.st(), seat).to_vec()
-    }
-    /// The complete state as plain data (hidden information included), in the canonical format
-    /// the differential tests compare with the oracle; built by the core (`head::snapshot`).
-    fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        serde_to_py(py, &self.game.snapshot())
-    }
-    /// A game returned by `determinize` has no record: `InvalidStateError`.
-    fn to_json(&self) -> PyResult<String> {
-        record::to_json(&self.game).map_err(|e| InvalidStateError::new_err(e.0))
-    }
-    fn from_json(py: Python<'_>, text: &str) -> PyResult<Self> {
-        Ok(Self {
-            game: record::from_json(text).py_err(py)?,
-        })
-    }
-    fn decide(&self, kind: &BotKind, seed: u64, stop: &Interrupt) -> Result<ActionId, EngineError> {
-        decision_until(&self.game, kind, seed, stop)
-    }
-    fn decided_move(&self, id: ActionId) -> PyHeadMove {
-        PyHeadMove::in_state(self.st(), id)
-    }
-    /// Ids 0–62, or 0–54 without the special cards (H-1.3, H-2.3).
-    fn cards(&self) -> Vec<CardInfo> {
-        cards::deck_info(self.st().rules().deck_size())
-    }
-    /// Other hands and the draw pile are dealt anew, consistently with every play `seat` has
-    /// seen. The sample plays on like any game but has no JSON record.
-    fn determinize(&self, py: Python<'_>, seat: u8, seed: u64) -> PyResult<Self> {
-        let game = &self.game;
-        let state = py.detach(|| {
-            let log = HandLog::from_game(game);
-            Determinizer::new(&log, seat).map(|mut d| d.sample(&mut SplitMix64::new(seed)))
-        });
-        Ok(Self {
-            game: HeadGame::from_sample(state.py_err(py)?),
-        })
+        game_class::engine(py, self.game.move_for_action(id)).map(usize::from)
     }
 }
 
@@ -611,53 +503,6 @@ impl PyHeadGame {
 
     fn seat_arg(&self, seat: Int) -> PyResult<u8> {
         seat.seat(self.st().players())
-    }
-
-    /// Why action `action` is refused now: the core's own reason for an id it knows (found on a
-    /// copy, so nothing changes), "action ids are 0..=23" for any other integer.
-    fn refusal(&self, action: Int) -> EngineError {
-        if let Ok(id) = u8::try_from(action.0) {
-            let mut probe = self.game.clone();
-            if let Err(e) = probe.apply(id) {
-                return e;
-            }
-        }
-        if self.st().is_over() {
-            return EngineError::GameOver;
-        }
-        EngineError::Illegal(IllegalMove {
-            requested: format!("action id {}", action.written()),
-            reason: format!("action ids are 0..={}", NUM_ACTIONS - 1),
-            legal: mask_ids(self.st().legal_actions())
-                .filter_map(|i| Action::from_id(i).map(Action::notation))
-                .collect(),
-        })
-    }
-}
-
-/// What `HeadGame.apply` was asked to play, read from its Python argument.
-pub enum HeadRequest {
-    Id(Int),
-    Notation(String),
-}
-
-impl HeadRequest {
-    fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Self> {
-        if let Ok(m) = obj.cast::<PyHeadMove>() {
-            return Ok(Self::Id(Int(m.get().action.into())));
-        }
-        if let Ok(text) = obj.cast::<pyo3::types::PyString>() {
-            return Ok(Self::Notation(text_of(text)));
-        }
-        let is_bool = obj.is_instance_of::<pyo3::types::PyBool>();
-        if !is_bool && (obj.is_instance_of::<pyo3::types::PyInt>() || obj.hasattr("__index__")?) {
-            return Ok(Self::Id(super::args::int_value(obj)?));
-        }
-        Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "a move is a HeadMove, an action id (int) or a notation (str), got {} {}",
-            super::args::type_name(obj),
-            shown(obj)
-        )))
     }
 }
 
@@ -677,30 +522,35 @@ fn widen(ids: &[u8]) -> Vec<u32> {
     ids.iter().map(|&c| u32::from(c)).collect()
 }
 
-fn seats(mask: u8, n: usize) -> Vec<usize> {
-    (0..n).filter(|s| mask & (1 << s) != 0).collect()
-}
+crate::py::vecenv::vector_env_class!(
+    PyHeadVectorEnv,
+    "HeadVectorEnv",
+    PyHeadGame,
+    "N Panda Head games stepped in one call (see `panda_core.vector`)."
+);
 
-fn hand_result_dict<'py>(
+/// Play `hands` independent random Panda Head hands (7 piles each) on one thread, GIL released;
+/// returns the number of decisions. The unit of the per-hand benchmarks.
+#[pyfunction]
+#[pyo3(signature = (hands, players, seed = None, rules = None))]
+fn simulate_head_hands<'py>(
     py: Python<'py>,
-    r: &HandResult,
-    n: usize,
-) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("hand", r.hand)?;
-    d.set_item("dealer", r.dealer)?;
-    d.set_item("last_pile_winner", r.last_pile_winner)?;
-    d.set_item("deltas", r.deltas[..n].to_vec())?;
-    d.set_item("scores", r.scores[..n].to_vec())?;
-    d.set_item("new_drowsy", seats(r.new_drowsy, n))?;
-    d.set_item("new_pooped", seats(r.new_pooped, n))?;
-    Ok(d)
+    hands: Int,
+    players: Int,
+    seed: Option<&Bound<'py, PyAny>>,
+    rules: Option<PyHeadRules>,
+) -> PyResult<u64> {
+    crate::py::sim::random_rounds::<PyHeadGame>(py, hands, players, seed, rules)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(simulate_head_hands, m)?)?;
+    m.add(
+        "HEAD_OBSERVATION_LAYOUT",
+        crate::head::observation::OBSERVATION_LAYOUT,
+    )?;
     m.add_class::<PyHeadRules>()?;
     m.add_class::<PyHeadMove>()?;
-    m.add_class::<PyHeadGame>()?;
     m.add("NUM_HEAD_ACTIONS", NUM_ACTIONS)?;
     m.add("HEAD_OBSERVATION_SIZE", OBSERVATION_SIZE)?;
     m.add("HEAD_BIG_PANDA_ACTION", BIG_PANDA)?;

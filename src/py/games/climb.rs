@@ -7,29 +7,27 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
-use super::args::{cut, cut_message, int_value, path_arg, shown, text_of, type_name, Int, Text};
-use super::args::{players_arg, seed_arg};
-use super::errors::{ArgumentError, IntoPyResult, InvalidStateError, RulesError};
-use super::json::{from_py, to_py};
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
+use crate::py::args::{
+    cut, cut_message, int_value, path_arg, shown, text_of, type_name, Int, Text,
+};
+use crate::py::args::{players_arg, seed_arg};
+use crate::py::errors::{ArgumentError, IntoPyResult, InvalidStateError, RulesError};
+use crate::py::json::{from_py, to_py};
+use numpy::{IntoPyArray, PyArray2, PyArrayMethods};
 
-use super::errors::to_py as to_py_err;
-use super::errors::EngineInvariantError;
-use super::game::{self, deprecated, BoundGame};
-use crate::bots::decide::decision_until;
-use crate::bots::BotKind;
-use crate::card::CardInfo;
-use crate::climb::determinize::{wind_holders, ClimbDeterminizer};
 use crate::climb::encoding::{self, move_features, MOVE_FEATURES, NUM_ACTIONS};
 use crate::climb::notation::{move_from_json, move_json, parse_move};
-use crate::climb::observation::{observation, OBSERVATION_SIZE};
-use crate::climb::snapshot;
-use crate::climb::snapshot::{parse_snapshot, round_snap, to_beat_snap};
-use crate::climb::{record, view, Deck, Mood, Move, Preset};
-use crate::climb::{ClimbEvent, ClimbGame, ClimbSettings};
-use crate::error::{EngineError, IllegalMove};
-use crate::interrupt::Interrupt;
-use crate::rng::SplitMix64;
+use crate::climb::observation::OBSERVATION_SIZE;
+use crate::climb::snapshot::{parse_snapshot, to_beat_snap};
+use crate::climb::{ClimbGame, ClimbSettings};
+use crate::climb::{Deck, Mood, Move, Preset};
+use crate::error::EngineError;
+use crate::py::errors::to_py as to_py_err;
+use crate::py::game_class::{self, GameClass, Request};
+use crate::py::interrupt::interruptible_if;
+use crate::py::vecenv::{locked, long_step};
+use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::types::PyTuple;
 
 /// Game settings (contract §2): preset `year` or `spin`, panda mood, first player, deck file.
 #[pyclass(name = "ClimbSettings", module = "panda_core._core", frozen)]
@@ -358,20 +356,6 @@ impl PyClimbGame {
             .reshape([legal.len(), MOVE_FEATURES])
     }
 
-    /// Deprecated name of `legal_action_mask()`.
-    fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        deprecated(py, "ClimbGame", "action_mask()", "legal_action_mask()")?;
-        game::mask_array(self, py)
-    }
-
-    /// Deprecated: `apply(action)` (which also returns the move's events).
-    fn apply_action<'py>(slf: &Bound<'py, Self>, action: Int) -> PyResult<()> {
-        let py = slf.py();
-        deprecated(py, "ClimbGame", "apply_action(action)", "apply(action)")?;
-        let action = action.0.into_pyobject(py)?.into_any();
-        game::apply(slf, &action).map(drop)
-    }
-
     /// What a move of the current player plays: the face each of its cards shows (`"white"`,
     /// `"blue"`, or `"element"`) and, for a combination, its classification and comparison key
     /// (kind, rank, units, length, copies, has_blue; contract §6.1). `combo` is `None` for a
@@ -440,31 +424,30 @@ impl PyClimbGame {
     }
 }
 
-game::bind_game!(PyClimbGame);
+game_class::bind_game!(PyClimbGame);
 
-impl BoundGame for PyClimbGame {
+impl GameClass for PyClimbGame {
+    type Core = ClimbGame;
     type Move = PyClimbMove;
     type Rules = PyClimbSettings;
-    type Request = ClimbRequest;
-    type Event = ClimbEvent;
-    type Decision = Move;
     const CLASS: &'static str = "ClimbGame";
-    const NUM_ACTIONS: usize = NUM_ACTIONS;
+    const NAMED: &'static str = CLIMB;
 
-    fn players(&self) -> u8 {
-        self.game.state().players()
+    fn core(&self) -> &ClimbGame {
+        &self.game
     }
-    fn current_player(&self) -> Option<u8> {
-        self.game.state().current_player()
+    fn core_mut(&mut self) -> &mut ClimbGame {
+        &mut self.game
     }
-    fn is_over(&self) -> bool {
-        self.game.state().is_over()
+    /// The copy keeps the deck file the settings named.
+    fn with_core(&self, game: ClimbGame) -> Self {
+        Self {
+            game,
+            deck_path: self.deck_path.clone(),
+        }
     }
-    fn winner(&self) -> Option<u8> {
-        self.game.state().winner()
-    }
-    fn scores(&self) -> Vec<u32> {
-        self.game.state().scores().to_vec()
+    fn from_core(game: ClimbGame) -> Self {
+        Self::from_core(game)
     }
     fn rules(&self) -> PyClimbSettings {
         PyClimbSettings {
@@ -472,34 +455,45 @@ impl BoundGame for PyClimbGame {
             deck_path: self.deck_path.clone(),
         }
     }
-
-    /// In canonical order (contract §5.1). A position with more than `MAX_LEGAL_MOVES` legal
-    /// moves is an `InvalidStateError` (contract §5.3).
-    fn legal_moves(&self) -> Result<Vec<PyClimbMove>, EngineError> {
-        Ok(self
-            .game
-            .try_legal_moves()?
-            .into_iter()
-            .map(|inner| PyClimbMove { inner })
-            .collect())
+    fn settings_of(rules: &PyClimbSettings) -> ClimbSettings {
+        rules.inner.clone()
     }
-    /// The abstract actions that name a legal move now (docs/climb_encodings.md §3).
-    fn legal_action_mask(&self) -> Result<Vec<bool>, EngineError> {
-        let mut mask = vec![false; NUM_ACTIONS];
-        if !self.game.state().is_over() {
-            let legal = self.game.try_legal_moves()?;
-            encoding::action_mask(self.game.state(), &legal, &mut mask);
+    /// Settings without the deck file's path (a vector env's: it keeps the deck itself).
+    fn rules_of(settings: &ClimbSettings) -> PyClimbSettings {
+        PyClimbSettings {
+            inner: settings.clone(),
+            deck_path: None,
         }
-        Ok(mask)
     }
-    /// Tie-break among the moves an action stands for: fewest cards, then fewest blue faces,
-    /// then canonical order.
-    fn move_for_action(&self, action: Int) -> Result<PyClimbMove, EngineError> {
-        let legal = self.game.try_legal_moves()?;
-        let i = self.resolve_arg(&legal, action)?;
-        Ok(PyClimbMove {
-            inner: legal[i].clone(),
-        })
+    fn py_move(_game: &ClimbGame, inner: Move) -> PyClimbMove {
+        PyClimbMove { inner }
+    }
+    fn request(obj: &Bound<'_, PyAny>) -> PyResult<Request<Move>> {
+        if let Ok(m) = obj.cast::<PyClimbMove>() {
+            return Ok(Request::Move(m.get().inner.clone()));
+        }
+        if let Ok(text) = obj.cast::<PyString>() {
+            return Ok(Request::Notation(text_of(text)));
+        }
+        if !obj.is_instance_of::<PyBool>()
+            && (obj.is_instance_of::<PyInt>() || obj.hasattr("__index__")?)
+        {
+            return Ok(Request::Action(int_value(obj)?));
+        }
+        if obj.cast::<PyDict>().is_ok() {
+            return Ok(match move_from_json(&from_py(obj)?) {
+                Ok(mv) => Request::Move(mv),
+                Err(why) => Request::Unparsable {
+                    shown: shown(obj),
+                    why,
+                },
+            });
+        }
+        Err(PyTypeError::new_err(format!(
+            "a move is a ClimbMove, an action id (int), a notation (str) or a move dict, got {} {}",
+            type_name(obj),
+            shown(obj)
+        )))
     }
     /// Several moves can share one action.
     fn action_index(&self, py: Python<'_>, mv: &Bound<'_, PyAny>) -> PyResult<usize> {
@@ -512,99 +506,8 @@ impl BoundGame for PyClimbGame {
             ))
         })
     }
-
-    fn request(obj: &Bound<'_, PyAny>) -> PyResult<ClimbRequest> {
-        ClimbRequest::from_py(obj)
-    }
-    fn apply_request(&mut self, request: &ClimbRequest) -> Result<(), EngineError> {
-        match request {
-            ClimbRequest::Move(mv) => self.game.apply(mv).map(|_| ()),
-            ClimbRequest::Notation(text) => self.game.apply_notation(text).map(|_| ()),
-            ClimbRequest::Unparsable { shown, why } => Err(self.game.unparsable(shown, why)),
-            ClimbRequest::Action(action) => {
-                // `legal[i]` comes from the legal list itself: no second generation to check it.
-                let legal = self.game.try_legal_moves()?;
-                let i = self.resolve_arg(&legal, *action)?;
-                self.game.apply_legal(&legal[i]);
-                Ok(())
-            }
-        }
-    }
-
-    fn events(&self) -> &[ClimbEvent] {
-        self.game.events()
-    }
-    fn events_seen_by(&self, seat: u8) -> Vec<ClimbEvent> {
-        self.game.events_seen_by(seat)
-    }
-
-    /// One dict per finished round (and the round in progress when the game ended).
-    fn round_results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let rounds: Vec<_> = self.game.round_results().iter().map(round_snap).collect();
-        to_py(py, &serde_json::to_value(rounds).map_err(internal)?)
-    }
-    fn rounds_played(&self) -> usize {
-        self.game.round_results().len()
-    }
-    fn result_extras(&self, _d: &Bound<'_, PyDict>) -> PyResult<()> {
-        Ok(())
-    }
-    /// Own hand with faces, public information only (S-11).
-    fn view<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &view::view(&self.game, seat))
-    }
-    /// In seats relative to `seat` (S-11; layout in docs/climb_encodings.md §1).
-    fn observation(&self, seat: u8) -> Vec<f32> {
-        observation(self.game.state(), seat)
-    }
-    /// The §7 dict.
-    fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(
-            py,
-            &serde_json::to_value(self.game.snapshot()).map_err(internal)?,
-        )
-    }
-    /// Settings (deck embedded), start and every move.
-    fn to_json(&self) -> PyResult<String> {
-        Ok(record::to_json(&self.game))
-    }
-    fn from_json(py: Python<'_>, text: &str) -> PyResult<Self> {
-        Ok(Self::from_core(record::from_json(text).py_err(py)?))
-    }
-    fn decide(&self, kind: &BotKind, seed: u64, stop: &Interrupt) -> Result<Move, EngineError> {
-        decision_until(&self.game, kind, seed, stop)
-    }
-    fn decided_move(&self, inner: Move) -> PyClimbMove {
-        PyClimbMove { inner }
-    }
-    /// All 70 ids of the game's deck, `in_play` for the suits dealt (S-1.3, S-2, S-3.1).
-    fn cards(&self) -> Vec<CardInfo> {
-        let st = self.game.state();
-        st.deck().cards_info(st.suits_in_play())
-    }
-    /// The white cards of other hands, the draw pile and (in `spin`) the unseen winds are dealt
-    /// anew into the same places. The sample starts from its snapshot, so it has a record.
-    fn determinize(&self, py: Python<'_>, seat: u8, seed: u64) -> PyResult<Self> {
-        let game = &self.game;
-        let sampled = py.detach(|| {
-            let mut rng = SplitMix64::new(seed);
-            let state =
-                ClimbDeterminizer::new(game.state(), seat, wind_holders(game)).sample(&mut rng);
-            let snap = snapshot::snapshot(&state, game.round_results());
-            ClimbGame::from_snapshot(snap, game.state().settings().deck.clone())
-        });
-        let game = sampled.map_err(|e| {
-            EngineInvariantError::new_err(format!(
-                "a determinization is not a valid state: {}",
-                e.0
-            ))
-        })?;
-        Ok(Self {
-            game,
-            deck_path: self.deck_path.clone(),
-        })
-    }
 }
+
 impl PyClimbGame {
     /// A legal move of the current player from a `ClimbMove` or a notation.
     fn legal_move_arg(&self, py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Move> {
@@ -634,83 +537,10 @@ impl PyClimbGame {
             ))
         }
     }
-
-    /// The index in `legal` of the move abstract `action` stands for.
-    fn resolve_arg(&self, legal: &[Move], action: Int) -> Result<usize, EngineError> {
-        let state = self.game.state();
-        if state.is_over() {
-            return Err(EngineError::GameOver);
-        }
-        let found = usize::try_from(action.0)
-            .ok()
-            .filter(|&a| a < NUM_ACTIONS)
-            .and_then(|a| encoding::resolve(state, legal, a));
-        found.ok_or_else(|| {
-            let mut mask = vec![false; NUM_ACTIONS];
-            encoding::action_mask(state, legal, &mut mask);
-            let allowed: Vec<String> = (0..NUM_ACTIONS)
-                .filter(|&a| mask[a])
-                .map(|a| a.to_string())
-                .collect();
-            EngineError::Illegal(IllegalMove {
-                requested: action.written(),
-                reason: format!(
-                    "abstract action {} names no legal move of seat {} (actions are 0..={})",
-                    action.written(),
-                    state.current_player().unwrap_or(0),
-                    NUM_ACTIONS - 1
-                ),
-                legal: allowed,
-            })
-        })
-    }
-}
-
-/// What `ClimbGame.apply` was asked to play, read from its Python argument.
-pub enum ClimbRequest {
-    Move(Move),
-    /// An abstract action id (docs/climb_encodings.md §3).
-    Action(Int),
-    Notation(String),
-    /// A move dict that is not a move record: refused as an illegal move naming it.
-    Unparsable {
-        shown: String,
-        why: String,
-    },
-}
-
-impl ClimbRequest {
-    fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Self> {
-        if let Ok(m) = obj.cast::<PyClimbMove>() {
-            return Ok(Self::Move(m.get().inner.clone()));
-        }
-        if let Ok(text) = obj.cast::<PyString>() {
-            return Ok(Self::Notation(text_of(text)));
-        }
-        if !obj.is_instance_of::<PyBool>()
-            && (obj.is_instance_of::<PyInt>() || obj.hasattr("__index__")?)
-        {
-            return Ok(Self::Action(int_value(obj)?));
-        }
-        if obj.cast::<PyDict>().is_ok() {
-            return Ok(match move_from_json(&from_py(obj)?) {
-                Ok(mv) => Self::Move(mv),
-                Err(why) => Self::Unparsable {
-                    shown: shown(obj),
-                    why,
-                },
-            });
-        }
-        Err(PyTypeError::new_err(format!(
-            "a move is a ClimbMove, an action id (int), a notation (str) or a move dict, got {} {}",
-            type_name(obj),
-            shown(obj)
-        )))
-    }
 }
 
 fn internal(e: serde_json::Error) -> PyErr {
-    super::errors::EngineInvariantError::new_err(format!("cannot describe the state: {e}"))
+    crate::py::errors::EngineInvariantError::new_err(format!("cannot describe the state: {e}"))
 }
 
 /// Classify a play (contract §6.1): card ids, their faces (`"white"`/`"blue"`), one named rank
@@ -767,10 +597,70 @@ fn climb_classify<'py>(
         .transpose()
 }
 
+crate::py::vecenv::vector_env_class!(
+    PyClimbVectorEnv,
+    "ClimbVectorEnv",
+    PyClimbGame,
+    "N climbing games (`year` or `spin`) stepped in one call (see `panda_core.vector`)."
+);
+
+/// The climbing games' own: the preset and the legal moves with their features.
+#[pymethods]
+impl PyClimbVectorEnv {
+    #[getter]
+    fn preset(&self, py: Python<'_>) -> &'static str {
+        locked(py, &self.env).config().settings.preset.name()
+    }
+    #[getter]
+    fn move_features(&self) -> usize {
+        MOVE_FEATURES
+    }
+
+    /// `(features, offsets)`: float32 rows of shape `(M, CLIMB_MOVE_FEATURES)` for the legal moves
+    /// of every env stacked, and int64 `offsets` of shape `(num_envs + 1,)`: env `i`'s moves are
+    /// rows `offsets[i]:offsets[i + 1]`, in canonical order. At most 2**27 floats in all
+    /// (`ArgumentError` otherwise, before allocating); Ctrl-C stops a large call.
+    fn legal_move_features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let env = locked(py, &self.env);
+        let long = long_step(&env);
+        let env = &*env;
+        let (rows, offsets) =
+            interruptible_if(py, long, |stop| env.legal_move_features_until(stop))?
+                .map_err(|e| ArgumentError::new_err(e.0))?
+                .ok_or_else(|| PyKeyboardInterrupt::new_err("interrupted"))?;
+        let m = rows.len() / MOVE_FEATURES;
+        (
+            rows.into_pyarray(py).reshape([m, MOVE_FEATURES])?,
+            offsets.into_pyarray(py),
+        )
+            .into_pyobject(py)
+    }
+
+    /// The legal moves of env `i`'s player to move, in canonical order.
+    fn legal_moves(&self, py: Python<'_>, i: Int) -> PyResult<Vec<PyClimbMove>> {
+        let env = locked(py, &self.env);
+        let i = i.index("env", env.num_envs())?;
+        Ok(env
+            .legal(i)
+            .expect("checked index")
+            .moves()
+            .iter()
+            .map(|m| PyClimbMove { inner: m.clone() })
+            .collect())
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyClimbSettings>()?;
+    m.add(
+        "CLIMB_OBSERVATION_LAYOUT",
+        crate::climb::observation::OBSERVATION_LAYOUT,
+    )?;
+    m.add(
+        "CLIMB_MOVE_FEATURES_LAYOUT",
+        crate::climb::encoding::MOVE_FEATURES_LAYOUT,
+    )?;
     m.add_class::<PyClimbMove>()?;
-    m.add_class::<PyClimbGame>()?;
     m.add_function(wrap_pyfunction!(climb_classify, m)?)?;
     m.add("CLIMB_OBSERVATION_SIZE", OBSERVATION_SIZE)?;
     m.add("CLIMB_MOVE_FEATURES", MOVE_FEATURES)?;

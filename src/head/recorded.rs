@@ -5,13 +5,13 @@
 //! game: the JSON document ([`super::record`]) stores exactly these and replays them on import, so
 //! an imported game is checked move by move by the same code that plays.
 
-use super::action::{Action, ActionId};
+use super::action::{mask_ids, Action, ActionId, NUM_ACTIONS};
 use super::event::HeadEvent;
 use super::rules::HeadRules;
 use super::snapshot::HeadSnapshot;
 use super::state::{Deal, HandResult, HeadState};
 use super::view::HeadView;
-use crate::error::{EngineError, IllegalMove, StateError};
+use crate::error::{written, EngineError, IllegalMove, StateError};
 use crate::event::SeatFilter;
 
 /// How a game began.
@@ -187,5 +187,47 @@ impl HeadGame {
                 .into())
             }
         }
+    }
+
+    /// The legal action `action` names; the refusal says why not (any integer).
+    pub fn move_for_action(&self, action: i128) -> Result<ActionId, EngineError> {
+        match u8::try_from(action) {
+            Ok(id)
+                if (id as usize) < NUM_ACTIONS && self.state.legal_actions() & (1 << id) != 0 =>
+            {
+                Ok(id)
+            }
+            _ => Err(self.refusal(action)),
+        }
+    }
+
+    /// Apply action `action` (any integer: ids beyond a byte are as illegal as 24, reported the
+    /// same way with their true value).
+    pub fn apply_action(&mut self, action: i128) -> Result<(), EngineError> {
+        match u8::try_from(action) {
+            Ok(id) => self.apply(id).map(drop),
+            Err(_) => Err(self.refusal(action)),
+        }
+    }
+
+    /// Why action `action` is refused now: the state's own reason for an id it knows (found on
+    /// a copy, so nothing changes), "action ids are 0..=23" for any other integer.
+    fn refusal(&self, action: i128) -> EngineError {
+        if let Ok(id) = u8::try_from(action) {
+            let mut probe = self.clone();
+            if let Err(e) = probe.apply(id) {
+                return e;
+            }
+        }
+        if self.state.is_over() {
+            return EngineError::GameOver;
+        }
+        EngineError::Illegal(IllegalMove {
+            requested: format!("action id {}", written(action)),
+            reason: format!("action ids are 0..={}", NUM_ACTIONS - 1),
+            legal: mask_ids(self.state.legal_actions())
+                .filter_map(|i| Action::from_id(i).map(Action::notation))
+                .collect(),
+        })
     }
 }
