@@ -39,7 +39,7 @@ SINGLE_STEPS = 2_000
 def make_env(game: str, envs: int, threads: int) -> HeadVectorEnv | ClimbVectorEnv:
     if game == "head":
         return HeadVectorEnv(envs, players=4, threads=threads)
-    return ClimbVectorEnv(envs, players=4, settings=ClimbSettings(preset=game), threads=threads)
+    return ClimbVectorEnv(envs, players=4, rules=ClimbSettings(preset=game), threads=threads)
 
 
 @pytest.mark.parametrize("game", GAMES)

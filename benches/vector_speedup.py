@@ -68,7 +68,7 @@ def batch(game: str, threads: int) -> Callable[[], int]:
     if game == "head":
         env = HeadVectorEnv(1024, players=4, threads=threads)
     else:
-        env = ClimbVectorEnv(1024, players=4, settings=ClimbSettings(preset=game), threads=threads)
+        env = ClimbVectorEnv(1024, players=4, rules=ClimbSettings(preset=game), threads=threads)
     state = {"mask": env.reset(seed=1)[1]}
 
     def step() -> int:

@@ -12,8 +12,8 @@ from typing import Any, Literal, Self, SupportsIndex, final, overload
 import numpy as np
 import numpy.typing as npt
 
-from panda_core._types import (
-    CardInfo,
+from panda_core._types import CardInfo, Event
+from panda_core.climb import (
     ClimbBatch,
     ClimbCombo,
     ClimbFinalResult,
@@ -22,7 +22,9 @@ from panda_core._types import (
     ClimbMoveKind,
     ClimbPreset,
     ClimbRoundResult,
-    Event,
+    PandaMood,
+)
+from panda_core.head import (
     FinalResult,
     HandResult,
     HeadBatch,
@@ -31,7 +33,6 @@ from panda_core._types import (
     HeadSnapshot,
     HeadView,
     LastPileScoring,
-    PandaMood,
 )
 
 __version__: str

@@ -44,7 +44,6 @@ from panda_core._core import (
     simulate_climb_batch,
     simulate_head_batch,
 )
-from panda_core._types import ClimbMoveDict
 
 __all__ = [
     "DEFAULT_GAME",
@@ -71,7 +70,7 @@ AnyRules: TypeAlias = HeadRules | ClimbSettings
 """The rules of any game (``game.rules``)."""
 AnyMove: TypeAlias = HeadMove | ClimbMove
 """A move object of any game (``game.legal_moves()``)."""
-MoveDict: TypeAlias = ClimbMoveDict
+MoveDict: TypeAlias = climb.ClimbMoveDict
 """A move as a JSON dict, for the games that have that form (the climbing games)."""
 
 BatchColumns = tuple[

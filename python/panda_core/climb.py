@@ -24,12 +24,87 @@ The card table is data (``data/decks/reconstructed.toml``, schema in docs/deck_s
 
 from __future__ import annotations
 
+from typing import Literal, TypedDict
+
+import numpy as np
+import numpy.typing as npt
+
 from panda_core._core import ClimbGame, ClimbMove, ClimbSettings
+from panda_core._types import GameOutcome
+
+# ---- the shapes of this game's plain data (dicts the engine returns) ----------------------------
+
+ClimbPreset = Literal["year", "spin"]
+PandaMood = Literal["hungry", "flip"]
+ClimbMoveKind = Literal[
+    "pass", "discard_element", "element", "single", "set", "run", "formation", "bomb"
+]
+
+
+class ClimbMoveDict(TypedDict):
+    """A climbing move's JSON record (docs/climb_interface.md §5.1)."""
+
+    kind: ClimbMoveKind
+    cards: list[int]
+    named: list[int]
+    flip: list[int]
+    steal: list[int]
+
+
+class ClimbCombo(TypedDict):
+    """A classified play (docs/climb_interface.md §6.1)."""
+
+    kind: str
+    cards: list[int]
+    named: list[int]
+    rank: int
+    units: int
+    length: int
+    copies: int
+    has_blue: bool
+
+
+class ClimbRoundResult(TypedDict):
+    """A climbing round's result (``round`` counts from 1, as the snapshot format does)."""
+
+    round: int
+    starter: int
+    shown_out: list[int]
+    hand_sizes: list[int]
+    scores: list[int]
+
+
+class ClimbBatch(TypedDict):
+    winner: npt.NDArray[np.int8]
+    rounds: npt.NDArray[np.uint32]
+    decisions: npt.NDArray[np.uint32]
+    scores: npt.NDArray[np.uint32]
+
+
+class ClimbMoveInfo(TypedDict):
+    """:meth:`ClimbGame.move_info`: the faces a move's cards show and its classification."""
+
+    faces: list[Literal["white", "blue", "element"]]
+    combo: ClimbCombo | None
+
+
+ClimbFinalResult = GameOutcome
+"""The climbing games' ``result()``: the shared keys only."""
+
 
 __all__ = [
+    "ClimbBatch",
+    "ClimbCombo",
+    "ClimbFinalResult",
     "ClimbGame",
     "ClimbMove",
+    "ClimbMoveDict",
+    "ClimbMoveInfo",
+    "ClimbMoveKind",
+    "ClimbPreset",
+    "ClimbRoundResult",
     "ClimbSettings",
+    "PandaMood",
     "from_json",
     "parse_move",
     "render_text",

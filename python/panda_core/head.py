@@ -22,6 +22,11 @@ Card ids follow H-1.3: ``0 .. 54`` regular Pandas of value ``id // 5 + 1``, ``55
 
 from __future__ import annotations
 
+from typing import Literal, TypedDict
+
+import numpy as np
+import numpy.typing as npt
+
 from panda_core._args import int_arg
 from panda_core._core import (
     HEAD_BAMBOO_ACTION,
@@ -33,7 +38,93 @@ from panda_core._core import (
     HeadMove,
     HeadRules,
 )
-from panda_core._types import FinalResult, HandResult, HeadRulesDict, HeadSnapshot, HeadView
+from panda_core._types import GameOutcome
+
+# ---- the shapes of this game's plain data (dicts the engine returns) ----------------------------
+
+LastPileScoring = Literal["pile_sum", "own_card"]
+
+HeadMoveKind = Literal["panda", "panda_bamboo", "big_panda", "bamboo"]
+
+PilePlay = tuple[int, int, int, list[int]]
+"""(seat, action_id, effective value, card ids consumed)."""
+
+
+class HeadRulesDict(TypedDict):
+    last_pile_scoring: LastPileScoring
+    poor_panda: bool
+    lowest_only_when_cannot_follow: bool
+    bust_threshold: int
+    special_cards: bool
+    first_dealer: int
+
+
+class HandResult(TypedDict):
+    """A Panda Head hand's result (a hand is a round)."""
+
+    hand: int
+    dealer: int
+    last_pile_winner: int
+    deltas: list[int]
+    scores: list[int]
+    new_drowsy: list[int]
+    new_pooped: list[int]
+
+
+class FinalResult(GameOutcome):
+    """Panda Head's ``result()``."""
+
+    drowsy: list[bool]
+    pooped: list[bool]
+    hands_played: int
+
+
+class HeadView(TypedDict):
+    player: int
+    hand: list[int]
+    hand_sizes: list[int]
+    draw_pile_size: int
+    legal_action_ids: list[int]
+    hand_number: int
+    dealer: int
+    scores: list[int]
+    drowsy: list[bool]
+    pooped: list[bool]
+    discard: list[int]
+    pile_number: int
+    pile_plays: list[PilePlay]
+    leader: int
+    current_player: int | None
+    is_over: bool
+    winner: int | None
+
+
+class HeadSnapshot(TypedDict):
+    players: int
+    hand_number: int
+    dealer: int
+    scores: list[int]
+    drowsy: list[bool]
+    pooped: list[bool]
+    hands: list[list[int]]
+    draw_pile: list[int]
+    discard: list[int]
+    pile_number: int
+    pile_plays: list[PilePlay]
+    leader: int
+    current_player: int | None
+    is_over: bool
+    winner: int | None
+    rng_state: int
+    hand_results: list[HandResult]
+
+
+class HeadBatch(TypedDict):
+    winner: npt.NDArray[np.int8]
+    hands: npt.NDArray[np.uint32]
+    decisions: npt.NDArray[np.uint32]
+    scores: npt.NDArray[np.uint32]
+
 
 NUM_ACTIONS: int = NUM_HEAD_ACTIONS
 """Number of distinct Panda Head action ids."""
