@@ -25,12 +25,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from panda_core import ClimbGame, ClimbSettings, HeadGame
+from panda_core import ClimbGame, ClimbSettings, ClimbVectorEnv, HeadGame, HeadVectorEnv
 from panda_core.oracle.climb import ClimbSettings as OracleClimbSettings
 from panda_core.oracle.climb import OracleClimbGame
 from panda_core.oracle.head import HeadRules as OracleRules
 from panda_core.oracle.head import OracleHeadGame
-from panda_core.vector import ClimbVectorEnv, HeadVectorEnv
 
 GAMES = ("head", "year", "spin")
 SINGLE_STEPS = 2_000

@@ -19,8 +19,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from panda_core import ClimbGame, ClimbSettings, HeadGame
-from panda_core.vector import ClimbVectorEnv, HeadVectorEnv
+from panda_core import ClimbGame, ClimbSettings, ClimbVectorEnv, HeadGame, HeadVectorEnv
 
 SECONDS = 0.5
 

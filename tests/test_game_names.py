@@ -30,7 +30,7 @@ GAME_MODULES = frozenset(
 )
 """The registry and the games' own modules (the oracle, a folder, is one too: ``oracle/``)."""
 GAME_FOLDERS = ("oracle/",)
-REEXPORT_MODULES = frozenset({"__init__.py", "vector.py"})
+REEXPORT_MODULES = frozenset({"__init__.py"})
 """Modules that re-export the games' public classes under the package's names: they may name a
 game in their imports and ``__all__`` only."""
 

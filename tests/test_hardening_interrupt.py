@@ -146,7 +146,7 @@ def test_large_vector_env_steps_stop_and_the_env_resets(game: str) -> None:
     )
     setup = f"""
         from panda_core import ClimbSettings
-        from panda_core.vector import ClimbVectorEnv, HeadVectorEnv
+        from panda_core import ClimbVectorEnv, HeadVectorEnv
         env = {make}
         obs, mask, player = env.reset(seed=1)
     """

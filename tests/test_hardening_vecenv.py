@@ -19,13 +19,14 @@ import pytest
 from panda_core import (
     ArgumentError,
     ClimbSettings,
+    ClimbVectorEnv,
+    HeadVectorEnv,
     IllegalMoveError,
     RulesError,
     simulate,
 )
 from panda_core._core import MAX_THREADS, simulate_climb_batch, simulate_head_batch
 from panda_core.simulate import simulate_chunks
-from panda_core.vector import ClimbVectorEnv, HeadVectorEnv
 
 Env = HeadVectorEnv | ClimbVectorEnv
 

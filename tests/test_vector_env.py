@@ -1,6 +1,6 @@
-"""The batched environments (panda_core.vector): every env replays exactly the single game dealt
-from its seed, auto-reset and rewards, determinism over thread counts, refused actions that move
-nothing, and the climbing games' abstract actions and move-index steps."""
+"""The batched environments (HeadVectorEnv, ClimbVectorEnv): every env replays exactly the single
+game dealt from its seed, auto-reset and rewards, determinism over thread counts, refused actions
+that move nothing, and the climbing games' abstract actions and move-index steps."""
 
 from __future__ import annotations
 
@@ -14,8 +14,10 @@ from panda_core import (
     ArgumentError,
     ClimbGame,
     ClimbSettings,
+    ClimbVectorEnv,
     HeadGame,
     HeadRules,
+    HeadVectorEnv,
     IllegalMoveError,
     RulesError,
 )
@@ -27,13 +29,12 @@ from panda_core._core import (
     NUM_HEAD_ACTIONS,
 )
 from panda_core.oracle.rng import SplitMix64
-from panda_core.vector import ClimbVectorEnv, HeadVectorEnv
 
 Env = HeadVectorEnv | ClimbVectorEnv
 
 
 def episode_seed(seed: int, env: int, episode: int) -> int:
-    """The seed of env `env`'s `episode`-th game (0-based), as documented in panda_core.vector."""
+    """The seed of env `env`'s `episode`-th game (0-based), as docs/agents.md documents it."""
     stream = SplitMix64(seed)
     for _ in range(env):
         stream.next()

@@ -5,6 +5,8 @@
 * :mod:`panda_core.head` — Panda Head (docs/rules/head.md)
 * :mod:`panda_core.climb` — Year of the Panda and Panda Spin (docs/rules/year.md, spin.md)
 * :func:`panda_core.simulate` — batch simulation with built-in bots, in Rust (Python bots too)
+* :class:`HeadVectorEnv`, :class:`ClimbVectorEnv` — N games stepped in one call, in Rust, for
+  RL training (docs/agents.md, "Vector environment")
 * :mod:`panda_core.bots` — the :class:`Bot` protocol, :func:`play_game`
 * :mod:`panda_core.arena` — many games between bots, with ratings (:func:`~panda_core.arena.arena`)
 * :mod:`panda_core.rl` — PettingZoo and Gymnasium environments (extra ``[rl]``)
@@ -24,12 +26,14 @@ from panda_core._core import (
     ClimbGame,
     ClimbMove,
     ClimbSettings,
+    ClimbVectorEnv,
     ConcurrentUseError,
     EngineInvariantError,
     GameOverError,
     HeadGame,
     HeadMove,
     HeadRules,
+    HeadVectorEnv,
     IllegalMoveError,
     InvalidStateError,
     MoveEvents,
@@ -63,6 +67,7 @@ __all__ = [
     "ClimbGame",
     "ClimbMove",
     "ClimbSettings",
+    "ClimbVectorEnv",
     "ConcurrentUseError",
     "EngineInvariantError",
     "Event",
@@ -73,6 +78,7 @@ __all__ = [
     "HeadGame",
     "HeadMove",
     "HeadRules",
+    "HeadVectorEnv",
     "IllegalBotMoveError",
     "IllegalMoveError",
     "InvalidStateError",

@@ -7,8 +7,8 @@
   (``gymnasium.make("panda_core/Head-v0", players=4, opponents="heuristic")``).
 
 Rewards everywhere: 0 until the game ends, then +1 for the winner and -1 for every other seat
-(the same convention as the vector environments, ``panda_core.vector``). The user guide is
-``docs/agents.md``.
+(the same convention as the vector environments, ``HeadVectorEnv`` and ``ClimbVectorEnv``). The
+user guide is ``docs/agents.md``.
 """
 
 from __future__ import annotations
