@@ -297,6 +297,7 @@ def record_of(page: Page, server: LiveServer) -> str:
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.slow
 def test_a_person_plays_a_whole_game_and_replays_it(
     game: str, page: Page, server: LiveServer
 ) -> None:
