@@ -64,14 +64,14 @@ from fork_guard import (  # noqa: E402, F401
 from ray_support import ray_address  # noqa: E402, F401
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's, which turns ``auto`` into a worker count
 def pytest_cmdline_main(config: pytest.Config) -> None:
     """Run on every core (pytest-xdist, one worker per test file) when a run names no files.
 
     ``python -m pytest -m "not slow"`` (the inner loop) and the whole suite are parallel; a run
     of named files or tests (``pytest tests/test_x.py -x``) stays serial, where starting workers
     costs more than it saves. ``-n 0`` runs serially, ``-n N`` on N workers; without xdist,
-    ``-p no:xdist`` or ``--pdb`` nothing changes. Runs before xdist's own ``pytest_cmdline_main``
-    (a conftest's hooks come before the plugins'), which turns ``auto`` into a worker count."""
+    ``-p no:xdist`` or ``--pdb`` nothing changes."""
     option = config.option
     if (
         getattr(option, "numprocesses", 0) is not None  # given (-n), or xdist is not loaded

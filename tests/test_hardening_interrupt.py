@@ -137,7 +137,8 @@ def test_a_search_bot_in_a_batch_stops_inside_its_decision() -> None:
     assert latency < BOUND
 
 
-@pytest.mark.parametrize("game", ["head", pytest.param("year", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("game", ["head", "year"])
+@pytest.mark.slow
 def test_large_vector_env_steps_stop_and_the_env_resets(game: str) -> None:
     make = (
         "HeadVectorEnv(2**20, threads=2)"

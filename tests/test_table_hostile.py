@@ -104,6 +104,7 @@ def test_the_18_kb_record_of_the_issue_replays_in_little_memory(tmp_path: Path) 
     assert seen["peak_mb"] - baseline["peak_mb"] < 100, seen
 
 
+@pytest.mark.slow
 def test_the_largest_allowed_record_is_bounded_in_memory(tmp_path: Path) -> None:
     record = long_head_record(moves=MAX_RECORD_MOVES, players=5)
     path = tmp_path / "largest.json"
@@ -186,7 +187,7 @@ def _played(game: str, players: int, seed: int, bot: str) -> str:
         ("head", 3, 4, "heuristic"),
         pytest.param("head", 5, 9, "random", marks=pytest.mark.slow),
         pytest.param("year", 3, 2, "random", marks=pytest.mark.slow),
-        ("year", 2, 8, "heuristic"),
+        pytest.param("year", 2, 8, "heuristic", marks=pytest.mark.slow),
         pytest.param("spin", 3, 6, "heuristic", marks=pytest.mark.slow),
     ],
 )

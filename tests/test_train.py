@@ -293,6 +293,7 @@ def test_the_rust_loader_refuses_damaged_files(runs: dict[str, Path], tmp_path: 
         simulate(2, game="year", bots=f"neural:{runs['head'] / 'policy.safetensors'}")
 
 
+@pytest.mark.slow
 def test_the_rust_loader_refuses_a_policy_whose_game_and_kind_disagree(
     runs: dict[str, Path], tmp_path: Path
 ) -> None:

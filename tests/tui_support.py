@@ -88,6 +88,7 @@ class PtyChild(fdspawn):  # type: ignore[misc]
         finally:
             os.close(slave)  # the child's copies only: its exit then reads as EOF here
         super().__init__(master, **kw)
+        self.pid = self.proc.pid  # the front-end's: the shim above exec'd into it
         self.exitstatus: int | None = None
         self.signalstatus: int | None = None
 
