@@ -20,15 +20,18 @@ mkdir -p "$WORK"
 
 # The toolchain's binaries (rustup's proxies: cargo, rustc, clippy, rustfmt), not what
 # `cargo install` added to this machine.
+OLD_CARGO_BIN="${CARGO_HOME:-$HOME/.cargo}/bin"
 CARGO_HOME="$WORK/cargo-home"
 mkdir -p "$CARGO_HOME/bin"
-for tool in "${CARGO_HOME_SOURCE:-$HOME/.cargo}"/bin/*; do
+for tool in "$OLD_CARGO_BIN"/*; do
     case "$(basename "$tool")" in
         cargo-fuzz | cargo-binstall | maturin) ;; # installed by hand or by CI, not in the image
         *) cp -p "$tool" "$CARGO_HOME/bin/" ;;
     esac
 done
 export CARGO_HOME
+# The old cargo bin off PATH (what `cargo install` put there must not be found), the new one on.
+PATH=$(tr ':' '\n' <<<"$PATH" | grep -vxF "$OLD_CARGO_BIN" | paste -sd: -)
 export PATH="$CARGO_HOME/bin:$PATH"
 
 git clone --quiet --no-local "$SOURCE" "$WORK/panda-core"

@@ -17,10 +17,18 @@ How large: ``PANDA_PROFILE`` picks the profile (like pydantic-core's ``HYPOTHESI
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+# The Ctrl-C tests send SIGINT to their children, which inherit an ignored SIGINT from a test run
+# started in the background (nohup, `cmd &` in a script: how CI runners often start jobs) and then
+# never see it: the child runs on and the test hangs or fails. A Python handler is reset to the
+# default at exec, so every child gets a working Ctrl-C again.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 PROFILE = os.environ.get("PANDA_PROFILE", "ci")
 
