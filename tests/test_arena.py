@@ -221,6 +221,7 @@ def test_built_in_line_ups_give_the_same_results_in_processes_and_in_this_proces
     ("bot", "kind"),
     [("Exits", "dead_worker"), ("ExitsCleanly", "dead_worker"), ("HangsInC", "timeout")],
 )
+@pytest.mark.slow
 def test_a_bot_that_kills_or_hangs_its_worker_forfeits_only_its_games(bot: str, kind: str) -> None:
     """The worker dies (os._exit) or hangs where the move timer cannot reach it (inside the
     regex engine): its task fails, is replayed game by game, and only the games that fail again

@@ -58,6 +58,7 @@ def test_the_guide_rates_its_example_bot_with_intervals_and_a_plot(tmp_path: Pat
 
 
 @pytest.mark.parametrize("game", ["head", "year", "spin"])
+@pytest.mark.slow
 def test_json_output_and_the_default_folder_that_resumes(tmp_path: Path, game: str) -> None:
     args = ("-e", "arena_bots:first_legal,heuristic", "--game", game, "--deals", "3", "--json")
     first = _arena(*args, "--workers", "1", cwd=tmp_path)
@@ -89,6 +90,7 @@ def _no_process_left(group: int) -> bool:
 
 
 @pytest.mark.parametrize("how", ["ctrl-c", "kill"])
+@pytest.mark.slow
 def test_an_interrupted_or_killed_arena_resumes_and_loses_nothing(tmp_path: Path, how: str) -> None:
     entrants = "arena_bots:Slow,heuristic,arena_bots:first_legal"
     args = ["-e", entrants, "--deals", "40", "--workers", "2", "--json", "-q"]
@@ -151,6 +153,7 @@ def test_usage_errors_exit_2_with_a_message(tmp_path: Path, args: list[str], say
     assert not (tmp_path / "arena-results").exists()
 
 
+@pytest.mark.slow
 def test_the_ray_backend_gives_the_results_of_a_local_run(tmp_path: Path, ray_address: str) -> None:
     """On a real Ray instance (2 CPUs, started by the session fixture), with bots that raise and
     that kill their worker: the same results.json, byte for byte, as the local process pool."""

@@ -550,6 +550,7 @@ class _StopAfter:
             raise KeyboardInterrupt
 
 
+@pytest.mark.slow
 def test_a_billion_deals_start_at_once(tmp_path: Path) -> None:
     """In this process: the first games come back at once (the old schedule was a list of every
     game: minutes of work and hundreds of GB before the first)."""
@@ -562,6 +563,7 @@ def test_a_billion_deals_start_at_once(tmp_path: Path) -> None:
         assert 1 <= len(stopped.value.results) <= 2048
 
 
+@pytest.mark.slow
 def test_a_billion_deals_from_the_command_in_bounded_memory(tmp_path: Path) -> None:
     """The command with --deals 1000000000: games are on disk within a generous bound, its peak
     memory (VmHWM) stays far from what a schedule held as a list would take, and Ctrl-C stops
@@ -696,6 +698,7 @@ def test_every_call_into_a_bot_in_this_process_is_bounded_and_forfeits() -> None
             assert forfeit[0] == kind and forfeit[1] == 0 and says in forfeit[2], (bot, forfeit)
 
 
+@pytest.mark.slow
 def test_a_bot_that_swallows_the_move_timer_is_stopped_by_the_game_time() -> None:
     """A bot that catches the move timer's interruption and sleeps on, in a worker: the game
     time stops it (its worker is killed) and it forfeits; the arena goes on."""
@@ -814,6 +817,7 @@ def test_a_policy_path_with_equals_and_commas_can_be_named(
     assert policies == [policy.sha256, None, policy.sha256]
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_the_arena_within_a_second(tmp_path: Path) -> None:
     """SIGINT while Python bots play in two workers: the command is gone, with its report and
     status 130, within a second (measured 0.1-0.15 s on 2 cores; it was 1.1 s, most of it loading

@@ -20,7 +20,10 @@ SHARDS = 6
 
 
 @pytest.mark.parametrize(("preset", "mood"), EDITIONS)
-@pytest.mark.parametrize("shard", range(SHARDS))
+# The first shard runs in the inner loop (pytest -m "not slow"), all of them in CI.
+@pytest.mark.parametrize(
+    "shard", [0, *(pytest.param(k, marks=pytest.mark.slow) for k in range(1, SHARDS))]
+)
 def test_s_all_rules_rust_matches_oracle_on_seeded_games(
     preset: str, mood: str, shard: int
 ) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -46,6 +47,7 @@ def positions(draw: st.DrawFn) -> tuple[dict[str, Any], int]:
     return snap, seed
 
 
+@pytest.mark.slow  # a long differential run: random positions against the oracle
 @given(positions())
 def test_s4_s5_s7_random_positions_agree(position: tuple[dict[str, Any], int]) -> None:
     snap, seed = position

@@ -114,6 +114,7 @@ def test_bot_errors_name_what_is_allowed() -> None:
     assert "1 to 1000000" in usage_error("simulate", "-n", "5", "--bots", "ismcts:0")
 
 
+@pytest.mark.slow
 def test_no_progress_bar_in_a_pipe() -> None:
     done = run("simulate", "-n", "300000")
     assert done.returncode == 0
@@ -121,6 +122,7 @@ def test_no_progress_bar_in_a_pipe() -> None:
 
 
 @pytest.mark.skipif(os.name != "posix", reason="needs a pseudo-terminal")
+@pytest.mark.slow
 def test_progress_bar_on_a_terminal() -> None:
     import pty
 

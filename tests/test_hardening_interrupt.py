@@ -138,6 +138,7 @@ def test_a_search_bot_in_a_batch_stops_inside_its_decision() -> None:
 
 
 @pytest.mark.parametrize("game", ["head", "year"])
+@pytest.mark.slow
 def test_large_vector_env_steps_stop_and_the_env_resets(game: str) -> None:
     make = (
         "HeadVectorEnv(2**20, threads=2)"
@@ -157,12 +158,16 @@ def test_large_vector_env_steps_stop_and_the_env_resets(game: str) -> None:
         """,
         setup=setup,
         after="""
-        from panda_core import InvalidStateError
+        from panda_core import IllegalMoveError, InvalidStateError
         try:
             env.step(mask.argmax(axis=1))
             print("stepped")
         except InvalidStateError as err:
             print("torn" if "reset" in str(err) else "other")
+        except IllegalMoveError:
+            # Interrupted after a step returned but before its mask was stored (a loaded
+            # machine makes this likelier): the env is one step ahead and refuses the old moves.
+            print("stale")
         obs, mask, player = env.reset(seed=2)
         env.step(mask.argmax(axis=1))
         print("reset ok")
@@ -170,8 +175,9 @@ def test_large_vector_env_steps_stop_and_the_env_resets(game: str) -> None:
         running=2.0,
     )
     assert latency < BOUND
-    # Interrupted between two steps the env is whole; inside one it says so, never silently.
-    assert ("stepped" in rest or "torn" in rest) and "reset ok" in rest
+    # Interrupted between two steps the env is whole (and refuses a stale mask's moves); inside
+    # one it says so, never silently.
+    assert ("stepped" in rest or "torn" in rest or "stale" in rest) and "reset ok" in rest
 
 
 def test_cli_prints_the_partial_table_and_exits_130(tmp_path: Path) -> None:

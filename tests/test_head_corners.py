@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -127,6 +128,7 @@ def build(p: dict[str, Any]) -> tuple[HeadGame, OracleHeadGame]:
     return rust, orc
 
 
+@pytest.mark.slow  # a long differential run: random positions against the oracle
 @given(positions())
 def test_h4_h5_h6_corner_positions_agree_to_the_end(p: dict[str, Any]) -> None:
     event(p["corner"])

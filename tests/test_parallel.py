@@ -39,8 +39,9 @@ BOUND = 2.0
 """Seconds from Ctrl-C to the end of the process tolerated (the target is 0.5 s; a loaded
 two-core machine must not make the test flaky)."""
 
-GENERIC = ["serial", "local-1", "local-2", "ray"]
-PROCESSES = ["local-1", "local-2", "ray"]
+RAY = pytest.param("ray", marks=pytest.mark.slow)  # the session's Ray instance: seconds to start
+GENERIC = ["serial", "local-1", "local-2", RAY]
+PROCESSES = ["local-1", "local-2", RAY]
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +123,11 @@ class CountedTasks(Sequence[int]):
         return k
 
 
-@pytest.mark.parametrize(("backend", "n"), [("local-2", 3000), ("ray", 300)], indirect=["backend"])
+@pytest.mark.parametrize(
+    ("backend", "n"),
+    [("local-2", 3000), pytest.param("ray", 300, marks=pytest.mark.slow)],
+    indirect=["backend"],
+)
 def test_many_small_tasks_with_a_bounded_number_in_flight(backend: Backend, n: int) -> None:
     """Memory stays bounded for any number of tasks: a task is read (and sent) only when fewer
     than about two per worker are out."""
@@ -306,6 +311,7 @@ def test_ctrl_c_stops_the_process_pool_and_leaves_no_worker() -> None:
 
 
 @pytest.mark.skipif(os.name != "posix", reason="SIGINT delivery is POSIX")
+@pytest.mark.slow
 def test_ctrl_c_cancels_the_ray_tasks_in_flight(ray_address: str, ray_backend: Backend) -> None:
     took, code, _ = interrupt("ray", ray_address)
     assert took < BOUND + 3, f"{took:.2f} s from Ctrl-C to the end"  # + Ray's disconnect
@@ -316,6 +322,7 @@ def test_ctrl_c_cancels_the_ray_tasks_in_flight(ray_address: str, ray_backend: B
     assert time.monotonic() - started < 20
 
 
+@pytest.mark.slow
 def test_breaking_off_a_ray_run_cancels_its_tasks(ray_backend: Backend) -> None:
     run = ray_backend.run(tasks.sleep_for, [0.01] + [60.0] * 4)
     assert next(run) == (0, 0.01)
@@ -412,6 +419,7 @@ def test_a_ray_address_where_nothing_answers_is_refused_at_once() -> None:
     check_reachable("auto")  # left to Ray
 
 
+@pytest.mark.slow
 def test_a_ray_backend_reuses_a_connection_it_did_not_make(
     ray_address: str, ray_backend: Backend
 ) -> None:
@@ -425,6 +433,7 @@ def test_a_ray_backend_reuses_a_connection_it_did_not_make(
 # ---- the arena on Ray ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_arena_on_ray_gives_the_same_results_as_in_this_process(
     ray_address: str, ray_backend: Backend
 ) -> None:

@@ -240,6 +240,7 @@ class FirstLegal:
         return int(game.legal_actions()[self.moves % len(game.legal_actions())])
 
 
+@pytest.mark.slow
 def test_the_files_do_not_depend_on_the_worker_count(tmp_path: Path) -> None:
     bots = ["test_selfplay:FirstLegal", "heuristic", FailingBot(bad=10**6)]  # never fails
     kwargs: dict[str, Any] = dict(
@@ -252,6 +253,7 @@ def test_the_files_do_not_depend_on_the_worker_count(tmp_path: Path) -> None:
     assert len({i.decisions for i in infos}) == 1
 
 
+@pytest.mark.slow
 def test_on_ray_the_files_are_those_of_a_local_run(tmp_path: Path, ray_address: str) -> None:
     kwargs: dict[str, Any] = dict(game="spin", players=3, episodes=4, seed=9, shard_episodes=2)
     selfplay(tmp_path / "here", workers=0, **kwargs)
@@ -414,7 +416,7 @@ def illegal_bot(game: Any, player: int) -> str:
     return "not a move"
 
 
-@pytest.mark.parametrize("workers", [0, 2])
+@pytest.mark.parametrize("workers", [0, pytest.param(2, marks=pytest.mark.slow)])
 def test_a_failing_bot_fails_its_shard_only(tmp_path: Path, workers: int) -> None:
     bot = FailingBot(bad=3)
     with pytest.raises(SelfPlayError) as caught:
@@ -445,6 +447,7 @@ def test_a_bot_that_cannot_be_created_fails_the_shards(tmp_path: Path) -> None:
     assert "no model file" in str(caught.value)
 
 
+@pytest.mark.slow
 def test_a_dead_worker_fails_its_shard_only(tmp_path: Path) -> None:
     with pytest.raises(SelfPlayError) as caught:
         selfplay(
@@ -658,7 +661,7 @@ def test_the_cli_reports_a_failing_shard_and_exits_1(
     assert "illegal move" in err
 
 
-@pytest.mark.parametrize("workers", ["0", "2"])
+@pytest.mark.parametrize("workers", ["0", pytest.param("2", marks=pytest.mark.slow)])
 def test_ctrl_c_keeps_the_finished_shards_and_exits_130(tmp_path: Path, workers: str) -> None:
     out = tmp_path / "d"
     cmd = [sys.executable, "-m", "panda_core.cli", "selfplay", "--game", "head", "--episodes",
@@ -686,6 +689,7 @@ def test_ctrl_c_keeps_the_finished_shards_and_exits_130(tmp_path: Path, workers:
 # ---- the example -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_loader_example_runs(tmp_path: Path) -> None:
     example = ROOT / "examples" / "load_selfplay.py"
     done = subprocess.run(

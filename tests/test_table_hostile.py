@@ -104,6 +104,7 @@ def test_the_18_kb_record_of_the_issue_replays_in_little_memory(tmp_path: Path) 
     assert seen["peak_mb"] - baseline["peak_mb"] < 100, seen
 
 
+@pytest.mark.slow
 def test_the_largest_allowed_record_is_bounded_in_memory(tmp_path: Path) -> None:
     record = long_head_record(moves=MAX_RECORD_MOVES, players=5)
     path = tmp_path / "largest.json"
@@ -184,10 +185,10 @@ def _played(game: str, players: int, seed: int, bot: str) -> str:
     ("game", "players", "seed", "bot"),
     [
         ("head", 3, 4, "heuristic"),
-        ("head", 5, 9, "random"),
-        ("year", 3, 2, "random"),
-        ("year", 2, 8, "heuristic"),
-        ("spin", 3, 6, "heuristic"),
+        pytest.param("head", 5, 9, "random", marks=pytest.mark.slow),
+        pytest.param("year", 3, 2, "random", marks=pytest.mark.slow),
+        pytest.param("year", 2, 8, "heuristic", marks=pytest.mark.slow),
+        pytest.param("spin", 3, 6, "heuristic", marks=pytest.mark.slow),
     ],
 )
 def test_frames_are_those_of_a_clone_after_every_move(
@@ -464,7 +465,7 @@ def _object_bot(kind: str) -> Any:
     [
         ("raising_index", "could not be read: raised RuntimeError: index boom"),
         ("raises_unprintable", "raised LoudError: (its message could not be read)"),
-        ("huge_list", "answered a list, not a move"),
+        pytest.param("huge_list", "answered a list, not a move", marks=pytest.mark.slow),
         ("sys_exit", "raised SystemExit: 4"),
     ],
 )
@@ -496,12 +497,14 @@ SHORT_HEAD = HeadRules(bust_threshold=6)
 @pytest.mark.parametrize(
     ("kind", "reason"),
     [
-        ("exits", "the bot's process ended (exit status 3)"),
+        pytest.param("exits", "the bot's process ended (exit status 3)", marks=pytest.mark.slow),
         ("sys_exit", "raised SystemExit: 4"),
         ("never_returns", "no answer within 0.3 s"),
-        ("forges_answers", "answered junk, not a move"),
-        ("huge_notation", "answered a notation of 10000000 characters"),
-        ("huge_list", "answered a list, not a move"),
+        pytest.param("forges_answers", "answered junk, not a move", marks=pytest.mark.slow),
+        pytest.param(
+            "huge_notation", "answered a notation of 10000000 characters", marks=pytest.mark.slow
+        ),
+        pytest.param("huge_list", "answered a list, not a move", marks=pytest.mark.slow),
         ("raising_index", "could not be read: raised RuntimeError: index boom"),
     ],
 )
@@ -608,6 +611,7 @@ def test_a_contained_bot_dies_with_its_parent(bots_module: str, tmp_path: Path) 
         parent.wait()
 
 
+@pytest.mark.slow
 def test_panda_core_play_goes_on_when_its_bots_crash(bots_module: str, tmp_path: Path) -> None:
     """``panda-core play`` with a bot that calls ``os._exit`` and one whose answer's
     ``__index__`` raises: the game is played to the end and its record saved."""

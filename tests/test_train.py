@@ -97,6 +97,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.slow
 def test_a_tiny_run_learns_and_writes_its_folder(runs: dict[str, Path], game: str) -> None:
     folder = runs[game]
     assert sorted(p.name for p in folder.iterdir()) == [
@@ -120,6 +121,7 @@ def test_a_tiny_run_learns_and_writes_its_folder(runs: dict[str, Path], game: st
     assert (folder / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow
 def test_head_learns_to_beat_random_players(tmp_path: Path) -> None:
     """A run some ten times longer than the tiny one (10 s): the policy beats three random
     players much more often than chance (25%) and than the untrained network. It wins about 60%
@@ -180,6 +182,7 @@ def test_the_episode_buffer_hands_over_finished_games_only_in_order() -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.slow
 def test_the_policy_file_follows_format_1(runs: dict[str, Path], game: str) -> None:
     from safetensors import safe_open
 
@@ -261,6 +264,7 @@ def _corrupt(source: Path, tmp_path: Path) -> dict[str, Path]:
     return out
 
 
+@pytest.mark.slow
 def test_read_policy_refuses_damaged_files(runs: dict[str, Path], tmp_path: Path) -> None:
     damaged = _corrupt(runs["head"] / "policy.safetensors", tmp_path)
     with pytest.raises(TrainError, match="sha256"):
@@ -274,6 +278,7 @@ def test_read_policy_refuses_damaged_files(runs: dict[str, Path], tmp_path: Path
     assert read_policy(damaged["wrong game"]).metadata["game"] == "spin"
 
 
+@pytest.mark.slow
 def test_the_rust_loader_refuses_damaged_files(runs: dict[str, Path], tmp_path: Path) -> None:
     damaged = _corrupt(runs["head"] / "policy.safetensors", tmp_path)
     for name, path in damaged.items():
@@ -288,6 +293,7 @@ def test_the_rust_loader_refuses_damaged_files(runs: dict[str, Path], tmp_path: 
         simulate(2, game="year", bots=f"neural:{runs['head'] / 'policy.safetensors'}")
 
 
+@pytest.mark.slow
 def test_the_rust_loader_refuses_a_policy_whose_game_and_kind_disagree(
     runs: dict[str, Path], tmp_path: Path
 ) -> None:
@@ -302,6 +308,7 @@ def test_the_rust_loader_refuses_a_policy_whose_game_and_kind_disagree(
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.slow
 def test_the_file_flax_and_split_forward_passes_agree(runs: dict[str, Path], game: str) -> None:
     """The numpy forward of the file (what the Rust bot computes) and the trainer's jax one on
     the same rows, random and real; for move scores also the split first layer self-play uses."""
@@ -341,6 +348,7 @@ def _inputs(game: str, width: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.slow
 def test_the_rust_forward_pass_agrees_with_the_trainers(runs: dict[str, Path], game: str) -> None:
     path = runs[game] / "policy.safetensors"
     loaded = NeuralPolicy.load(str(path))
@@ -366,6 +374,7 @@ def test_the_rust_forward_pass_agrees_with_the_trainers(runs: dict[str, Path], g
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.slow
 def test_the_policy_plays_complete_games_with_other_bots(runs: dict[str, Path], game: str) -> None:
     path = runs[game] / "policy.safetensors"
     seat = policy_seat(path)
@@ -384,6 +393,7 @@ def test_the_policy_plays_complete_games_with_other_bots(runs: dict[str, Path], 
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.slow
 def test_the_rust_bot_plays_as_the_python_policy(runs: dict[str, Path], game: str) -> None:
     """``neural:PATH`` chooses the move the trainer's rules choose, position after position."""
     path = runs[game] / "policy.safetensors"
@@ -401,6 +411,7 @@ def test_the_rust_bot_plays_as_the_python_policy(runs: dict[str, Path], game: st
         moves += 1
 
 
+@pytest.mark.slow
 def test_evaluation_rotates_seats_over_the_same_deals(runs: dict[str, Path]) -> None:
     rates = evaluate(runs["head"] / "policy.safetensors", "head", 4, games=10, seed=3)
     assert set(rates) == {"heuristic", "random"}
@@ -420,6 +431,7 @@ def test_win_rate_intervals() -> None:
 # ---- resume, reproducibility, Ctrl-C ------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_same_settings_give_the_same_files(runs: dict[str, Path], tmp_path: Path) -> None:
     train(_tiny("spin"), tmp_path / "again")
     first, second = runs["spin"], tmp_path / "again"
@@ -432,6 +444,7 @@ def test_the_same_settings_give_the_same_files(runs: dict[str, Path], tmp_path: 
     assert rows(first / "curve.csv") == rows(second / "curve.csv")
 
 
+@pytest.mark.slow
 def test_another_seed_gives_another_policy(runs: dict[str, Path], tmp_path: Path) -> None:
     train(_tiny("head", seed=1), tmp_path / "seed1")
     assert (tmp_path / "seed1" / "policy.safetensors").read_bytes() != (
@@ -439,6 +452,7 @@ def test_another_seed_gives_another_policy(runs: dict[str, Path], tmp_path: Path
     ).read_bytes()
 
 
+@pytest.mark.slow
 def test_a_longer_budget_resumes_to_the_same_policy(runs: dict[str, Path], tmp_path: Path) -> None:
     """Half the budget, then the rest in a second session: the same files as one session."""
     full = _tiny("head")
@@ -459,6 +473,7 @@ def test_a_longer_budget_resumes_to_the_same_policy(runs: dict[str, Path], tmp_p
     assert third.decisions == second.decisions and len(third.curve) == len(second.curve)
 
 
+@pytest.mark.slow
 def test_a_resumed_run_may_use_other_threads(runs: dict[str, Path], tmp_path: Path) -> None:
     """The engine's results do not depend on its thread count, so a run resumed with other
     ``threads`` (its envs re-made mid-game) still ends with the same policy."""
@@ -473,6 +488,7 @@ def test_a_resumed_run_may_use_other_threads(runs: dict[str, Path], tmp_path: Pa
 
 
 @pytest.mark.parametrize(("game", "players"), [("head", 2), ("year", 5), ("spin", 3)])
+@pytest.mark.slow
 def test_other_table_sizes_train_and_play(game: str, players: int, tmp_path: Path) -> None:
     result = train(_tiny(game, players=players, eval_games=2 * players), tmp_path)
     assert read_policy(result.policy).metadata["players"] == str(players)
@@ -489,6 +505,7 @@ def test_the_run_folder_must_be_a_folder(tmp_path: Path) -> None:
         train({"game": "head"}, tmp_path / "new")  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_a_folder_with_another_run_is_refused(runs: dict[str, Path], tmp_path: Path) -> None:
     with pytest.raises(TrainError, match=r"other settings \(lr: 0.001 in the folder, 0.002 now"):
         train(_tiny("head", lr=2e-3), runs["head"])
@@ -500,6 +517,7 @@ def test_a_folder_with_another_run_is_refused(runs: dict[str, Path], tmp_path: P
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
+@pytest.mark.slow
 def test_ctrl_c_saves_a_checkpoint_and_the_run_resumes(tmp_path: Path) -> None:
     out = tmp_path / "run"
     cmd = [sys.executable, "-m", "panda_core.cli", "train", "--game", "head", "--decisions",
@@ -609,6 +627,7 @@ def test_the_command_line_refuses_unparsable_values(capsys: pytest.CaptureFixtur
     assert "expected comma-separated widths" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_command_line_trains_and_prints_the_curve(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -255,6 +255,7 @@ def test_the_pickled_state_of_an_older_version_is_refused_unread(run: Path) -> N
     assert not marker.exists(), "the pickle was loaded"
 
 
+@pytest.mark.slow
 def test_a_deleted_train_state_does_not_restart_over_the_policy(run: Path) -> None:
     (run / STATE).unlink()
     _refused(run, f"holds {POLICY} and {CURVE_CSV} of a run but no {STATE}")
@@ -294,6 +295,7 @@ def test_a_damaged_curve_is_refused_naming_the_line(run: Path) -> None:
         train(_settings(decisions=9_000), run)
 
 
+@pytest.mark.slow
 def test_an_intact_copy_still_resumes(run: Path, finished: Path) -> None:
     """The checks refuse only what is wrong: the undamaged copy resumes to the same policy as a
     run that never stopped (the byte-identical resume itself is in test_train.py)."""

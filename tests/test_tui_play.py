@@ -132,6 +132,7 @@ def check_no_hidden_cards(name: str, record: str, seat: int, turns: list[list[st
 
 
 @pytest.mark.parametrize("name", GAMES)
+@pytest.mark.slow
 def test_full_game_against_bots(name: str, tmp_path: Path) -> None:
     rng = random.Random(name)
     pty = Pty(play_args(name, 11), tmp_path)
@@ -152,7 +153,9 @@ def test_full_game_against_bots(name: str, tmp_path: Path) -> None:
     check_no_hidden_cards(name, record, 0, turns)
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize(
+    "name", [GAMES[0], *(pytest.param(g, marks=pytest.mark.slow) for g in GAMES[1:])]
+)
 def test_bad_keystrokes_then_q_saves(name: str, tmp_path: Path) -> None:
     pty = Pty(play_args(name, 5), tmp_path)
     try:

@@ -28,7 +28,8 @@ def recorded(name: str, seed: int = 21, players: int = 2) -> str:
     return str(table.record())
 
 
-@pytest.fixture(params=GAMES)
+# The first game in the inner loop (pytest -m "not slow"), every game in CI.
+@pytest.fixture(params=[GAMES[0], *(pytest.param(g, marks=pytest.mark.slow) for g in GAMES[1:])])
 def record_file(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, Path]:
     path = tmp_path / f"{request.param}.json"
     path.write_text(recorded(request.param))

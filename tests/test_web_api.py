@@ -466,6 +466,7 @@ def test_at_most_max_tables_are_open() -> None:
         assert_error(client.post("/api/tables", json=body), 503, "at most 3")
 
 
+@pytest.mark.slow
 def test_many_tables_at_once() -> None:
     with served() as (client, _):
         tables = [

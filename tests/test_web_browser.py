@@ -297,6 +297,7 @@ def record_of(page: Page, server: LiveServer) -> str:
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.slow
 def test_a_person_plays_a_whole_game_and_replays_it(
     game: str, page: Page, server: LiveServer
 ) -> None:
@@ -355,6 +356,7 @@ def test_a_person_plays_a_whole_game_and_replays_it(
     assert check_traffic(server, {params["table"]: record, rid: record}) > clicks
 
 
+@pytest.mark.slow
 def test_an_uploaded_record_replays_from_a_seat(
     page: Page, server: LiveServer, tmp_path: Path
 ) -> None:

@@ -397,6 +397,7 @@ def _flood(address: str, path: str, frames: int) -> tuple[int, int | None, str]:
         return sent, (received.code if received else None), (received.reason if received else "")
 
 
+@pytest.mark.slow
 def test_a_websocket_flood_on_a_long_table_is_closed_and_leaves_the_server_responsive() -> None:
     """10,000 ``{"type": "state"}`` frames, never read, on a table whose state is ~200 KB: the
     socket is closed with 1008 and a reason after its burst, another table answers meanwhile,
@@ -731,6 +732,7 @@ def test_bad_websocket_messages_of_every_kind_are_answered_and_change_nothing() 
 # ---- tables: finished ones, the creation rate ---------------------------------------------------
 
 
+@pytest.mark.slow
 def test_sixty_four_finished_games_do_not_lock_table_creation() -> None:
     """64 short games played to the end (the default limit of games being played) leave the
     server open for more: a finished table no longer counts, and finished tables are kept only
@@ -849,6 +851,7 @@ def test_a_public_host_prints_a_warning() -> None:
     assert "WARNING" in err and "anyone" in err and "0.0.0.0" in err
 
 
+@pytest.mark.slow
 def test_the_loopback_host_prints_no_warning() -> None:
     with child_server() as child:
         child.process.send_signal(signal.SIGINT)

@@ -8,15 +8,20 @@ everything that was ever printed.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
+import struct
+import subprocess
 import sys
+import termios
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pexpect
 import pyte
+from pexpect.fdpexpect import fdspawn
 
 ROWS, COLUMNS = 24, 80
 TIMEOUT = 30
@@ -47,6 +52,75 @@ class Tap:
         pass
 
 
+# The child's first act: take the pseudo-terminal (its stdin) as its controlling terminal, as
+# pexpect's child does between fork and exec, so that Ctrl-C and window sizes reach it; then
+# become the front-end. It runs after exec, in a fresh interpreter.
+_TAKE_TERMINAL = (
+    "import fcntl, os, sys, termios; fcntl.ioctl(0, termios.TIOCSCTTY, 0); "
+    "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])"
+)
+
+
+class PtyChild(fdspawn):  # type: ignore[misc]
+    """pexpect over the master side of a pseudo-terminal whose child ``subprocess`` started.
+
+    Not ``pexpect.spawn``: that forks the test process (``pty.fork``) and runs Python in the
+    child before exec, which can deadlock in a process with threads (the engine's pool, JAX's
+    once a trainer test ran: JAX warns at every fork). ``subprocess`` execs at once, so no test
+    process ever forks (``conftest.py`` fails a test that does)."""
+
+    def __init__(self, argv: Sequence[str], cwd: Path, env: dict[str, str], **kw: Any) -> None:
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", _TAKE_TERMINAL, *argv],
+                cwd=cwd,
+                env=env,
+                stdin=slave,
+                stdout=slave,
+                stderr=slave,
+                start_new_session=True,  # a session of its own, so the terminal can be its own
+            )
+        except BaseException:
+            os.close(master)
+            raise
+        finally:
+            os.close(slave)  # the child's copies only: its exit then reads as EOF here
+        super().__init__(master, **kw)
+        self.pid = self.proc.pid  # the front-end's: the shim above exec'd into it
+        self.exitstatus: int | None = None
+        self.signalstatus: int | None = None
+
+    def _control(self, which: int) -> None:
+        """Type the terminal's control character ``which`` (``termios.VINTR``, ``VEOF``)."""
+        char = termios.tcgetattr(self.child_fd)[6][which]
+        self.send(char.decode() if isinstance(char, bytes) else chr(char))
+
+    def sendintr(self) -> None:
+        self._control(termios.VINTR)
+
+    def sendeof(self) -> None:
+        self._control(termios.VEOF)
+
+    def isalive(self) -> bool:
+        return self.proc.poll() is None
+
+    def terminate(self, force: bool = False) -> bool:
+        self.proc.kill() if force else self.proc.terminate()
+        return True
+
+    def close(self, force: bool = True) -> None:
+        """Close the terminal (the child gets SIGHUP) and reap the child, killed if it lingers."""
+        super().close()
+        try:
+            code = self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            code = self.proc.wait()
+        self.exitstatus, self.signalstatus = (code, None) if code >= 0 else (None, -code)
+
+
 class Pty:
     """``python -m panda_core.cli ARGS`` in an 80×24 pseudo-terminal."""
 
@@ -55,12 +129,10 @@ class Pty:
         env.pop("NO_COLOR", None)
         self.screen = pyte.Screen(COLUMNS, ROWS)
         self.tap = Tap(self.screen)
-        self.child = pexpect.spawn(
-            sys.executable,
+        self.child = PtyChild(
             ["-m", "panda_core.cli", *args],
-            cwd=str(cwd),
-            env=env,
-            dimensions=(ROWS, COLUMNS),
+            cwd,
+            env,
             encoding="utf-8",
             codec_errors="replace",
             timeout=timeout,
