@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -28,6 +29,9 @@ BOUND = 2.0
 """Seconds from SIGINT to KeyboardInterrupt tolerated (the issue's target is 0.5 s)."""
 RUNNING = 1.0
 """Seconds the call runs before the signal (long enough to be deep inside Rust)."""
+CHILD_DEADLINE = 120.0
+"""Seconds a child of :func:`interrupt` may live in all: far past any Ctrl-C latency, short of
+hanging a run."""
 
 
 def interrupt(
@@ -60,6 +64,10 @@ def interrupt(
         stderr=subprocess.PIPE,
         text=True,
     )
+    # A child that never starts or ignores the SIGINT must fail the test, not hang the run: the
+    # watchdog kills it, its pipes close and the reads below return what it printed.
+    watchdog = threading.Timer(CHILD_DEADLINE, child.kill)
+    watchdog.start()
     try:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "started"
@@ -75,6 +83,7 @@ def interrupt(
         err = child.stderr.read()
         child.wait(timeout=60)
     finally:
+        watchdog.cancel()
         if child.poll() is None:
             child.kill()
     assert first == "interrupted", (first, err[-2000:])
