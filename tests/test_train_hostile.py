@@ -7,6 +7,7 @@ written, and leaves the folder as it was."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import pickle
@@ -27,7 +28,7 @@ from safetensors.numpy import save
 
 from panda_core.cli import main
 from panda_core.train import TrainError, TrainSettings, train
-from panda_core.train.checkpoint import MAX_HEADER_BYTES, _digest
+from panda_core.train.checkpoint import MAX_HEADER_BYTES, _digest, _header
 from panda_core.train.run import CURVE_CSV, OLD_STATE, POLICY, SETTINGS, STATE
 from panda_core.train.settings import MAX_NUM_ENVS
 
@@ -245,6 +246,26 @@ def test_a_pickle_named_as_the_train_state_is_never_unpickled(run: Path) -> None
     (run / STATE).write_bytes(pickle.dumps({"format": "x", "evil": _Marker(marker)}))
     _refused(run, "a pickle .* it is not read, since unpickling can run any code")
     assert not marker.exists(), "the pickle was loaded"
+
+
+@pytest.mark.parametrize("protocol", [2, 3, 4, 5])
+def test_a_safetensors_header_whose_length_starts_like_a_pickle_is_read(protocol: int) -> None:
+    """A header length whose low byte is the pickle opcode 0x80 (followed by a protocol byte) is
+    still a safetensors file, and a real pickle of each protocol is still refused unread (a run
+    interrupted where its header came to 1,152 bytes was refused as a pickle)."""
+    data = save({"w": np.zeros(3, dtype=np.float32)}, metadata={"format": "x"})
+    (length,) = struct.unpack("<Q", data[:8])
+    header = data[8 : 8 + length]
+    padded = 256 * protocol + 0x80  # bytes 80, protocol, 0, ...
+    assert padded > length
+    raw = header + b" " * (padded - length)  # safetensors pads its header with spaces
+    doc = struct.pack("<Q", padded) + raw + data[8 + length :]
+    assert doc[:1] == b"\x80" and doc[1] == protocol
+    _, parsed = _header("f", io.BytesIO(doc), len(doc))
+    assert parsed == json.loads(header)
+    pickled = pickle.dumps({"format": "x", "w": [0.0] * 3}, protocol=protocol)
+    with pytest.raises(TrainError, match=r"a pickle .* it is not read"):
+        _header("f", io.BytesIO(pickled), len(pickled))
 
 
 def test_the_pickled_state_of_an_older_version_is_refused_unread(run: Path) -> None:

@@ -69,6 +69,7 @@ MAX_STATE_BYTES = 16 << 30
 buffer of unfinished games fit far below it."""
 _DTYPES = {"F32": np.float32, "I32": np.int32, "I64": np.int64, "BOOL": np.bool_}
 _PICKLE_PROTOCOL = 0x80  # the first byte of every pickle of protocol 2 and later
+_PICKLE_VERSIONS = frozenset(bytes([v]) for v in range(2, 6))  # the protocol byte after it
 SETTINGS_NAME = "settings.json"
 
 
@@ -254,24 +255,37 @@ def _check_tensors(
     return end
 
 
-def _header(where: str, handle: Any, size: int) -> tuple[bytes, dict[str, Any]]:
-    """The raw prefix (length and header) and the parsed header, bounded and checked."""
-    prefix = handle.read(8)
-    if prefix[:1] == bytes([_PICKLE_PROTOCOL]):
+def _refuse_pickle(where: str, pickled: bool) -> None:
+    """Refuse a pickle (never unpickled) by name, so its owner knows what it is."""
+    if pickled:
         raise TrainError(
             f"{where}: a pickle (the train state of an older panda-core), not a safetensors train "
             "state: it is not read, since unpickling can run any code. Resume the run with the "
             "panda-core that wrote it, or start afresh (docs/train_your_agent.md, 'Resuming')"
         )
+
+
+def _header(where: str, handle: Any, size: int) -> tuple[bytes, dict[str, Any]]:
+    """The raw prefix (length and header) and the parsed header, bounded and checked."""
+    prefix = handle.read(8)
+    # A pickle starts with the PROTO opcode and its protocol; a safetensors file with its header's
+    # length, whose low byte may be that same opcode (a 1,152-byte header is 80 04 00 ...). So a
+    # file is a pickle only when it does not read as safetensors: no plausible length, or no JSON
+    # object after it.
+    pickled = prefix[:1] == bytes([_PICKLE_PROTOCOL]) and prefix[1:2] in _PICKLE_VERSIONS
     if len(prefix) < 8:
+        _refuse_pickle(where, pickled)
         raise TrainError(f"{where}: truncated ({size} bytes): not a train state")
     (length,) = struct.unpack("<Q", prefix)
     if length > MAX_HEADER_BYTES or length > size - 8:
+        _refuse_pickle(where, pickled)
         raise TrainError(
             f"{where}: header of {length} bytes in a file of {size} (at most "
             f"{MAX_HEADER_BYTES}): truncated or not a train state"
         )
     raw = handle.read(length)
+    if not raw.startswith(b"{"):
+        _refuse_pickle(where, pickled)
     try:
         header = json.loads(raw)
     except (UnicodeDecodeError, ValueError) as err:
