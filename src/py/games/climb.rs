@@ -392,19 +392,7 @@ impl PyClimbGame {
         } else {
             None
         };
-        let combo = combo
-            .map(|c| {
-                let table = crate::climb::TableCombo {
-                    player: 0,
-                    combo: c,
-                };
-                let mut v = serde_json::to_value(to_beat_snap(&table)).map_err(internal)?;
-                if let Some(obj) = v.as_object_mut() {
-                    obj.remove("player");
-                }
-                Ok::<_, PyErr>(v)
-            })
-            .transpose()?;
+        let combo = combo.map(combo_value).transpose()?;
         to_py(py, &serde_json::json!({"faces": faces, "combo": combo}))
     }
 
@@ -543,6 +531,17 @@ fn internal(e: serde_json::Error) -> PyErr {
     crate::py::errors::EngineInvariantError::new_err(format!("cannot describe the state: {e}"))
 }
 
+/// A classified combination as the dict `move_info()["combo"]` and `climb_classify` return: the
+/// snapshot's `to_beat` form (docs/climb_interface.md §6.1) without the seat that played it.
+fn combo_value(combo: crate::climb::Combo) -> PyResult<serde_json::Value> {
+    let table = crate::climb::TableCombo { player: 0, combo };
+    let mut v = serde_json::to_value(to_beat_snap(&table)).map_err(internal)?;
+    if let Some(obj) = v.as_object_mut() {
+        obj.remove("player");
+    }
+    Ok(v)
+}
+
 /// Classify a play (contract §6.1): card ids, their faces (`"white"`/`"blue"`), one named rank
 /// per wild unit in card-id order. A dict (kind, rank, units, length, copies, cards, named,
 /// has_blue), or `None` when the units form no combination; `ArgumentError` for malformed input
@@ -582,26 +581,14 @@ fn climb_classify<'py>(
     let (_, deck) = deck_arg(deck)?;
     let combo = crate::climb::classify(&deck, &ids, &blue, &named, leading)
         .map_err(|why| ArgumentError::new_err(cut_message(&why)))?;
-    combo
-        .map(|c| {
-            let table = crate::climb::TableCombo {
-                player: 0,
-                combo: c,
-            };
-            let mut v = serde_json::to_value(to_beat_snap(&table)).map_err(internal)?;
-            if let Some(obj) = v.as_object_mut() {
-                obj.remove("player");
-            }
-            to_py(py, &v)
-        })
-        .transpose()
+    combo.map(|c| to_py(py, &combo_value(c)?)).transpose()
 }
 
 crate::py::vecenv::vector_env_class!(
     PyClimbVectorEnv,
     "ClimbVectorEnv",
     PyClimbGame,
-    "N climbing games (`year` or `spin`) stepped in one call (see `panda_core.vector`)."
+    "N climbing games (`year` or `spin`) stepped in one call (docs/agents.md, \"Vector environment\")."
 );
 
 /// The climbing games' own: the preset and the legal moves with their features.

@@ -526,7 +526,7 @@ crate::py::vecenv::vector_env_class!(
     PyHeadVectorEnv,
     "HeadVectorEnv",
     PyHeadGame,
-    "N Panda Head games stepped in one call (see `panda_core.vector`)."
+    "N Panda Head games stepped in one call (docs/agents.md, \"Vector environment\")."
 );
 
 /// Play `hands` independent random Panda Head hands (7 piles each) on one thread, GIL released;
