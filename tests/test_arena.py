@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from arena_support import StopAfter, result_lines
 from panda_core import ArgumentError, ClimbGame, HeadGame, PandaCoreError, make
 from panda_core._registry import spec
 from panda_core.arena.errors import ArenaError, ArenaWarning
@@ -247,21 +248,6 @@ def test_a_bot_that_kills_or_hangs_its_worker_forfeits_only_its_games(bot: str, 
 # ---- the results folder ---------------------------------------------------------------------
 
 
-class _StopAfter:
-    """A progress callback pressing Ctrl-C once ``n`` games are done."""
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-
-    def __call__(self, done: int, total: int) -> None:
-        if done >= self.n:
-            raise KeyboardInterrupt
-
-
-def _lines(folder: Path) -> list[dict[str, object]]:
-    return [json.loads(x) for x in (folder / "games.jsonl").read_text().splitlines()]
-
-
 def test_an_interrupted_arena_resumes_and_finds_what_an_uninterrupted_one_finds(
     tmp_path: Path,
 ) -> None:
@@ -271,17 +257,17 @@ def test_an_interrupted_arena_resumes_and_finds_what_an_uninterrupted_one_finds(
     whole = play_arena(settings, workers=0)
     folder = tmp_path / "run"
     with pytest.raises(_Interrupted) as stopped:
-        play_arena(settings, workers=0, out=folder, progress=_StopAfter(5))
+        play_arena(settings, workers=0, out=folder, progress=StopAfter(5))
     kept = stopped.value.results
     assert 5 <= len(kept) < len(whole)
-    assert sorted(int(x["game"]) for x in _lines(folder)) == [r.index for r in kept]  # type: ignore[call-overload]
+    assert sorted(int(x["game"]) for x in result_lines(folder)) == [r.index for r in kept]  # type: ignore[call-overload]
     counted: list[int] = []
     resumed = play_arena(
         settings, workers=0, out=folder, progress=lambda done, total: counted.append(done)
     )
     assert counted[0] == len(kept), "the finished games are read back, not played again"
     assert resumed == whole
-    assert len(_lines(folder)) == len(whole)
+    assert len(result_lines(folder)) == len(whole)
 
 
 def test_a_torn_last_line_is_dropped_and_its_game_played_again(tmp_path: Path) -> None:
@@ -294,7 +280,7 @@ def test_a_torn_last_line_is_dropped_and_its_game_played_again(tmp_path: Path) -
         again = play_arena(settings, workers=0, out=tmp_path)
     assert again == whole
     assert log.read_text().endswith("\n")
-    assert len(_lines(tmp_path)) == len(whole)
+    assert len(result_lines(tmp_path)) == len(whole)
 
 
 def test_a_damaged_line_in_the_middle_is_refused(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from arena_support import StopAfter
 from panda_core import NeuralPolicy
 from panda_core._registry import spec
 from panda_core.arena.checks import BadResult, checked_result
@@ -84,10 +85,6 @@ def folders(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def _copy(folders: dict[str, Path], name: str, to: Path) -> Path:
     shutil.copytree(folders[name], to / name)
     return to / name
-
-
-def _lines(folder: Path) -> list[dict[str, object]]:
-    return [json.loads(x) for x in (folder / "games.jsonl").read_text().splitlines()]
 
 
 def _write_lines(folder: Path, lines: list[str]) -> None:
@@ -541,15 +538,6 @@ def test_the_schedule_is_computed_per_game_not_held() -> None:
     assert some == [match_at(settings, i) for i in range(50)]
 
 
-class _StopAfter:
-    def __init__(self, n: int) -> None:
-        self.n = n
-
-    def __call__(self, done: int, total: int) -> None:
-        if done >= self.n:
-            raise KeyboardInterrupt
-
-
 @pytest.mark.slow
 def test_a_billion_deals_start_at_once(tmp_path: Path) -> None:
     """In this process: the first games come back at once (the old schedule was a list of every
@@ -559,7 +547,7 @@ def test_a_billion_deals_start_at_once(tmp_path: Path) -> None:
     for entrants in (["heuristic", "random"], ["arena_bots:first_legal", "heuristic"]):
         settings = _settings(FINISHED, entrants=entrants, deals=10**9)
         with pytest.raises(_Interrupted) as stopped:
-            play_arena(settings, workers=0, progress=_StopAfter(1))
+            play_arena(settings, workers=0, progress=StopAfter(1))
         assert 1 <= len(stopped.value.results) <= 2048
 
 

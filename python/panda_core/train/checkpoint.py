@@ -255,37 +255,30 @@ def _check_tensors(
     return end
 
 
-def _refuse_pickle(where: str, pickled: bool) -> None:
-    """Refuse a pickle (never unpickled) by name, so its owner knows what it is."""
-    if pickled:
+def _header(where: str, handle: Any, size: int) -> tuple[bytes, dict[str, Any]]:
+    """The raw prefix (length and header) and the parsed header, bounded and checked."""
+    prefix = handle.read(8)
+    length = struct.unpack("<Q", prefix)[0] if len(prefix) == 8 else None
+    plausible = length is not None and length <= MAX_HEADER_BYTES and length <= size - 8
+    raw = handle.read(length) if plausible else b""
+    # A pickle starts with the PROTO opcode and its protocol; a safetensors file with its header's
+    # length, whose low byte may be that same opcode (a 1,152-byte header is 80 04 00 ...). So a
+    # file is a pickle only when it does not read as safetensors: no plausible length, or no JSON
+    # object after it.
+    looks_pickled = prefix[:1] == bytes([_PICKLE_PROTOCOL]) and prefix[1:2] in _PICKLE_VERSIONS
+    if looks_pickled and not raw.startswith(b"{"):
         raise TrainError(
             f"{where}: a pickle (the train state of an older panda-core), not a safetensors train "
             "state: it is not read, since unpickling can run any code. Resume the run with the "
             "panda-core that wrote it, or start afresh (docs/train_your_agent.md, 'Resuming')"
         )
-
-
-def _header(where: str, handle: Any, size: int) -> tuple[bytes, dict[str, Any]]:
-    """The raw prefix (length and header) and the parsed header, bounded and checked."""
-    prefix = handle.read(8)
-    # A pickle starts with the PROTO opcode and its protocol; a safetensors file with its header's
-    # length, whose low byte may be that same opcode (a 1,152-byte header is 80 04 00 ...). So a
-    # file is a pickle only when it does not read as safetensors: no plausible length, or no JSON
-    # object after it.
-    pickled = prefix[:1] == bytes([_PICKLE_PROTOCOL]) and prefix[1:2] in _PICKLE_VERSIONS
-    if len(prefix) < 8:
-        _refuse_pickle(where, pickled)
+    if length is None:
         raise TrainError(f"{where}: truncated ({size} bytes): not a train state")
-    (length,) = struct.unpack("<Q", prefix)
-    if length > MAX_HEADER_BYTES or length > size - 8:
-        _refuse_pickle(where, pickled)
+    if not plausible:
         raise TrainError(
             f"{where}: header of {length} bytes in a file of {size} (at most "
             f"{MAX_HEADER_BYTES}): truncated or not a train state"
         )
-    raw = handle.read(length)
-    if not raw.startswith(b"{"):
-        _refuse_pickle(where, pickled)
     try:
         header = json.loads(raw)
     except (UnicodeDecodeError, ValueError) as err:
