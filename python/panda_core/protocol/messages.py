@@ -215,7 +215,9 @@ def read_bot_message(line: bytes | str) -> BotMessage:
     if kind == "hello":
         protocol = _field(message, "protocol", int, f"the protocol version ({PROTOCOL})")
         if protocol != PROTOCOL:
-            raise ProtocolError(f"speaks protocol {cut(str(protocol))}; this engine speaks {PROTOCOL}")
+            raise ProtocolError(
+                f"speaks protocol {cut(str(protocol))}; this engine speaks {PROTOCOL}"
+            )
         name = message.get("name", "")
         if type(name) is not str or len(name) > _BOT_NAME_CHARS:
             raise ProtocolError(f"'name' is text of at most {_BOT_NAME_CHARS} characters")
