@@ -103,6 +103,8 @@ class BotLink:
     """Set when the outbox has something (or the link is closing)."""
     gone: asyncio.Event = field(default_factory=asyncio.Event)
     """Set when the link no longer counts as the bot's connection."""
+    served: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when its socket is served no more (its last message went out, or it left)."""
     closing: Closing | None = None
     frames: TokenBucket = field(
         default_factory=lambda: TokenBucket(BOT_FRAMES_PER_SECOND, BOT_FRAMES_BURST)
@@ -264,15 +266,18 @@ class BotHub:
         for game in list(self.games.get(name, {}).values()):
             self.forfeit(game, "exception", f"{why}; it did not come back within {grace:g} s")
 
-    def close_all(self, why: str) -> None:
-        """The server stops: every bot is sent ``bye`` and closed with 1001."""
-        for link in list(self.links.values()):
+    def close_all(self, why: str) -> list[BotLink]:
+        """The server stops: every bot is sent ``bye`` and closed with 1001 (the links closed
+        are returned, to wait for)."""
+        links = list(self.links.values())
+        for link in links:
             link.close(GOING_AWAY, why, farewell=BYE)
             self.links.pop(link.name, None)
             link.gone.set()
         for task in [*self._grace.values(), *self._tasks]:
             task.cancel()
         self._grace.clear()
+        return links
 
     # ---- games ---------------------------------------------------------------------------------
 

@@ -152,6 +152,7 @@ async def _serve(websocket: WebSocket, hub: BotHub, link: BotLink) -> None:
         for task in tasks:
             if task.done() and not task.cancelled() and task.exception() is not None:
                 log.error("bot %s: its websocket failed", link.name, exc_info=task.exception())
+        link.served.set()
         log.info("bot %s disconnected", link.name)
 
 

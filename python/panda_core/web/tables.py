@@ -707,12 +707,12 @@ class Registry:
         most ``timeout`` seconds) until the pages were sent it. Every connected bot is sent
         ``bye`` and closed."""
         connections = [c for t in self.tables.values() for c in t.connections]
-        if self.hub is not None:
-            self.hub.close_all(why)
+        bots = [] if self.hub is None else self.hub.close_all(why)
         for live in list(self.tables.values()):
             self._close_table(live, why)
-        if connections:
-            waits = [asyncio.ensure_future(c.done.wait()) for c in connections]
+        events = [c.done for c in connections] + [b.served for b in bots]
+        if events:
+            waits = [asyncio.ensure_future(e.wait()) for e in events]
             _, pending = await asyncio.wait(waits, timeout=timeout)
             for wait in pending:
                 wait.cancel()
