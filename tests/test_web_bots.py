@@ -13,10 +13,12 @@ import asyncio
 import contextlib
 import hmac
 import json
+import os
 import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -291,6 +293,34 @@ def test_a_bot_plays_a_whole_table_game_of_each_game(game: str) -> None:
     _play_a_table_game(game, by_id_where_unique)
 
 
+def test_two_bots_at_one_table_one_forfeits_and_the_other_plays_on() -> None:
+    def illegal(decision: Message) -> Message:
+        return {"type": "move", "game_id": decision["game_id"], "id": 99999}
+
+    with server() as address:
+
+        async def scenario() -> None:
+            async with (
+                bot(address) as alice,
+                bot(address, TOKEN_B, name="bob", answer=illegal) as bob,
+            ):
+                await connected(address, "alice")
+                await connected(address, "bob")
+                created = await new_table(address, "year", players=3, bots=["bot:alice", "bot:bob"])
+                plays = [asyncio.create_task(b.until("end")) for b in (alice, bob)]
+                states = await person(address, created)
+                alice_end, bob_end = await asyncio.gather(*plays)
+            assert alice_end["forfeit"] is None and alice_end["game_id"].endswith("-1")
+            assert bob_end["forfeit"]["kind"] == "illegal" and bob_end["forfeit"]["seat"] == 2
+            assert [f["bot"] for f in states[-1]["bot_forfeits"]] == ["bob"]
+            seats = [s["name"] for s in states[-1]["seats"]]
+            assert seats[1:] == ["bot:alice", "bot:bob"]
+            decisions = alice.of_type("decision")
+            assert [d["decision"] for d in decisions] == list(range(len(decisions)))
+
+        run(scenario())
+
+
 def test_the_token_may_come_in_the_hello_and_asks_are_answered_from_the_seat() -> None:
     with server() as address:
 
@@ -434,6 +464,31 @@ def test_serve_takes_bots_from_a_token_file(tmp_path: Any) -> None:
                 assert alice.ws is not None and alice.ws.close_code is None
 
         run(scenario())
+
+
+def test_the_minimal_bot_of_the_docs_plays_a_table(tmp_path: Any) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "bot_server.md").read_text(encoding="utf-8")
+    example = doc.split("```python\n")[-1].split("```")[0]
+    script = tmp_path / "first_legal_bot.py"
+    script.write_text(example, encoding="utf-8")
+    with server() as address:
+        env = {**os.environ, "PANDA_BOT_TOKEN": TOKEN, "PYTHONUNBUFFERED": "1"}
+        env["PANDA_BOTS_URL"] = f"ws://{address}/bots/ws"
+        child = subprocess.Popen(
+            [sys.executable, str(script)], env=env, stdout=subprocess.PIPE, text=True
+        )
+        try:
+
+            async def scenario() -> list[Message]:
+                await connected(address, "alice")
+                return await person(address, await new_table(address, "head"))
+
+            states = run(scenario())
+        finally:
+            child.terminate()
+            out, _ = child.communicate(timeout=DEADLINE)
+    assert states[-1]["is_over"] and "bot_forfeits" not in states[-1]
+    assert f"winner {states[-1]['winner']} forfeit None" in out
 
 
 def test_serve_refuses_a_bad_token_option_without_printing_it() -> None:

@@ -410,7 +410,8 @@ class BotHub:
             return
         pending = game.pending
         if pending is None or pending.sent_on is None or pending.future.done():
-            self.forfeit(game, "illegal", f"sent a {kind} while no decision was asked of it")
+            what = "a move" if kind == "move" else "an ask"
+            self.forfeit(game, "illegal", f"sent {what} while no decision was asked of it")
             return
         if kind == "move":
             index = pending.decision.index_of(message)

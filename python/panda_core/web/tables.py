@@ -525,14 +525,16 @@ class Registry:
                 return
             text = await in_thread(_end, live.table, game, forfeit)
             self.hub.end(game, text)
-            live.version += 1  # the states now list the forfeit
+            # The states now list the forfeit: built again and sent, the table's version
+            # unchanged (a move another bot is thinking about stays good).
+            live.states.clear()
             note = error_message(
                 f"seat {game.seat}'s bot {game.bot} forfeited ({forfeit.kind}: "
                 f"{forfeit.reason}); the heuristic bot plays that seat from now on"
             )
             for connection in list(live.connections):
                 connection.put(note)
-                connection.want_state()
+                connection.want_state(again=True)
             self._start_bots(live)
 
     async def _end_unfinished(self, live: LiveTable, game: BotGame, why: str) -> None:
