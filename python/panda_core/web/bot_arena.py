@@ -323,7 +323,7 @@ class Challenges:
             return await in_thread(bot_seat.answer_ask, state, game.seat, ask, time_left)
 
         index = await self.hub.decide(game, decision, move_time, answer)
-        return state.legal_moves()[index]
+        return await in_thread(lambda: state.legal_moves()[index])
 
     async def _end_games(
         self,
