@@ -2,9 +2,7 @@
 object only (``game.seat(player)``, docs/bot_protocol.md), never from the game.
 
 Every function here calls the engine: run them in a worker thread (the drivers do, under the
-table's lock for a table). Until every game class has ``seat()``, :func:`seat_of` hands out
-:class:`GameSeat`, a read-only wrapper of the game that answers the seat's verbs for one player
-and nothing else (it stays in the server: a connected bot only ever receives messages).
+table's lock for a table).
 """
 
 from __future__ import annotations
@@ -28,7 +26,6 @@ from panda_core.protocol.messages import (
 __all__ = [
     "AskRefused",
     "Decision",
-    "GameSeat",
     "answer_ask",
     "decision",
     "end",
@@ -41,88 +38,20 @@ class AskRefused(Exception):
     """An ask the engine cannot answer (an unknown built-in bot, a path): the game is forfeited."""
 
 
-@dataclass(frozen=True)
-class _Legal:
-    action_id: int
-    notation: str
-
-
-class GameSeat:
-    """Seat ``player`` of ``game``: the seat object's verbs that the messages and the asks use,
-    answered for that player only."""
-
-    def __init__(self, game: AnyGame, player: int) -> None:
-        self._game = game
-        self.player = player
-
-    @property
-    def current_player(self) -> int | None:
-        return self._game.current_player
-
-    @property
-    def scores(self) -> list[int]:
-        return list(self._game.scores)
-
-    @property
-    def winner(self) -> int | None:
-        return self._game.winner
-
-    def view(self, player: int | None = None) -> Any:
-        return self._game.view(self._own(player))
-
-    def events(self, player: int | None = None) -> list[Any]:
-        return list(self._game.events(self._own(player)))
-
-    def observation(self, player: int | None = None) -> Any:
-        return self._game.observation(self._own(player))
-
-    def legal_moves(self) -> list[_Legal]:
-        """The legal moves when this seat is to move, each with its action id (in the climbing
-        games several moves may share one: the shape, not the cards) and notation."""
-        if self._game.current_player != self.player:
-            return []
-        game: Any = self._game  # each game's own move type goes back to it
-        return [_Legal(game.action_index(m), m.notation) for m in game.legal_moves()]
-
-    def legal_list(self) -> list[dict[str, Any]]:
-        return [{"id": m.action_id, "notation": m.notation} for m in self.legal_moves()]
-
-    def result(self) -> Any:
-        return self._game.result()
-
-    def determinize(self, player: int | None = None, seed: int | None = None) -> AnyGame:
-        return self._game.determinize(self._own(player), seed)
-
-    def bot_move(
-        self, bot: str = "heuristic", seed: int | None = None, time_limit: float | None = None
-    ) -> Any:
-        if self._game.current_player != self.player:
-            raise AskRefused(f"seat {self.player} is not to move")
-        return self._game.bot_move(bot, seed, time_limit=time_limit)
-
-    def _own(self, player: int | None) -> int:
-        if player is not None and player != self.player:
-            raise AskRefused(f"this is seat {self.player}'s information, not seat {player}'s")
-        return self.player
-
-
 def seat_of(game: AnyGame, player: int) -> Any:
-    """The seat object of ``player`` (``game.seat(player)``; :class:`GameSeat` until the game
-    classes have it)."""
-    make = getattr(game, "seat", None)
-    if callable(make):
-        return make(player)
-    return GameSeat(game, player)
+    """The seat object of ``player``: what that seat may know, and nothing else."""
+    return game.seat(player)
 
 
 def start(game: AnyGame, *, game_id: str, seat: int, deal_seed: int, move_time: float) -> str:
     """The ``start`` message of seat ``seat`` of ``game`` (dealt from ``deal_seed``), as text."""
     game_spec = spec_of(game)
+    info = seat_of(game, seat)
     message = start_message(
         game_id=game_id,
         game=game_spec.name,
-        rules=game_spec.rules_dict(game.rules),
-        players=game.players,
+        rules=game_spec.rules_dict(info.rules),
+        players=info.players,
         seat=seat,
         seed=bot_seed(deal_seed, seat),
         move_time_ms=round(move_time * 1000),
