@@ -788,6 +788,22 @@ def test_a_table_seat_for_a_bot_not_connected_or_twice_is_refused() -> None:
         run(scenario())
 
 
+def test_a_table_closed_before_its_end_ends_the_bots_game() -> None:
+    with server(idle_timeout=0.5) as address:
+
+        async def scenario() -> None:
+            async with bot(address) as alice:
+                await connected(address, "alice")
+                created = await new_table(address, "head")
+                end = await alice.until("end")  # the person never moves: the table idles
+                assert end["game_id"] == f"table-{created['table']}-1"
+                assert end["forfeit"]["seat"] is None and end["forfeit"]["kind"] == "closed"
+                assert "idle" in end["forfeit"]["reason"] and end["winner"] is None
+                await alice.listen(0.3)
+
+        run(scenario())
+
+
 def test_on_stop_a_bot_gets_bye() -> None:
     async def scenario(address: str) -> Bot:
         alice = await Bot(address).connect()

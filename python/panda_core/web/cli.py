@@ -8,6 +8,8 @@ import socket
 import sys
 from typing import Any
 
+from panda_core.web.limits import BOT_RECONNECT_GRACE
+
 __all__ = ["register", "serve"]
 
 
@@ -113,9 +115,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     bots.add_argument(
         "--bot-grace",
         type=_grace,
-        default=None,
+        default=BOT_RECONNECT_GRACE,
         metavar="SECONDS",
-        help="seconds a bot's games wait for it after its connection was lost (default 30)",
+        help="seconds a bot's games wait for it after its connection was lost",
     )
     serve_parser.set_defaults(func=serve)
     return serve_parser
@@ -193,8 +195,6 @@ def _bot_settings(args: argparse.Namespace) -> Any:
     except BotTokenError as err:
         print(f"panda-core serve: {err}", file=sys.stderr)
         return None
-    if args.bot_grace is None:
-        return BotSettings(tokens)
     return BotSettings(tokens, reconnect_grace=args.bot_grace)
 
 

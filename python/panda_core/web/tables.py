@@ -459,7 +459,9 @@ class Registry:
                         if game is None:
                             await in_thread(live.table.step_bot, pool=self._bot_threads)
                         else:
-                            await in_thread(_fallback_move, live.table, game.seat)
+                            await in_thread(
+                                _fallback_move, live.table, game.seat, pool=self._bot_threads
+                            )
                         await self._moved(live)
                         continue
                     version = live.version
