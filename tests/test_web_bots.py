@@ -696,27 +696,52 @@ def test_a_move_of_another_game_or_out_of_turn_forfeits_that_game_only() -> None
         run(scenario())
 
 
+JUNK: list[str | bytes] = [
+    '{"type": "move", "game_id": ',
+    "[1, 2]",
+    '"move"',
+    "NaN",
+    '{"type": "dance"}',
+    '{"type": "move", "game_id": "g", "id": true}',
+    '{"type": "move", "game_id": "g", "id": -1}',
+    '{"type": "move", "game_id": "g", "id": 1e3}',
+    '{"type": "move", "game_id": "g", "id": 1, "notation": "2"}',
+    '{"type": "move", "game_id": "g"}',
+    '{"type": "move", "game_id": 7, "id": 1}',
+    '{"type": "ask", "game_id": "g", "ask": "snapshot"}',
+    '{"type": "ask", "game_id": "g", "ask": "bot_move", "seed": 1}',
+    '{"type": "move", "type": "pong"}',
+    '{"type": "hello", "protocol": 1, "name": "again"}',
+    "[" * 30_000 + "]" * 30_000,
+    b"\x00\x01",
+]
+"""Messages the protocol does not allow: each closes the connection (1008, "protocol error")."""
+
+
 def test_junk_closes_the_connection_and_forfeits_its_games() -> None:
     with server() as address:
 
         async def scenario() -> None:
-            for junk in (
-                '{"type": "move", "game_id": ',
-                "[1, 2]",
-                '{"type": "dance"}',
-                b"\x00\x01",
-            ):
+            for junk in JUNK:
                 async with bot(address) as alice:
-                    await connected(address, "alice")
-                    created = await new_table(address)
-                    await alice.until("start")
-                    await alice.send(junk)
+                    await alice.send(junk)  # right after the hello
                     code, reason = await alice.closed()
-                assert code == 1008 and "protocol error" in reason, (junk, reason)
-                states = await person(address, created)
-                forfeit = states[-1]["bot_forfeits"][0]
-                assert forfeit["kind"] == "exception" and "protocol error" in forfeit["reason"]
-                await gone(address, "alice")
+                assert code == 1008 and "protocol error" in reason, (str(junk)[:60], reason)
+            await gone(address, "alice")
+            # With a game: it is forfeited at once, and the heuristic plays the seat.
+            async with bot(address) as alice:
+                await connected(address, "alice")
+                created = await new_table(address)
+                await alice.until("start")
+                await alice.send('{"type": "move", "game_id": ')
+                code, reason = await alice.closed()
+            assert code == 1008 and "not JSON" in reason
+            states = await person(address, created)
+            forfeit = states[-1]["bot_forfeits"][0]
+            assert forfeit["kind"] == "exception" and "protocol error" in forfeit["reason"]
+            async with bot(address) as again:  # the server is up, the bot may come back
+                await connected(address, "alice")
+                await again.listen(0.3)
 
         run(scenario())
 
@@ -738,6 +763,28 @@ def test_a_bot_that_does_not_answer_in_time_forfeits() -> None:
             }
             assert states[-1]["bot_forfeits"][0]["kind"] == "timeout"
             assert states[-1]["is_over"]
+
+        run(scenario())
+
+
+def test_a_bot_thinking_holds_up_no_page_and_no_other_table() -> None:
+    with server(bot_time=20.0) as address:
+
+        async def scenario() -> None:
+            async with bot(address) as alice:
+                await connected(address, "alice")
+                created = await new_table(address, "head", seed=2)  # seat 1 leads
+                decision = await alice.until("decision")
+                # While the bot thinks, its table's page reads the state and another table is
+                # played to its end.
+                assert (await state_of(address, created))["to_move"] == 1
+                other = await new_table(address, "spin", bots=["heuristic"])
+                assert (await person(address, other))[-1]["is_over"]
+                state = await state_of(address, created)
+                assert state["to_move"] == 1 and "bot_forfeits" not in state
+                await alice.reply(decision)  # the answer then comes, and is played
+                while (await state_of(address, created))["to_move"] == 1:
+                    await asyncio.sleep(0.01)
 
         run(scenario())
 
