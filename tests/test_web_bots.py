@@ -112,11 +112,13 @@ class Bot:
             await self.ws.send(json.dumps(hello))
         return self
 
-    async def next(self) -> Message:
-        """The next message (pings answered on the way when ``pong``)."""
+    async def next(self, timeout: float = DEADLINE) -> Message:
+        """The next message (pings answered on the way when ``pong``); ``TimeoutError`` after
+        ``timeout`` seconds without one."""
         assert self.ws is not None
+        deadline = time.monotonic() + timeout
         while True:
-            text = await asyncio.wait_for(self.ws.recv(), DEADLINE)
+            text = await asyncio.wait_for(self.ws.recv(), max(0.0, deadline - time.monotonic()))
             message: Message = json.loads(text)
             self.got.append(message)
             if message["type"] == "ping":
@@ -139,10 +141,10 @@ class Bot:
     async def listen(self, seconds: float) -> None:
         """Read (and pong) for ``seconds``; the connection must stay open meanwhile."""
         pings = len(self.of_type("ping"))
+        deadline = time.monotonic() + seconds
         with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(seconds):
-                while True:
-                    await self.next()
+            while True:
+                await self.next(deadline - time.monotonic())
         assert self.ws is not None and self.ws.close_code is None, "the server closed it"
         assert len(self.of_type("ping")) > pings, "no ping came"
 
