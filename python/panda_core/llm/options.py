@@ -131,8 +131,9 @@ class LlmOptions:
     """An LLM entrant's checked options (see the module docs; ``repr`` shows no key)."""
 
     model: str
-    base_url: str
-    """Without a trailing ``/``; the request goes to ``{base_url}/chat/completions``."""
+    base_url: str = field(repr=False)
+    """Without a trailing ``/``; the request goes to ``{base_url}/chat/completions``. It may hold
+    a user name and password, so it is shown as :attr:`endpoint`."""
     api_key: Secret | None = field(repr=False)
     timeout: float
     max_retries: int
@@ -142,6 +143,10 @@ class LlmOptions:
     on_failure: str
     """``"forfeit"`` or ``"fallback:BOT"`` with ``BOT`` a built-in bot."""
     backoff: float
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.public().items())
+        return f"LlmOptions({shown})"
 
     @property
     def endpoint(self) -> str:
