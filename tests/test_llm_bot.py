@@ -11,9 +11,9 @@ import time
 from typing import Any
 
 import pytest
-from llm_server import Answer, Huge, Raw, Received, Slow, Status, Trickle, legal_moves_of, serve
 
 import panda_core
+from llm_server import Answer, Huge, Raw, Received, Slow, Status, Trickle, legal_moves_of, serve
 from panda_core._core import nth_output
 from panda_core.llm import LlmBot, LlmError, LlmForfeit, telemetry_of
 from panda_core.llm.client import MAX_RESPONSE_BYTES
@@ -214,8 +214,10 @@ def test_a_huge_body_is_refused_without_reading_it_all(length: bool) -> None:
         (b"[]", "no choices[0]"),
         (b'{"choices": []}', "no choices[0]"),
         (b'{"choices": [{"message": {"content": 5}}]}', "not text"),
-        (b'{"choices": [{"message": {"content": "MOVE: x"}}], "usage": {"prompt_tokens": -1}}',
-         "usage.prompt_tokens"),
+        (
+            b'{"choices": [{"message": {"content": "MOVE: x"}}], "usage": {"prompt_tokens": -1}}',
+            "usage.prompt_tokens",
+        ),
         (b'{"choices": [], "choices": []}', "given twice"),
         (b"[" * 100_000, "not JSON"),
     ],

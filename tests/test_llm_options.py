@@ -124,8 +124,15 @@ def test_a_base_url_with_a_password_is_never_shown_with_it() -> None:
 
 def test_the_key_is_in_no_repr_str_or_public_view() -> None:
     bot = LlmBot("m", base_url="http://127.0.0.1:1/v1", api_key=KEY)
-    for text in (repr(bot), str(bot), repr(bot.options), str(bot.options.public()),
-                 str(bot.telemetry()), repr(Secret(KEY)), str(Secret(KEY))):
+    for text in (
+        repr(bot),
+        str(bot),
+        repr(bot.options),
+        str(bot.options.public()),
+        str(bot.telemetry()),
+        repr(Secret(KEY)),
+        str(Secret(KEY)),
+    ):
         assert KEY not in text and KEY[:8] not in text
     assert repr(bot) == "LlmBot('m', endpoint='http://127.0.0.1:1/v1', on_failure='forfeit')"
     assert bot.name == "llm:m"

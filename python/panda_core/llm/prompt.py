@@ -1,12 +1,12 @@
 """The prompt an LLM seat is shown: built from the seat's own words (docs/llm_agents.md, "The
 prompt").
 
-Everything comes from what the seat may know, through the table's state builder
-(:class:`panda_core.table.seat_state.SeatStateBuilder`, the terminal table's source) and the
-game's presenter (``panda_core.table.head_text`` / ``climb_text``): the seat's ``view``, its own
-``events``, the public round results and, when it is to move, its legal moves. The same builder
-is what keeps hidden cards off the table's screens; here it is handed the seat object (or, before
-a game loop hands out seats, a game with the seat named: both answer the same verbs).
+Everything comes from what the seat may know, written by the game's table presenter
+(``panda_core.table.head_text`` / ``climb_text``, as the terminal table writes a seat's state in
+``panda_core.table.seat_state``): the seat's ``view``, its own ``events``, the public round
+results and, when it is to move, its legal moves. It is handed the seat object (or, before a
+game loop hands out seats, a game with the seat named: both answer the same verbs) and asks it
+for nothing else: no other seat's view, no snapshot.
 
 A decision is one conversation: the system message (the game, its rules in brief, how cards are
 written and the answer's format), then one user message with the seat's state and its legal
@@ -21,7 +21,7 @@ from typing import Any
 
 from panda_core._registry import GameSpec, spec
 from panda_core.table.cards import CardBook
-from panda_core.table.seat_state import SeatStateBuilder
+from panda_core.table.names import SeatNames
 
 __all__ = [
     "ANSWER_FORMAT",
@@ -147,38 +147,54 @@ def _latest(lines: list[str], most: int, what: str) -> list[str]:
     return [f"  ({len(lines) - most} earlier {what} left out)", *lines[-most:]]
 
 
+def _deck(seat: Any, game: GameSpec) -> tuple[CardBook, str]:
+    """The deck's cards and the system message (kept per game, player count and rules: they are
+    the same at every decision of a game)."""
+    key = (game.name, int(seat.players), repr(seat.rules))
+    found = _DECKS.get(key)
+    if found is None:
+        if len(_DECKS) >= 64:
+            _DECKS.clear()
+        cards = seat.cards()
+        system = _system(game, cards, str(game.presenter().round_word))
+        found = _DECKS[key] = (CardBook(seat), system)
+    return found
+
+
+_DECKS: dict[tuple[str, int, str], tuple[CardBook, str]] = {}
+
+
 def decision(seat: Any, player: int | None = None) -> Decision:
     """The prompt for ``seat`` (a seat object, or a game with ``player`` named), which must be
-    the seat to move."""
+    the seat to move.
+
+    It is written as the table writes a seat's state (``SeatStateBuilder``: the same presenter
+    calls on the same verbs), with only the round being played described event by event."""
     who = int(seat.player if player is None else player)
     game = spec(game_name_of(seat))
-    book = CardBook(seat)
-    names = [f"seat {s}" for s in range(seat.players)]
-    builder = SeatStateBuilder(game, book, names)
-    state = builder.build(
-        seat,
-        who,
-        seat_kinds=[{"name": n} for n in names],
-        seed=None,
-        notes=[],
-        since=0,
-    )
-    word = str(state["round_word"])
-    system = _system(game, seat.cards(), word)
+    presenter = game.presenter()
+    book, system = _deck(seat, game)
+    names = SeatNames([f"seat {s}" for s in range(seat.players)], who)
+    view = seat.view(who)
+    word = str(presenter.round_word)
 
     def seat_label(s: int) -> str:
         return f"seat {s} (you)" if s == who else f"seat {s}"
 
+    # The round being played, counted from 1, as the seat's view says it (a sampled game of
+    # ``determinize`` starts without the history, so the finished rounds cannot be counted).
+    number = int(view["hand_number"]) + 1 if "hand_number" in view else int(view["round"])
+    hand = presenter.hand(view, book)
     lines = [
-        f"{game.title}, {state['players']} players. You are seat {who}. "
-        f"{word.capitalize()} {int(state['round']) + 1}. It is your turn.",
-        "Scores: " + ", ".join(f"{seat_label(s)} {v}" for s, v in enumerate(state["scores"])),
+        f"{game.title}, {seat.players} players. You are seat {who}. "
+        f"{word.capitalize()} {number}. It is your turn.",
+        "Scores: " + ", ".join(f"{seat_label(s)} {v}" for s, v in enumerate(seat.scores)),
         "Cards held: "
-        + ", ".join(f"{seat_label(s)} {v}" for s, v in enumerate(state["hand_sizes"]))
-        + f"; draw pile {state['draw_pile_size']}",
-        f"Your hand ({len(state['hand'])}): {_cards(state['hand'])}",
+        + ", ".join(f"{seat_label(s)} {v}" for s, v in enumerate(view["hand_sizes"]))
+        + f"; draw pile {view['draw_pile_size']}",
+        f"Your hand ({len(hand)}): {_cards(hand)}",
     ]
-    table = state["table"]
+    table = presenter.table_area(view, book, names)
     head = f"Table: {table['title']}"
     if table.get("to_beat"):
         head += f"; to beat: {table['to_beat']}"
@@ -187,15 +203,20 @@ def decision(seat: Any, player: int | None = None) -> Decision:
     lines += [f"  {p['text']} {_cards(p['cards'])}" for p in plays] or ["  (nothing played yet)"]
     if table.get("notes"):
         lines.append("  " + "; ".join(str(n) for n in table["notes"]))
-    results = [f"  {r['text']}" for r in state["round_results"]]
+    results = [f"  {presenter.round_text(r, names)}" for r in seat.round_results]
     if results:
         lines.append(f"Finished {word}s:")
         lines += _latest(results, MAX_ROUND_LINES, f"{word}s")
-    happened = [f"  {e['text']}" for e in _round_events(state["events"])]
+    events = _round_events([dict(e) for e in seat.events(who)])
+    happened = [f"  {presenter.describe(e, book, names)}" for e in events]
     lines.append(f"What happened this {word} ({len(happened)} events, oldest first):")
     lines += _latest(happened, MAX_EVENT_LINES, "events") or ["  (nothing yet)"]
-    notations = [str(m["notation"]) for m in state["legal"]]
-    listing = _listing(state["legal"])
+    legal = []
+    if seat.current_player == who:
+        for move in seat.legal_moves():
+            legal.append({"notation": move.notation, **presenter.move(move, book, view)})
+    notations = [str(m["notation"]) for m in legal]
+    listing = _listing(legal)
     lines.append(f"Your legal moves ({len(notations)}):")
     lines.append(listing)
     lines.append(f"Answer with one line: {ANSWER_FORMAT}")
