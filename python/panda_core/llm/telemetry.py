@@ -7,13 +7,16 @@ JSON-ready dict of counts, sums and the fallback bot's moves, with the model and
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["FIELDS", "MAX_NOTES", "Telemetry", "telemetry_of"]
+__all__ = ["FIELDS", "MAX_NOTES", "MAX_TELEMETRY_CHARS", "Telemetry", "telemetry_of"]
 
 MAX_NOTES = 20
 """Most failures kept word for word per game (the counts hold them all)."""
+MAX_TELEMETRY_CHARS = 64 << 10
+"""Longest telemetry :func:`telemetry_of` gives, as JSON text (a game's is a few kB)."""
 
 FIELDS = (
     "decisions",
@@ -98,11 +101,20 @@ class Telemetry:
 
 
 def telemetry_of(bot: object) -> dict[str, Any] | None:
-    """The last game's telemetry of an LLM bot (``bot.telemetry()``), ``None`` for any other bot
-    or one that has played no game yet. Safe to call on any bot: it calls nothing of a bot that
-    is not an :class:`~panda_core.llm.agent.LlmBot`."""
+    """The current (or last) game's telemetry of an LLM bot, as a plain JSON-ready dict;
+    ``None`` for any other bot. Nothing of a bot that is not an
+    :class:`~panda_core.llm.agent.LlmBot` (or a subclass) is called; what a subclass's
+    ``telemetry()`` gives is copied through JSON (at most :data:`MAX_TELEMETRY_CHARS`
+    characters) and is ``None`` if it is not a JSON object."""
     from panda_core.llm.agent import LlmBot
 
-    if type(bot) is not LlmBot:
+    if not isinstance(bot, LlmBot):
         return None
-    return bot.telemetry()
+    try:
+        text = json.dumps(bot.telemetry(), allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+    if len(text) > MAX_TELEMETRY_CHARS:
+        return None
+    data = json.loads(text)
+    return data if isinstance(data, dict) else None
