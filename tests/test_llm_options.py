@@ -144,6 +144,13 @@ def test_a_bot_pickles_with_its_key_for_a_worker_process() -> None:
     assert back.options == bot.options and back.options.api_key == Secret(KEY)
 
 
+def test_hide_replaces_the_key_and_the_urls_password() -> None:
+    o = make_options("m", base_url="https://me:hunter2-pass@example.com/v1", api_key=KEY, env={})
+    assert o.hide(f"{KEY} and https://me:hunter2-pass@example.com") == (
+        "*** and https://me:***@example.com"
+    )
+
+
 def test_redact_replaces_the_key_and_its_start() -> None:
     secret = Secret(KEY)
     assert redact(f"bad key {KEY}!", secret) == "bad key ***!"

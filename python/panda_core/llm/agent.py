@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from panda_core._core import nth_output
 from panda_core.llm.answer import read_answer
 from panda_core.llm.errors import LlmError, LlmForfeit, LlmSpecError
-from panda_core.llm.options import DEFAULTS, PREFIX, LlmOptions, make_options, parse_spec, redact
+from panda_core.llm.options import DEFAULTS, PREFIX, LlmOptions, make_options, parse_spec
 from panda_core.llm.prompt import decision, illegal_retry, unparsable_retry
 from panda_core.llm.telemetry import MAX_NOTES, Telemetry
 
@@ -205,7 +205,7 @@ class LlmBot:
                 last_detail = f"the answer could not be read: {answer.detail}"
                 messages.append({"role": "user", "content": unparsable_retry(answer.detail)})
             t.note(number, answer.kind, answer.detail)
-        return self._failed(seat, number, last_kind, redact(last_detail, o.api_key))
+        return self._failed(seat, number, last_kind, o.hide(last_detail))
 
     def _failed(self, seat: Any, number: int, kind: str, detail: str) -> str:
         """The end of a decision without a move from the model: a forfeit, or the fallback

@@ -30,7 +30,7 @@ import httpx
 
 from panda_core._args import cut
 from panda_core._strict_json import strict_loads
-from panda_core.llm.options import LlmOptions, redact
+from panda_core.llm.options import LlmOptions
 from panda_core.llm.slots import SlotTimeout, slot
 
 __all__ = [
@@ -199,7 +199,7 @@ def chat(options: LlmOptions, messages: list[dict[str, str]]) -> Reply:
     try:
         return _chat(options, messages)
     except ChatFailure as failure:
-        failure.message = redact(failure.message, options.api_key)
+        failure.message = options.hide(failure.message)
         failure.args = (failure.message,)
         raise
 

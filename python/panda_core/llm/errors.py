@@ -2,7 +2,8 @@
 
 Every message is written here or by the modules of this package from values they checked; none
 quotes an API key (the options hold it in a :class:`~panda_core.llm.options.Secret`, and every
-message that could carry text from elsewhere goes through :func:`~panda_core.llm.options.redact`).
+message that could carry text from elsewhere goes through
+:meth:`~panda_core.llm.options.LlmOptions.hide`).
 """
 
 from __future__ import annotations

@@ -158,6 +158,13 @@ class LlmOptions:
         """The built-in bot that moves when the model does not (``None``: forfeit)."""
         return self.on_failure.removeprefix("fallback:") if self.on_failure != "forfeit" else None
 
+    def hide(self, text: str) -> str:
+        """``text`` with the key, and the base URL's password if it has one, replaced by
+        ``***`` (every message that may carry words from elsewhere goes through this)."""
+        text = redact(text, self.api_key)
+        password = urlsplit(self.base_url).password
+        return redact(text, Secret(password)) if password else text
+
     def public(self) -> dict[str, Any]:
         """The options as results and logs show them (JSON-ready, no key: only whether one is
         set)."""
