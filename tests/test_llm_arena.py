@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from llm_server import Answer, Received, Status, legal_moves_of, serve
+from llm_server import Answer, Received, Slow, Status, first_legal, legal_moves_of, serve
 from panda_core.arena import arena
 from panda_core.bot_import import bot_spec_kind
 from panda_core.llm import LlmBot, telemetry_of
@@ -157,6 +157,25 @@ def test_the_fallback_bot_plays_on_and_is_counted(tmp_path: Path) -> None:
     assert fallbacks == sum(g["unparsable"] for g in games) == received // 3
     assert sum(len(g["fallback_moves"]) for g in games) == min(fallbacks, 20 * len(games))
     assert all(m["why"].startswith("unparsable: ") for g in games for m in g["fallback_moves"])
+
+
+def test_a_model_slower_than_the_move_time_forfeits_on_time_and_the_next_game_plays(
+    tmp_path: Path,
+) -> None:
+    """The arena's move timer stops the request where it waits (SIGALRM in this process); the
+    connection pool and the concurrency slot are left usable for the next game."""
+    script = [*([first_legal] * 3), Slow(5.0)]
+    with serve(script) as server:
+        bot = LlmBot("scripted", base_url=server.base_url, timeout=30, concurrency=1)
+        report = arena(
+            [bot, "heuristic"], game="head", players=2, deals=1, workers=0, move_time=0.5
+        )
+        requests = len(server.requests)
+    first, second = sorted(report.results, key=lambda r: r.index)
+    assert first.forfeit is not None and first.forfeit.kind == "timeout"
+    assert "move time (0.5 s)" in first.forfeit.message
+    assert second.forfeit is None  # the next game asked the model again and got answers
+    assert requests > 4
 
 
 @pytest.mark.slow

@@ -5,7 +5,8 @@ of the legal moves' notations exactly as listed, or ``#N`` with ``N`` a number o
 reader never guesses: it does not pick the closest notation, it does not read a move out of the
 prose, and it never replaces one move by another. What it may forgive is said here, all of it:
 
-* text inside ``<think>…</think>`` is left out (reasoning models' own notes);
+* text inside ``<think>…</think>`` is left out (reasoning models' own notes; an unclosed
+  ``<think>`` leaves out the rest of the answer);
 * the key ``MOVE`` may be written in any case and wrapped in ``**`` or ``__`` (markdown bold),
   and may be indented;
 * around the value, the characters no notation holds are dropped: ``*``, ``_``, backticks,

@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
+import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,10 +131,12 @@ def export_chat(
     if game.move_features:
         columns.append("move_index")
     target = Path(out)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+    # A name of our own (not mkstemp's), so the file gets the usual permissions (the umask's);
+    # unique per process and call.
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     written = episodes = 0
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as sink:
+        with open(tmp, "x", encoding="utf-8", newline="\n") as sink:
             current: AnyGame | None = None
             episode = step = -1
             for row in _rows(selfplay_dir, columns) if limit != 0 else ():
