@@ -4,7 +4,7 @@
 answers ``POST /v1/chat/completions`` as its script says, one step per request: a model's text
 (with ``usage`` counts), an HTTP error, a slow answer, a huge body, a body that is not JSON, a
 trickle. When the script runs out (or for ``script=None``) it answers like a model that plays:
-``MOVE: <the first legal move>`` read from the prompt's numbered list (``#1 <notation>``), so full
+``MOVE: <the first legal move>`` read from the prompt's numbered list (``#1: <notation>``), so full
 games and arenas can be played against it. Every request it received is kept (``requests``: the
 JSON body and the headers), with the ``usage`` it answered, so a test can check what the bot was
 shown and what its telemetry must say.
@@ -38,7 +38,7 @@ __all__ = [
     "serve",
 ]
 
-_LISTED = re.compile(r"^  #([0-9]+) (.+?)(?:  \(.*\))?$", re.MULTILINE)
+_LISTED = re.compile(r"^  #([0-9]+): (.+)$", re.MULTILINE)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import panda_core
+import panda_core.llm.prompt as prompt_module
 from panda_core.llm.answer import read_answer
 from panda_core.llm.prompt import (
     ANSWER_FORMAT,
@@ -45,7 +46,7 @@ def test_the_prompt_lists_the_legal_moves_in_notation_numbered(game: str) -> Non
     notations = [m.notation for m in g.legal_moves()]
     assert d.notations == notations
     for k, notation in enumerate(notations, start=1):
-        assert re.search(rf"^  #{k} {re.escape(notation)}(  \(.*\))?$", d.user, re.MULTILINE)
+        assert re.search(rf"^  #{k}: {re.escape(notation)}$", d.user, re.MULTILINE)
     assert d.user.endswith(f"Answer with one line: {ANSWER_FORMAT}")
     assert ANSWER_FORMAT in d.system
     assert f"You are seat {p}." in d.user and "It is your turn." in d.user
@@ -154,3 +155,54 @@ def doc_prompt(game: str) -> str:
     g = position(*DOC_POSITIONS[game])
     d = decision(g, g.current_player)
     return f"<!-- prompt:{game} -->\n```text\n[system]\n{d.system}\n\n[user]\n{d.user}\n```"
+
+
+@pytest.mark.parametrize("game", ["head", "year", "spin"])
+def test_the_prompt_is_the_same_from_a_seat_rebuilt_from_protocol_messages(game: str) -> None:
+    """A contained LLM bot (one behind the protocol's adapter) is shown the same prompt, at
+    every decision of a complete game."""
+    remote = pytest.importorskip("panda_core.protocol.remote_seat")
+    from panda_core._registry import spec
+    from panda_core.protocol.messages import decision_message, start_message
+
+    g = panda_core.make(game, 3, seed=2)
+    seats: dict[int, list[Any]] = {}
+    decisions = 0
+    asks: list[str] = []
+
+    def answer(message: dict[str, Any]) -> Any:  # the engine's side of an ask
+        asks.append(message["ask"])
+        assert message["ask"] == "determinize"
+        return g.seat(g.current_player).determinize(message["seed"]).snapshot()
+
+    prompt_module._DECKS.clear()  # the rebuilt seat's first prompt reads the deck by an ask
+    while (p := g.current_player) is not None:
+        seat = g.seat(p)
+        if p not in seats:
+            start = start_message(
+                game_id="g",
+                game=game,
+                rules=spec(game).rules_dict(g.rules),
+                players=3,
+                seat=p,
+                seed=5,
+                move_time_ms=1000,
+            )
+            seats[p] = [remote.open_seat(start, answer), 0]
+        rebuilt, seen = seats[p]
+        events = seat.events()
+        rebuilt._decide(
+            decision_message(
+                game_id="g",
+                decision=decisions,
+                seat=seat,
+                events=events[seen:],
+                time_left_ms=1000,
+            )
+        )
+        seats[p][1] = len(events)
+        assert decision(rebuilt).messages() == decision(seat).messages()
+        assert len(asks) == 1  # the deck once, then kept
+        g.apply(g.bot_move("heuristic", seed=2))
+        decisions += 1
+    assert decisions > 50

@@ -75,8 +75,9 @@ def _legend(game: GameSpec, book_cards: Sequence[Mapping[str, Any]]) -> str:
         extra = f"; {special}" if special else ""
         return (
             "Cards are written in brackets: [7] is a Panda of value 7" + extra + ". "
-            "A move's notation is the card's value (7), with +B when a Bamboo is played with "
-            "it (7+B), or BP (Big Panda) / B (Bamboo alone)."
+            "A move's notation is the Panda's value (7); 7+B plays a Bamboo with it, worth the "
+            "value + 2 (9), and you draw a card; BP plays the Big Panda; B plays a Bamboo alone "
+            "(a card is turned up as the play)."
         )
     suits: dict[str, str] = {}
     for c in book_cards:
@@ -211,29 +212,20 @@ def decision(seat: Any, player: int | None = None) -> Decision:
     happened = [f"  {presenter.describe(e, book, names)}" for e in events]
     lines.append(f"What happened this {word} ({len(happened)} events, oldest first):")
     lines += _latest(happened, MAX_EVENT_LINES, "events") or ["  (nothing yet)"]
-    legal = []
-    if seat.current_player == who:
-        for move in seat.legal_moves():
-            legal.append({"notation": move.notation, **presenter.move(move, book, view)})
-    notations = [str(m["notation"]) for m in legal]
-    listing = _listing(legal)
+    # The notation is all the list says of a move: the system message explains it, and a seat
+    # rebuilt from the protocol's messages (a contained bot's) knows a move by its notation and
+    # id only, so the prompt is the same in every process.
+    notations = [str(m.notation) for m in seat.legal_moves()] if seat.current_player == who else []
+    listing = _listing(notations)
     lines.append(f"Your legal moves ({len(notations)}):")
     lines.append(listing)
     lines.append(f"Answer with one line: {ANSWER_FORMAT}")
     return Decision(system, "\n".join(lines), notations, listing)
 
 
-def _listing(legal: Sequence[Mapping[str, Any]]) -> str:
-    """``  #1 7  Panda 7`` per move (the presenter's words when they say more than the
-    notation)."""
-    out = []
-    for k, move in enumerate(legal, start=1):
-        line = f"  #{k} {move['notation']}"
-        text = str(move.get("text") or "")
-        if text and text != move["notation"]:
-            line += f"  ({text})"
-        out.append(line)
-    return "\n".join(out) or "  (none)"
+def _listing(notations: Sequence[str]) -> str:
+    """``  #1: 7`` per move."""
+    return "\n".join(f"  #{k}: {n}" for k, n in enumerate(notations, start=1)) or "  (none)"
 
 
 def illegal_retry(named: str, listing: str) -> str:
