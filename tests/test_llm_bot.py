@@ -218,6 +218,16 @@ def test_a_huge_body_is_refused_without_reading_it_all(length: bool) -> None:
             b'{"choices": [{"message": {"content": "MOVE: x"}}], "usage": {"prompt_tokens": -1}}',
             "usage.prompt_tokens",
         ),
+        (
+            b'{"choices": [{"message": {"content": "x"}}], "usage": {"prompt_tokens": 1e3}}',
+            "usage.prompt_tokens",
+        ),
+        (
+            b'{"choices": [{"message": {"content": "x"}}], "usage": {"completion_tokens": '
+            + b"9" * 30
+            + b"}}",
+            "usage.completion_tokens",
+        ),
         (b'{"choices": [], "choices": []}', "given twice"),
         (b"[" * 100_000, "not JSON"),
     ],

@@ -163,9 +163,13 @@ def _server_words(body: bytes) -> str:
     return cut(" ".join(text.split()))
 
 
+_MAX_TOKENS_COUNT = 1 << 40
+"""Largest token count taken from an answer's ``usage`` (far above any context)."""
+
+
 def _count(usage: dict[str, Any], key: str) -> int:
     value = usage.get(key, 0)
-    if type(value) is not int or value < 0:
+    if type(value) is not int or not 0 <= value <= _MAX_TOKENS_COUNT:
         raise ChatFailure("bad_response", f"usage.{key} is not a count")
     return value
 
