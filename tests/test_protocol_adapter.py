@@ -174,16 +174,22 @@ class Cheating:
 # ---- the transcript driver --------------------------------------------------------------------
 
 
-class Conversation:
-    """The adapter in a subprocess; the test writes its stdin and reads its stdout."""
+def adapter_command(bot: str, *options: str) -> list[str]:
+    return [sys.executable, "-m", "panda_core.protocol.adapter", bot, *options]
 
-    def __init__(self, bot: str, *options: str) -> None:
+
+class Conversation:
+    """A protocol bot in a subprocess (``command``, run in the repository's root with this
+    panda_core and the tests importable); the test writes its stdin and reads its stdout."""
+
+    def __init__(self, command: list[str]) -> None:
         path = os.pathsep.join(
             [str(Path(panda_core.__file__).resolve().parents[1]), str(HERE)]
             + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])
         )
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "panda_core.protocol.adapter", bot, *options],
+            command,
+            cwd=HERE.parent,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -255,7 +261,8 @@ def talk() -> Any:
     opened: list[Conversation] = []
 
     def start(bot: str, *options: str) -> Conversation:
-        conversation = Conversation(f"{MODULE}:{bot}" if ":" not in bot else bot, *options)
+        path = f"{MODULE}:{bot}" if ":" not in bot else bot
+        conversation = Conversation(adapter_command(path, *options))
         opened.append(conversation)
         return conversation
 

@@ -345,8 +345,6 @@ class Adapter:
                         raise ProtocolError(
                             f"asked {message['ask']!r}, the engine answered {reply.get('ask')!r}"
                         )
-                    if "error" in reply:
-                        raise ArgumentError(f"the engine refused the ask: {reply['error']}")
                     return reply.get("value")
                 if kind == "end" and reply.get("game_id") == game.game_id:
                     self._inbox.unget(reply)  # the main loop ends the game once the bot is out
