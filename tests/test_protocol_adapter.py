@@ -196,6 +196,8 @@ class Conversation:
             env={**os.environ, "PYTHONPATH": path},
         )
         self.lines: queue.Queue[bytes | None] = queue.Queue()
+        self.output: list[bytes] = []
+        """Every line the bot wrote, as it wrote it."""
         self.errors: list[bytes] = []
         threading.Thread(target=self._pump, daemon=True).start()
         threading.Thread(target=self._drain, daemon=True).start()
@@ -203,6 +205,7 @@ class Conversation:
     def _pump(self) -> None:
         assert self.process.stdout is not None
         for line in self.process.stdout:
+            self.output.append(line)
             self.lines.put(line)
         self.lines.put(None)
 
