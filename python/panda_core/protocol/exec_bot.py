@@ -52,6 +52,7 @@ from panda_core._core import (
     check_bot,
 )
 from panda_core._registry import spec
+from panda_core._strict_json import strict_loads
 from panda_core.move_timer import MoveTimeout
 from panda_core.protocol.messages import (
     MAX_ANSWER_BYTES,
@@ -70,6 +71,7 @@ __all__ = [
     "DEFAULT_MOVE_TIME",
     "ENGINE",
     "START_TIME",
+    "BotResigned",
     "ExecBot",
     "ExecBotError",
     "check_command",
@@ -91,6 +93,11 @@ _REASON_CHARS = 300
 
 class ExecBotError(Exception):
     """A protocol bot gave no move it may give (the message says why, in words)."""
+
+
+class BotResigned(ExecBotError):
+    """The bot gave up the decision itself (a ``resign`` message: the Python adapter sends one
+    for a bot that raised or answered no move); the protocol held, so its process plays on."""
 
 
 # ---- the command ----------------------------------------------------------------------------
@@ -526,7 +533,13 @@ class ExecBot:
             except TimeoutError:
                 self._fail()
                 raise MoveTimeout from None
-            except (ProcessGone, BadLine, ProtocolError, ExecBotError) as err:
+            except BotResigned:
+                self.failures += 1
+                raise
+            except ProtocolError as err:
+                self._fail()
+                raise ExecBotError(_reason(f"sent a line the protocol refuses: {err}")) from None
+            except (ProcessGone, BadLine, ExecBotError) as err:
                 self._fail()
                 raise ExecBotError(_reason(str(err))) from None
             except BaseException:  # the move timer, Ctrl-C: the conversation is cut mid-way
@@ -578,7 +591,7 @@ class ExecBot:
         legal = message["legal"]
         asks = 0
         while True:
-            answer = read_bot_message(session.proc.read_line(deadline, MAX_ANSWER_BYTES))
+            answer = _read(session.proc.read_line(deadline, MAX_ANSWER_BYTES))
             kind = answer["type"]
             if kind in ("move", "ask", "resign"):
                 said = answer.get("game_id")
@@ -600,7 +613,9 @@ class ExecBot:
                 continue
             if kind == "resign":
                 said = answer.get("reason")
-                raise ExecBotError(f"resigned: {cut(said) if isinstance(said, str) else ''}")
+                raise BotResigned(
+                    f"resigned: {_reason(said) if isinstance(said, str) else 'no reason given'}"
+                )
             raise ExecBotError(
                 f"sent a {kind!r} message in a decision, where it answers a move (or asks)"
             )
@@ -665,6 +680,25 @@ class ExecBot:
             except (OSError, TimeoutError, ProcessGone, ExecBotError):
                 self._dirty = True
             self._release(keep=self.pooled)
+
+
+def _read(line: bytes) -> Mapping[str, Any]:
+    """A bot's message (:func:`read_bot_message`), and ``resign``, until the reader knows it."""
+    try:
+        return read_bot_message(line)
+    except ProtocolError:
+        try:
+            message = strict_loads(line)
+        except ValueError:
+            message = None
+        if (
+            type(message) is dict
+            and message.get("type") == "resign"
+            and type(message.get("game_id")) is str
+            and type(message.get("reason", "")) is str
+        ):
+            return {"type": "resign", "game_id": message["game_id"], "reason": message.get("reason", "")}
+        raise
 
 
 def _reason(text: str) -> str:

@@ -11,16 +11,16 @@ ended). stderr is read whenever the engine waits on the child, so a child that w
 never stalls on a full pipe while it thinks.
 
 The child dies with this process: it is started from one long-lived thread (``prctl``'s death
-signal fires when the *thread* that started a child ends) with ``PR_SET_PDEATHSIG`` set to
-``SIGKILL`` on Linux, and in a session of its own (a Ctrl-C at the terminal is the person's, not
-the bot's). It is killed with its whole process group (``SIGKILL``: a bot that ignores
+signal fires when the *thread* that started a child ends), arms ``PR_SET_PDEATHSIG`` with
+``SIGKILL`` on Linux in a few lines of Python that then exec the command (the signal survives
+the exec; about 15 ms, once per process), and runs in a session of its own (a Ctrl-C at the
+terminal is the person's, not the bot's). It is killed with its whole process group (``SIGKILL``: a bot that ignores
 ``SIGTERM`` goes too) by :meth:`LineProcess.kill`, when the object is collected and at exit.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import select
 import signal
@@ -31,8 +31,6 @@ import time
 import weakref
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
-
 __all__ = ["STDERR_BYTES", "LineProcess", "ProcessGone", "BadLine", "launch"]
 
 STDERR_BYTES = 64 << 10
@@ -41,7 +39,6 @@ _TAIL_BYTES = 2000
 """The end of a child's stderr kept to say why it ended."""
 _CHUNK = 64 << 10
 _REAP_SECONDS = 5.0
-PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
 class ProcessGone(Exception):
@@ -54,17 +51,28 @@ class BadLine(Exception):
 
 # ---- starting a child ---------------------------------------------------------------------------
 
-
-def _prctl() -> Any:
-    if not sys.platform.startswith("linux"):
-        return None
+# The child arms its death signal itself, then becomes the bot: a tiny Python program that calls
+# prctl and execs the command (the signal survives the exec). Nothing runs between fork and exec
+# in this process (no preexec_fn: a forked child of a threaded process may wait forever on a
+# lock a thread held at the fork).
+_BOOT = """\
+import os, sys
+parent, argv = int(sys.argv[1]), sys.argv[2:]
+if sys.platform.startswith("linux"):
     try:
-        return ctypes.CDLL(None, use_errno=True).prctl
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, 9, 0, 0, 0)  # PR_SET_PDEATHSIG, SIGKILL
     except (OSError, AttributeError):
-        return None
+        pass
+if os.getppid() != parent:  # the parent died before the signal was armed
+    os._exit(1)
+try:
+    os.execvp(argv[0], argv)
+except OSError as err:
+    sys.stderr.write(f"panda-core: cannot start the bot {argv[0]!r}: {err.strerror}\\n")
+    os._exit(127)
+"""
 
-
-_PRCTL = _prctl()
 _launchers: dict[int, ThreadPoolExecutor] = {}
 _launchers_lock = threading.Lock()
 
@@ -82,21 +90,13 @@ def _launcher() -> ThreadPoolExecutor:
         return found
 
 
-def _child_setup(parent: int) -> None:
-    """Runs in the child between fork and exec: die with ``parent`` (ctypes only, no locks)."""
-    if _PRCTL is not None:
-        _PRCTL(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-    if os.getppid() != parent:  # the parent died before the signal was armed
-        os._exit(1)
-
-
 def launch(
     argv: Sequence[str], *, env: Mapping[str, str] | None = None, cwd: str | None = None
 ) -> subprocess.Popen[bytes]:
     """Start ``argv`` with its three standard streams piped, in a session of its own, dying with
-    this process (see the module docs). ``OSError`` if it cannot be started (no such program)."""
-    parent = os.getpid()
-    args = list(argv)
+    this process (see the module docs). A program that does not exist ends at once (exit
+    status 127, saying so on its stderr); ``OSError`` if no process can be started at all."""
+    args = [sys.executable, "-I", "-S", "-c", _BOOT, str(os.getpid()), *argv]
 
     def start() -> subprocess.Popen[bytes]:
         return subprocess.Popen(
@@ -107,7 +107,6 @@ def launch(
             env=None if env is None else dict(env),
             cwd=cwd,
             start_new_session=True,
-            preexec_fn=lambda: _child_setup(parent),
         )
 
     try:
@@ -247,7 +246,7 @@ class LineProcess:
         code = self.proc.poll()
         if code is None:
             with contextlib.suppress(subprocess.TimeoutExpired):
-                code = self.proc.wait(timeout=0.5)  # it is usually on its way out
+                code = self.proc.wait(timeout=0.1)  # it is usually on its way out
         if code is None:
             said = "the bot's process closed its output" if self.output_closed else (
                 "the bot's process stopped answering"
