@@ -137,20 +137,16 @@ def check_command(command: str | Sequence[str]) -> tuple[str, ...]:
 # ---- the seat, as the messages read it ----------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Legal:
-    action_id: int | None
-    notation: str
-
-
 class _Seat:
-    """What the messages read of the seat ``player``: the seat object the loop handed in, or a
-    game (a loop that hands the whole game: the research opt-in), asked only for ``player``'s
-    information."""
+    """What the messages read of the seat ``player``: the seat object the loop handed in, or the
+    seat of a game (a loop that hands the whole game: the research opt-in), so that every message
+    holds ``player``'s information only."""
 
     def __init__(self, obj: Any, player: int) -> None:
+        if type(getattr(obj, "player", None)) is not int:  # a game: its seat
+            obj = obj.seat(player)
         self.obj = obj
-        self.player = player
+        self.player: int = obj.player
 
     @property
     def current_player(self) -> int | None:
@@ -180,44 +176,36 @@ class _Seat:
         return spec(self.game_name()).rules_dict(self.obj.rules)
 
     def view(self, player: int | None = None) -> Any:
-        return self.obj.view(self.player)
+        return self.obj.view()
 
     def events(self) -> list[Any]:
-        return list(self.obj.events(self.player))
+        return list(self.obj.events())
 
-    def legal_moves(self) -> list[_Legal]:
-        out = []
-        for move in self.obj.legal_moves():
-            action = getattr(move, "action_id", None)
-            if action is None:  # a climbing move: its abstract action, if it has one
-                try:
-                    action = self.obj.action_index(move)
-                except ArgumentError:
-                    action = None
-            out.append(_Legal(action, move.notation))
-        return out
+    def legal_list(self) -> list[dict[str, Any]]:
+        return list(self.obj.legal_list())
 
     def result(self) -> Any:
         return self.obj.result()
 
     def observation(self) -> list[float]:
-        return [float(x) for x in self.obj.observation(self.player).tolist()]
+        return [float(x) for x in self.obj.observation().tolist()]
 
     def determinize(self, seed: int) -> Any:
-        return self.obj.determinize(self.player, seed).snapshot()
+        return self.obj.determinize(seed).snapshot()
 
     def bot_move(self, bot: str, seed: int, time_limit: float) -> dict[str, Any]:
         move = self.obj.bot_move(bot, seed, time_limit=time_limit)
-        action = getattr(move, "action_id", None)
-        if action is None:
-            with contextlib.suppress(ArgumentError):
-                action = self.obj.action_index(move)
+        action: int | None = getattr(move, "action_id", None)
+        if action is None:  # a climbing move: its abstract action, if it has one
+            try:
+                action = int(self.obj.action_index(move))
+            except ArgumentError:
+                action = None
         return {"id": action, "notation": move.notation}
 
 
 def _as_seat(obj: Any, player: int) -> _Seat:
-    own = getattr(obj, "player", None)
-    return _Seat(obj, own if type(own) is int else player)
+    return _Seat(obj, player)
 
 
 # ---- processes --------------------------------------------------------------------------------
