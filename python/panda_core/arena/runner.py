@@ -47,10 +47,10 @@ from panda_core.arena.model import ArenaSettings, Forfeit, ForfeitKind, Match, M
 from panda_core.arena.stats import worst_place
 from panda_core.arena.model import Entrant
 from panda_core.bot_import import contained_bot, is_bot_path, make_bot
-from panda_core.bot_move import MoveRefused, ask_move
+from panda_core.bot_move import MoveRefused, ask_move, tell_game_over
 from panda_core.bots import Bot, BuiltinBot, reset_bots
 from panda_core.move_timer import MoveTimeout, MoveTimer
-from panda_core.protocol.exec_bot import ExecBot, ExecBotError
+from panda_core.protocol.exec_bot import BotResigned, ExecBot, ExecBotError
 
 __all__ = ["ChunkTask", "dead_worker_result", "play_chunk"]
 
@@ -176,12 +176,12 @@ def _play_python(
             _move(state, to_move, bots[to_move], timer, settings.full_information)
             decisions += 1
     except _Forfeited as stop:
-        _game_over(bots, state, stop)
+        _game_over(bots, state, stop, timer)
         return _forfeit_result(settings, match, state, stop, decisions)
     except BaseException:  # Ctrl-C: the protocol bots hear the game was stopped
-        _game_over(bots, state, None)
+        _game_over(bots, state, None, timer)
         raise
-    _game_over(bots, state, None)
+    _game_over(bots, state, None, timer)
     winner = state.winner
     assert winner is not None, "the loop ends only when the game is over"
     scores = tuple(state.scores)
@@ -233,10 +233,14 @@ def _started(bot: object, seat: int) -> None:
             raise _Forfeited(seat, "exception", f"cannot start the bot: {err}") from None
 
 
-def _game_over(bots: Sequence[object], state: AnyGame, stop: _Forfeited | None) -> None:
-    """Tell the protocol bots the game ended: each is sent its ``end`` (with the forfeit that
+def _game_over(
+    bots: Sequence[object], state: AnyGame, stop: _Forfeited | None, timer: MoveTimer
+) -> None:
+    """Tell the bots the game ended. A protocol bot is sent its ``end`` (with the forfeit that
     ended it, or ``stopped`` when the arena itself stopped), bounded by its own time, and its
-    process goes back to the pool (or is replaced, if it misbehaved)."""
+    process goes back to the pool (or is replaced, if it misbehaved). The other Python bots of a
+    finished game hear it through their ``game_over(seat)`` (``tell_game_over``), timed like a
+    move; what they raise or an overrun changes nothing: the result stands."""
     forfeit = None
     if stop is not None:
         forfeit = {"seat": stop.seat, "kind": stop.kind, "reason": _cut(stop.message)}
@@ -244,6 +248,10 @@ def _game_over(bots: Sequence[object], state: AnyGame, stop: _Forfeited | None) 
         if isinstance(bot, ExecBot):
             with contextlib.suppress(Exception):  # an end that fails is no game's failure
                 bot.game_over(state, forfeit)
+    others = [None if isinstance(b, ExecBot | BuiltinBot) else b for b in bots]
+    if state.is_over and any(b is not None for b in others):
+        with contextlib.suppress(MoveTimeout), timer.move():
+            tell_game_over(others, state)
 
 
 def _reset(bots: Sequence[object], seat: int, seed: int, timer: MoveTimer) -> None:
@@ -278,6 +286,8 @@ def _move(
     except MoveRefused as refused:
         if refused.kind == "timeout":
             raise _Forfeited(seat, "timeout", _overrun(timer)) from None
+        if isinstance(refused.cause, BotResigned):  # a contained bot's own code failed
+            raise _Forfeited(seat, refused.cause.kind, str(refused.cause)) from None  # type: ignore[arg-type]
         raise _Forfeited(seat, refused.kind, refused.reason) from refused.cause
     try:
         state.apply(move)  # type: ignore[arg-type]  # checked by the engine
@@ -291,6 +301,8 @@ def _plain_answer(answer: object) -> object:
 
 def _why(refused: MoveRefused) -> str:
     """A forfeit's message (its exception's ``__str__`` is the bot's code: run under the timer)."""
+    if isinstance(refused.cause, ExecBotError):  # the engine's own words on a protocol bot
+        return _cut(str(refused.cause))
     why = _text(refused.cause) if refused.cause is not None else "no answer"
     return f"the answer is not a move: {why}" if refused.kind == "illegal" else why
 

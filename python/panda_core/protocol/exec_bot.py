@@ -52,7 +52,6 @@ from panda_core._core import (
     check_bot,
 )
 from panda_core._registry import spec
-from panda_core._strict_json import strict_loads
 from panda_core.move_timer import MoveTimeout
 from panda_core.protocol.messages import (
     MAX_ANSWER_BYTES,
@@ -96,8 +95,13 @@ class ExecBotError(Exception):
 
 
 class BotResigned(ExecBotError):
-    """The bot gave up the decision itself (a ``resign`` message: the Python adapter sends one
-    for a bot that raised or answered no move); the protocol held, so its process plays on."""
+    """The bot gave the game up itself (a ``resign`` message: the Python adapter sends one for a
+    bot that raised, ``kind="exception"``, or answered no move, ``kind="illegal"``); the message
+    is the bot's reason. The protocol held, so its process plays on."""
+
+    def __init__(self, kind: str, reason: str) -> None:
+        super().__init__(_reason(reason) or "the bot resigned")
+        self.kind = kind if kind in ("exception", "illegal") else "exception"
 
 
 # ---- the command ----------------------------------------------------------------------------
@@ -579,7 +583,7 @@ class ExecBot:
         legal = message["legal"]
         asks = 0
         while True:
-            answer = _read(session.proc.read_line(deadline, MAX_ANSWER_BYTES))
+            answer = read_bot_message(session.proc.read_line(deadline, MAX_ANSWER_BYTES))
             kind = answer["type"]
             if kind in ("move", "ask", "resign"):
                 said = answer.get("game_id")
@@ -600,10 +604,7 @@ class ExecBot:
                 session.send(reply, deadline)
                 continue
             if kind == "resign":
-                said = answer.get("reason")
-                raise BotResigned(
-                    f"resigned: {_reason(said) if isinstance(said, str) else 'no reason given'}"
-                )
+                raise BotResigned(str(answer.get("kind", "exception")), str(answer["reason"]))
             raise ExecBotError(
                 f"sent a {kind!r} message in a decision, where it answers a move (or asks)"
             )
@@ -668,25 +669,6 @@ class ExecBot:
             except (OSError, TimeoutError, ProcessGone, ExecBotError):
                 self._dirty = True
             self._release(keep=self.pooled)
-
-
-def _read(line: bytes) -> Mapping[str, Any]:
-    """A bot's message (:func:`read_bot_message`), and ``resign``, until the reader knows it."""
-    try:
-        return read_bot_message(line)
-    except ProtocolError:
-        try:
-            message = strict_loads(line)
-        except ValueError:
-            message = None
-        if (
-            type(message) is dict
-            and message.get("type") == "resign"
-            and type(message.get("game_id")) is str
-            and type(message.get("reason", "")) is str
-        ):
-            return {"type": "resign", "game_id": message["game_id"], "reason": message.get("reason", "")}
-        raise
 
 
 def _reason(text: str) -> str:

@@ -112,8 +112,8 @@ class ContainedBot:
                 return self._bot(_seat_of(game, seat), seat), ""
             except MoveTimeout:
                 return None, self._failed(f"no answer within {time_limit:g} s")
-            except BotResigned as err:
-                return None, _clip(str(err).removeprefix("resigned: "))
+            except BotResigned as err:  # its own code failed: the bot says why
+                return None, _clip(str(err))
             except ExecBotError as err:
                 return None, self._failed(_clip(str(err)))
 
