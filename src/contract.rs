@@ -342,6 +342,11 @@ pub trait RecordedGame: Clone + Send + Sync + Sized {
     fn apply_action(&mut self, action: i128) -> Result<(), EngineError>;
     /// The refusal of a move given as data that is no move (`shown`, and why not).
     fn unparsable(&self, shown: &str, why: &str) -> EngineError;
+    /// The notation of a legal move of the position (what `apply` takes back).
+    fn notation(&self, mv: &MoveOf<Self>) -> String;
+    /// The action id of a legal move of the position (`None`: a move the fixed action space
+    /// does not reach, such as a climbing play of more units than the encoding's).
+    fn action_id(&self, mv: &MoveOf<Self>) -> Option<u32>;
 
     // ---- reading ----
     /// The event log, in order (it only ever grows).

@@ -13,6 +13,7 @@
 //! - [`bots`]: built-in players, for every game of the contract
 //! - [`nn`]: trained policies (policy files, the dense network's forward pass), game-agnostic
 //! - [`search`]: determinization-based search (ISMCTS), for every game of the contract
+//! - [`seat`]: one seat's information in a recorded game: what a bot is handed
 //! - [`sim`]: batch simulation over many games, in parallel, deterministic per seed
 //! - [`vecenv`]: batched RL environments: N games stepped in one call
 //! - [`interrupt`]: cooperative cancellation of long work (Ctrl-C from Python)
@@ -20,7 +21,7 @@
 //! - [`user_file`]: reading a file a user named: regular, bounded, never blocking
 //!
 //! Layers, each importing only those below it: the shared base (`rng`, `error`, `event`,
-//! `interrupt`, `pool`, `record`, `user_file`, `nn`, `contract`) → the games (`head`, `climb`) →
+//! `interrupt`, `pool`, `record`, `user_file`, `nn`, `contract`, `seat`) → the games (`head`, `climb`) →
 //! the generic consumers (`search` → `bots` → `sim`; `vecenv`) → the game list (`games`) → the
 //! binding (`py`).
 
@@ -38,6 +39,7 @@ pub mod pool;
 pub mod record;
 pub mod rng;
 pub mod search;
+pub mod seat;
 pub mod sim;
 pub mod user_file;
 pub mod vecenv;

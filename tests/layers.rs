@@ -42,6 +42,7 @@ const LAYERS: &[(&str, u8, &str)] = &[
     ("user_file", 0, "base"),
     ("nn", 0, "base"),
     ("contract", 0, "base"),
+    ("seat", 0, "base"),
     ("search", 2, "consumers"),
     ("bots", 2, "consumers"),
     ("sim", 2, "consumers"),

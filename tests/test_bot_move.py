@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from panda_core import BuiltinBot, make
+from panda_core import BuiltinBot, HeadGame, HeadSeat, make
 from panda_core.bot_answer import NotAMoveError, plain_move, refusal_reason
 from panda_core.bot_move import MoveRefused, ask_move
 from panda_core.move_timer import MoveTimer, ThreadBound
@@ -19,18 +19,25 @@ def first_legal(game: Any, seat: int) -> int:
     return int(game.legal_actions()[0])
 
 
-def test_a_python_bot_is_shown_a_clone_and_a_builtin_the_game() -> None:
+def test_a_python_bot_is_handed_its_seat_and_a_builtin_the_game() -> None:
     game = make("head", players=3, seed=4)
     shown: list[object] = []
 
     def looks(g: Any, seat: int) -> int:
         shown.append(g)
-        g.apply(g.legal_actions()[0])  # changing what it was shown changes nothing
+        sample = g.determinize(seat, 1)
+        sample.apply(sample.legal_actions()[0])  # playing on a sample changes nothing
         return 0
 
     before = game.snapshot()
-    assert ask_move(looks, game, game.current_player) == 0
-    assert shown[0] is not game and game.snapshot() == before
+    seat = game.current_player
+    assert ask_move(looks, game, seat) == 0
+    assert isinstance(shown[0], HeadSeat) and shown[0].player == seat
+    assert game.snapshot() == before
+    # The research opt-in hands a clone of the whole game instead.
+    assert ask_move(looks, game, seat, full_information=True) == 0
+    assert isinstance(shown[1], HeadGame) and shown[1] is not game
+    assert shown[1].snapshot() == before and game.snapshot() == before
 
     class Builtin(BuiltinBot):
         def __call__(self, g: Any, seat: int, /) -> Any:

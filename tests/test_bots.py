@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from panda_core import (
     ClimbGame,
     ClimbMove,
     HeadGame,
+    HeadSeat,
     IllegalBotMoveError,
     IllegalMoveError,
     RulesError,
@@ -53,18 +55,18 @@ class RandomBot:
 
 class Cheater:
     """Answers with a move that is not legal (Panda Head: an action id not in the legal list;
-    climbing: a made-up play), after mutating the game it is shown."""
+    climbing: a made-up play), after playing on a determinization of its seat."""
 
     def __init__(self) -> None:
         self.shown: list[str] = []
 
-    def __call__(self, game: Game, player: int) -> int | str:
-        self.shown.append(game.to_json())
-        if isinstance(game, HeadGame):
-            illegal = [a for a in range(24) if a not in game.legal_actions()]
-            game.apply(game.legal_actions()[0])  # mutating the clone must not matter
-            return illegal[0]
-        game.apply(game.legal_moves()[0])
+    def __call__(self, seat: Any, player: int) -> int | str:
+        self.shown.append(seat.to_json())
+        assert not hasattr(seat, "apply"), "a bot is handed a seat, which cannot play"
+        sample = seat.determinize(1)
+        sample.apply(sample.legal_actions()[0])  # playing on a sample must not matter
+        if isinstance(seat, HeadSeat):
+            return next(a for a in range(24) if a not in seat.legal_actions())
         return "single Fi3 steal 9+9"
 
 
@@ -118,9 +120,9 @@ def test_illegal_move_names_seat_and_bot_and_leaves_game_unchanged(game: str) ->
     assert isinstance(err, IllegalMoveError)
     assert err.seat == 1 and err.bot == "Cheater" and "seat 1 (Cheater)" in str(err)
     assert err.legal and err.reason and err.move
-    # The real game is as it was shown to the bot: neither the bot's own move on its clone nor
-    # the refused move reached it, and play can go on from there.
-    assert err.game.to_json() == cheater.shown[-1]
+    # The real game is as it was shown to the bot: neither the bot's own move on its sample
+    # nor the refused move reached it, and play can go on from there.
+    assert err.game.seat(1).to_json() == cheater.shown[-1]
     assert err.game.current_player == 1
     if isinstance(err.game, HeadGame):
         err.game.apply(err.game.legal_actions()[0])

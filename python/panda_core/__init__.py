@@ -8,6 +8,8 @@
 * :class:`HeadVectorEnv`, :class:`ClimbVectorEnv` — N games stepped in one call, in Rust, for
   RL training (docs/agents.md, "Vector environment")
 * :mod:`panda_core.bots` — the :class:`Bot` protocol, :func:`play_game`
+* :mod:`panda_core.seat` — the seat object a bot is handed (``game.seat(player)``): one seat's
+  information, nothing else
 * :mod:`panda_core.arena` — many games between bots, with ratings (:func:`~panda_core.arena.arena`)
 * :mod:`panda_core.rl` — PettingZoo and Gymnasium environments (extra ``[rl]``)
 * :mod:`panda_core.oracle` — an independent pure-Python reading of the rules (the test reference)
@@ -25,6 +27,7 @@ from panda_core._core import (
     ArgumentError,
     ClimbGame,
     ClimbMove,
+    ClimbSeat,
     ClimbSettings,
     ClimbVectorEnv,
     ConcurrentUseError,
@@ -33,6 +36,7 @@ from panda_core._core import (
     HeadGame,
     HeadMove,
     HeadRules,
+    HeadSeat,
     HeadVectorEnv,
     IllegalMoveError,
     InvalidStateError,
@@ -53,6 +57,7 @@ from panda_core.bots import (
     play_game,
 )
 from panda_core.game import Game, make
+from panda_core.seat import Seat
 from panda_core.simulate import SimulationResult, simulate
 
 # `apply()` returns a MoveEvents: a read-only sequence like any other.
@@ -66,6 +71,7 @@ __all__ = [
     "BuiltinBot",
     "ClimbGame",
     "ClimbMove",
+    "ClimbSeat",
     "ClimbSettings",
     "ClimbVectorEnv",
     "ConcurrentUseError",
@@ -78,6 +84,7 @@ __all__ = [
     "HeadGame",
     "HeadMove",
     "HeadRules",
+    "HeadSeat",
     "HeadVectorEnv",
     "IllegalBotMoveError",
     "IllegalMoveError",
@@ -89,6 +96,7 @@ __all__ = [
     "PolicyError",
     "RoundEndEvent",
     "RulesError",
+    "Seat",
     "SimulationResult",
     "__version__",
     "bots",

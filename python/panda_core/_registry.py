@@ -31,11 +31,13 @@ from panda_core._core import (
     NUM_HEAD_ACTIONS,
     ClimbGame,
     ClimbMove,
+    ClimbSeat,
     ClimbSettings,
     ClimbVectorEnv,
     HeadGame,
     HeadMove,
     HeadRules,
+    HeadSeat,
     HeadVectorEnv,
     InvalidStateError,
     RulesError,
@@ -68,6 +70,8 @@ AnyGame: TypeAlias = HeadGame | ClimbGame
 """A game object of any game."""
 AnyRules: TypeAlias = HeadRules | ClimbSettings
 """The rules of any game (``game.rules``)."""
+AnySeat: TypeAlias = HeadSeat | ClimbSeat
+"""A seat object of any game (``game.seat(player)``: what one seat may know)."""
 AnyMove: TypeAlias = HeadMove | ClimbMove
 """A move object of any game (``game.legal_moves()``)."""
 MoveDict: TypeAlias = climb.ClimbMoveDict
@@ -600,9 +604,9 @@ def _looks_like(record: Mapping[str, Any], claimed: list[GameSpec]) -> str:
     return ""
 
 
-def spec_of(game: AnyGame) -> GameSpec:
-    """The game a game object plays (a climbing game's preset says which)."""
-    if isinstance(game, HeadGame):
+def spec_of(game: AnyGame | AnySeat) -> GameSpec:
+    """The game a game object or a seat object plays (a climbing game's preset says which)."""
+    if isinstance(game, HeadGame | HeadSeat):
         return SPECS["head"]
     return SPECS[game.rules.preset]
 

@@ -28,6 +28,16 @@ CardKind = Literal["panda", "big_panda", "bamboo", "animal", "element"]
 ``animal`` (two faces) or ``element`` (a wind card)."""
 
 
+class LegalEntry(TypedDict):
+    """One legal move of a seat, as ``seat.legal_list()`` and the bot protocol list it."""
+
+    id: int | None
+    """Its action id; ``None`` for a move no action id reaches. In the climbing games several
+    moves may share an id (an abstract action: the shape, not the cards)."""
+    notation: str
+    """The move exactly, as ``apply`` takes it."""
+
+
 class CardInfo(TypedDict):
     """One card of a game's deck, as ``game.cards()`` describes it (computed by the engine from
     its card rules and, in the climbing games, from the deck file in play)."""

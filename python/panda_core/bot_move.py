@@ -20,20 +20,34 @@ fallback move.
 
 A built-in bot (:class:`~panda_core.bots.BuiltinBot`) is the engine's: it is asked on the game
 itself (it reads only what its seat may know, and the engine bounds its time) and its errors are
-the engine's, raised as they are. Any other bot is shown a clone, so nothing it does to the
-object it is given reaches the game.
+the engine's, raised as they are. Any other bot is handed the seat object,
+``game.seat(seat)`` (:mod:`panda_core.seat`): that seat's information and nothing else, so
+nothing it does reaches the game and no card it may not know reaches it. ``full_information``
+(a research opt-in for perfect-information baselines, which every loop that offers it records in
+its results) hands it a clone of the whole game instead.
+
+At the end of a game, :func:`tell_game_over` tells every bot that wants to know (a bot in
+another process, which is sent the end of its game).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol, TypeVar
 
 from panda_core._builtin_bot import BuiltinBot
 from panda_core._registry import AnyGame
 from panda_core.move_timer import MoveTimeout
 
-__all__ = ["BOT_FAILURES", "Bound", "FailureKind", "MoveRefused", "ask_move"]
+__all__ = [
+    "BOT_FAILURES",
+    "Bound",
+    "FailureKind",
+    "MoveRefused",
+    "ask_move",
+    "shown_to_bot",
+    "tell_game_over",
+]
 
 T = TypeVar("T")
 
@@ -74,6 +88,12 @@ def _as_is(answer: object) -> Any:
     return answer
 
 
+def shown_to_bot(game: AnyGame, seat: int, full_information: bool = False) -> Any:
+    """What a Python bot playing ``seat`` is handed: the seat object, or a clone of the whole
+    game with ``full_information``."""
+    return game.clone() if full_information else game.seat(seat)
+
+
 def ask_move(
     bot: Any,
     game: AnyGame,
@@ -83,9 +103,11 @@ def ask_move(
     bound: Bound | None = None,
     failures: tuple[type[BaseException], ...] = BOT_FAILURES,
     describe: Callable[[MoveRefused], str] | None = None,
+    full_information: bool = False,
 ) -> T:
     """``take(answer)`` of ``bot``'s answer for ``seat``, the seat to move in ``game``;
-    :class:`MoveRefused` saying why not (the game is unchanged unless ``take`` plays it)."""
+    :class:`MoveRefused` saying why not (the game is unchanged unless ``take`` plays it).
+    The bot is handed ``game.seat(seat)`` (a clone with ``full_information``)."""
     if isinstance(bot, BuiltinBot):
         return take(bot(game, seat))
 
@@ -97,7 +119,7 @@ def ask_move(
 
     def call() -> T:
         try:
-            answer = bot(game.clone(), seat)
+            answer = bot(shown_to_bot(game, seat, full_information), seat)
         except MoveTimeout:
             raise
         except failures as err:
@@ -113,3 +135,24 @@ def ask_move(
         return call() if bound is None else bound.run(call)
     except MoveTimeout:
         raise MoveRefused("timeout") from None
+
+
+def tell_game_over(
+    bots: Sequence[object], game: AnyGame, failures: tuple[type[BaseException], ...] = BOT_FAILURES
+) -> list[BaseException | None]:
+    """Call ``game_over(seat)`` on every bot that has one, with its own seat object of the ended
+    ``game`` (a bot in another process sends it the end of its game). What a bot raises there is
+    returned in its place, never raised: the game is over and its result stands."""
+    out: list[BaseException | None] = []
+    for seat, bot in enumerate(bots):
+        hook = getattr(bot, "game_over", None)
+        if not callable(hook):
+            out.append(None)
+            continue
+        try:
+            hook(game.seat(seat))
+        except failures as err:
+            out.append(err)
+        else:
+            out.append(None)
+    return out

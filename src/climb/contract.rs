@@ -316,6 +316,12 @@ impl RecordedGame for ClimbGame {
     fn unparsable(&self, shown: &str, why: &str) -> EngineError {
         ClimbGame::unparsable(self, shown, why)
     }
+    fn notation(&self, mv: &Move) -> String {
+        mv.notation()
+    }
+    fn action_id(&self, mv: &Move) -> Option<u32> {
+        encoding::action_index(self.state(), mv).and_then(|id| u32::try_from(id).ok())
+    }
 
     fn events(&self) -> &[ClimbEvent] {
         ClimbGame::events(self)

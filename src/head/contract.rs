@@ -318,6 +318,15 @@ impl RecordedGame for HeadGame {
     fn apply_action(&mut self, action: i128) -> Result<(), EngineError> {
         HeadGame::apply_action(self, action)
     }
+    fn notation(&self, mv: &ActionId) -> String {
+        Action::from_id(*mv)
+            .map(Action::notation)
+            .unwrap_or_default()
+    }
+    /// Every Panda Head move is its action id.
+    fn action_id(&self, mv: &ActionId) -> Option<u32> {
+        Some(u32::from(*mv))
+    }
     /// Panda Head moves are ids and notations: data that is neither is a notation refused.
     fn unparsable(&self, shown: &str, _why: &str) -> EngineError {
         self.clone()

@@ -11,6 +11,7 @@ mod games;
 mod interrupt;
 mod json;
 mod policy;
+mod seat_class;
 mod sim;
 mod vecenv;
 

@@ -102,8 +102,11 @@ def start_message(
 
 
 def legal_list(seat: Any) -> list[dict[str, Any]]:
-    """The legal moves of ``seat`` (the seat to move) as ``{"id", "notation"}``, by id."""
-    return [{"id": m.action_id, "notation": m.notation} for m in seat.legal_moves()]
+    """The legal moves of ``seat`` (the seat to move) as ``{"id", "notation"}``, in the
+    engine's order: ``seat.legal_list()``. ``id`` is ``None`` for a move no action id reaches;
+    in the climbing games several moves may share an id (an abstract action), so a bot that
+    means one move answers its notation."""
+    return list(seat.legal_list())
 
 
 def decision_message(

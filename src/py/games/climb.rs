@@ -413,6 +413,35 @@ impl PyClimbGame {
 }
 
 game_class::bind_game!(PyClimbGame);
+crate::py::seat_class::seat_class!(PyClimbSeat, PyClimbGame, "ClimbSeat");
+
+/// The climbing games' own verbs of a seat: the round and the public classifiers.
+#[pymethods]
+impl PyClimbSeat {
+    /// The round in progress, from 1.
+    #[getter]
+    fn round(&self) -> u32 {
+        self.game.round()
+    }
+    /// What a move plays (public: the classification of cards): as `game.move_info`.
+    fn move_info<'py>(
+        &self,
+        py: Python<'py>,
+        r#move: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.game.move_info(py, r#move)
+    }
+    /// One feature row per legal move of this seat while it is to move (shape `(0, F)`
+    /// otherwise): as `game.legal_move_features()`.
+    fn legal_move_features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        if !crate::py::seat_class::mine(self) {
+            return Vec::<f32>::new()
+                .into_pyarray(py)
+                .reshape([0, MOVE_FEATURES]);
+        }
+        self.game.legal_move_features(py)
+    }
+}
 
 impl GameClass for PyClimbGame {
     type Core = ClimbGame;

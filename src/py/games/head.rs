@@ -422,6 +422,42 @@ impl PyHeadGame {
 }
 
 game_class::bind_game!(PyHeadGame);
+crate::py::seat_class::seat_class!(PyHeadSeat, PyHeadGame, "HeadSeat");
+
+/// Panda Head's own verbs of a seat: its hand and the public counters.
+#[pymethods]
+impl PyHeadSeat {
+    /// The card ids of this seat's hand (`seat`, if given, must be this seat).
+    #[pyo3(signature = (seat = None))]
+    fn hand(&self, seat: Option<Int>) -> PyResult<Vec<u32>> {
+        let me = crate::py::seat_class::own(self, seat, "hand")?;
+        Ok(id_list(self.game.st().hand(me)))
+    }
+    #[getter]
+    fn dealer(&self) -> u8 {
+        self.game.dealer()
+    }
+    #[getter]
+    fn leader(&self) -> u8 {
+        self.game.leader()
+    }
+    #[getter]
+    fn hand_number(&self) -> u32 {
+        self.game.hand_number()
+    }
+    #[getter]
+    fn pile_number(&self) -> u8 {
+        self.game.pile_number()
+    }
+    #[getter]
+    fn drowsy(&self) -> Vec<bool> {
+        self.game.drowsy()
+    }
+    #[getter]
+    fn pooped(&self) -> Vec<bool> {
+        self.game.pooped()
+    }
+}
 
 impl GameClass for PyHeadGame {
     type Core = HeadGame;

@@ -16,10 +16,10 @@ use crate::py::game_class::StateOf;
 mod climb;
 mod head;
 
-/// `module: GameClass, VectorEnvClass, "title", "rounds column", simulate_fn, records_fn;` per
-/// game.
+/// `module: GameClass, SeatClass, VectorEnvClass, "title", "rounds column", simulate_fn,
+/// records_fn;` per game.
 macro_rules! games {
-    ($($module:ident: $game:ident, $env:ident, $title:literal, $rounds:literal,
+    ($($module:ident: $game:ident, $seat:ident, $env:ident, $title:literal, $rounds:literal,
        $simulate:ident, $records:ident;)+) => {
         $(
             crate::py::sim::batch_functions!(
@@ -64,6 +64,7 @@ macro_rules! games {
             $(
                 $module::register(m)?;
                 m.add_class::<$module::$game>()?;
+                m.add_class::<$module::$seat>()?;
                 m.add_class::<$module::$env>()?;
                 m.add_function(wrap_pyfunction!($simulate, m)?)?;
                 m.add_function(wrap_pyfunction!($records, m)?)?;
@@ -74,6 +75,6 @@ macro_rules! games {
 }
 
 games! {
-    head: PyHeadGame, PyHeadVectorEnv, "Panda Head", "hands", simulate_head_batch, head_batch_records;
-    climb: PyClimbGame, PyClimbVectorEnv, "climbing", "rounds", simulate_climb_batch, climb_batch_records;
+    head: PyHeadGame, PyHeadSeat, PyHeadVectorEnv, "Panda Head", "hands", simulate_head_batch, head_batch_records;
+    climb: PyClimbGame, PyClimbSeat, PyClimbVectorEnv, "climbing", "rounds", simulate_climb_batch, climb_batch_records;
 }
