@@ -42,10 +42,9 @@ class Asking:
 
     def __call__(self, seat: Any, player: int) -> Any:
         self.decisions += 1
-        # the explicit player: the verbs a game object and a seat answer the same
-        assert len(seat.observation(player)) > 0
+        assert len(seat.observation()) > 0
         if self.decisions % 5 == 1:
-            sampled = seat.determinize(player, self.decisions)
+            sampled = seat.determinize(self.decisions)
             assert sampled.current_player == player
         return seat.bot_move("heuristic", seed=(self.seed + self.decisions) % 2**64)
 
@@ -274,39 +273,17 @@ def talk() -> Any:
         conversation.kill()
 
 
-class GameSeat:
-    """What the builders read, for one seat of a whole game (as in the seat test)."""
-
-    def __init__(self, game: Any, player: int) -> None:
-        self.game = game
-        self.player = player
-        self.current_player = game.current_player
-        self.scores = list(game.scores)
-        self.winner = game.winner
-
-    def view(self, player: int) -> Any:
-        return self.game.view(player)
-
-    def legal_moves(self) -> list[Any]:
-        from panda_core.protocol.remote_seat import LegalMove
-
-        if self.current_player != self.player:
-            return []
-        return [LegalMove(self.game.action_index(m), m.notation) for m in self.game.legal_moves()]
-
-    def result(self) -> Any:
-        return self.game.result()
-
-
 def answer(game: Any, player: int, ask: dict[str, Any]) -> dict[str, Any]:
+    """The engine's answer to an ask: from the seat's information."""
+    seat = game.seat(player)
     kind = ask["ask"]
     if kind == "observation":
-        value: Any = game.observation(player).tolist()
+        value: Any = seat.observation().tolist()
     elif kind == "determinize":
-        value = game.determinize(player, ask["seed"]).snapshot()
+        value = seat.determinize(ask["seed"]).snapshot()
     else:
-        move = game.bot_move(ask["bot"], ask["seed"])
-        value = {"id": game.action_index(move), "notation": move.notation}
+        move = seat.bot_move(ask["bot"], ask["seed"])
+        value = {"id": seat.action_index(move), "notation": move.notation}
     return {"type": "answer", "game_id": ask["game_id"], "ask": kind, "value": value}
 
 
@@ -348,7 +325,7 @@ def play(
             messages.decision_message(
                 game_id=game_id,
                 decision=decision,
-                seat=GameSeat(game, seat),
+                seat=game.seat(seat),
                 events=events[seen:],
                 time_left_ms=5000,
             )
@@ -374,7 +351,7 @@ def play(
     talk.send(
         messages.end_message(
             game_id=game_id,
-            seat=GameSeat(game, seat),
+            seat=game.seat(seat),
             events=game.events(seat)[seen:],
             forfeit=forfeit,
         )
@@ -407,7 +384,7 @@ def test_a_bot_with_asks_plays_complete_games_as_in_process(talk: Any, game_name
         decision = 0
         while (to_move := replay.current_player) is not None:
             if to_move == seat:
-                move = bot(replay, seat)
+                move = bot(replay.seat(seat), seat)
                 expected.append(replay.action_index(move) if game_name == "head" else move.notation)
                 replay.apply(move)
             else:
@@ -508,7 +485,7 @@ def test_a_looping_bot_leaves_the_adapter_able_to_exit(talk: Any) -> None:
             messages.decision_message(
                 game_id="loop",
                 decision=0,
-                seat=GameSeat(game, seat),
+                seat=game.seat(seat),
                 events=game.events(seat),
                 time_left_ms=200,
             )
@@ -517,7 +494,7 @@ def test_a_looping_bot_leaves_the_adapter_able_to_exit(talk: Any) -> None:
         conversation.send(
             messages.end_message(
                 game_id="loop",
-                seat=GameSeat(game, seat),
+                seat=game.seat(seat),
                 events=[],
                 forfeit={"seat": seat, "kind": "timeout", "reason": "overran"},
             )
@@ -550,7 +527,7 @@ def test_the_end_during_an_ask_stops_the_bot_and_the_next_game_plays(talk: Any) 
         messages.decision_message(
             game_id="cut",
             decision=0,
-            seat=GameSeat(game, seat),
+            seat=game.seat(seat),
             events=game.events(seat),
             time_left_ms=200,
         )
@@ -560,7 +537,7 @@ def test_the_end_during_an_ask_stops_the_bot_and_the_next_game_plays(talk: Any) 
     conversation.send(  # no answer: the engine ends the game (the bot overran)
         messages.end_message(
             game_id="cut",
-            seat=GameSeat(game, seat),
+            seat=game.seat(seat),
             events=[],
             forfeit={"seat": seat, "kind": "timeout", "reason": "overran"},
         )
@@ -584,7 +561,7 @@ def test_the_end_during_an_ask_stops_the_bot_and_the_next_game_plays(talk: Any) 
         messages.decision_message(
             game_id="next",
             decision=0,
-            seat=GameSeat(game, seat),
+            seat=game.seat(seat),
             events=game.events(seat),
             time_left_ms=200,
         )

@@ -16,7 +16,7 @@ import pytest
 from panda_core._registry import GAMES, spec
 from panda_core.protocol import messages
 from test_protocol_adapter import Conversation, adapter_command, play
-from test_protocol_adapter_seat import GameSeat, wire
+from test_protocol_adapter_seat import wire
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = json.loads((ROOT / "docs" / "bot_protocol.schema.json").read_text(encoding="utf-8"))
@@ -70,7 +70,7 @@ def engine_messages(
             messages.decision_message(
                 game_id=f"g-{player}",
                 decision=decision,
-                seat=GameSeat(game, player),
+                seat=game.seat(player),
                 events=events[seen[player] :],
                 time_left_ms=decision % 2 * 500 or None,
             )
@@ -92,7 +92,7 @@ def engine_messages(
             out.append(
                 messages.end_message(
                     game_id=f"g-{seat}",
-                    seat=GameSeat(game, seat),
+                    seat=game.seat(seat),
                     events=game.events(seat)[seen[seat] :],
                     forfeit=forfeit,
                 )

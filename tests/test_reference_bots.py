@@ -52,7 +52,7 @@ def in_process(game_name: str, players: int, seed: int, seat: int) -> list[Any]:
     decision = 0
     while (to_move := game.current_player) is not None:
         if to_move == seat:
-            move = twin(game, seat)
+            move = twin(game.seat(seat), seat)
             moves.append(move)
             game.apply(move)
         else:
