@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A bot for every panda-core game, over the bot protocol (docs/bot_protocol.md), for Node.js 20
 // with no npm packages. Run it as an entrant:
-//     panda-core arena -e heuristic,random,exec:node examples/protocol_bot.js
+//     panda-core arena -e 'heuristic,random,exec:node examples/protocol_bot.js'
 // It reads the engine's messages on stdin, one JSON object per line, and writes its own on stdout.
 //
 // Its policy is examples/protocol_bot.py's, move for move: a SplitMix64 generator seeded with the

@@ -3,7 +3,7 @@
 the standard library only: it never imports panda_core.
 
 Run it as an entrant (an ``exec:`` entrant ends the list):
-``panda-core arena -e heuristic,random,exec:python3 examples/protocol_bot.py``. It reads the
+``panda-core arena -e 'heuristic,random,exec:python3 examples/protocol_bot.py'``. It reads the
 engine's messages on stdin, one JSON object per line, and writes its own on stdout.
 
 Its policy: a SplitMix64 generator seeded with the game's ``seed`` (from ``start``) picks, at each
