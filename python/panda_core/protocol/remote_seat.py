@@ -177,7 +177,7 @@ class RemoteSeat:
             ):
                 raise ProtocolError(f"a legal move is {{'id', 'notation'}}, got {shown(item)}")
             pairs.append((item.get("id"), item["notation"]))
-        self._decision = _plain(dict(decision))
+        self._decision = dict(decision)  # its parts are handed out as copies only
         self._add_events(events)
         self._legal = pairs
         self._moves = None
