@@ -127,6 +127,16 @@ class Spinning:
             pass
 
 
+class Lingering:
+    """Starts a thread that never ends (not a daemon): the adapter still exits at bye."""
+
+    def reset(self, seed: int) -> None:
+        threading.Thread(target=lambda: time.sleep(3600), daemon=False).start()
+
+    def __call__(self, seat: Any, player: int) -> Any:
+        return seat.legal_actions()[0]
+
+
 class Swallowing:
     """Asks forever and swallows everything, even the adapter's own BaseExceptions."""
 
@@ -546,6 +556,15 @@ def test_a_looping_bot_leaves_the_adapter_able_to_exit(talk: Any) -> None:
         assert conversation.close() == 0
         assert time.monotonic() - began < 10
         assert conversation.read() is None  # nothing more came: the end of its output
+
+
+def test_a_thread_the_bot_leaves_running_does_not_keep_the_adapter_alive(talk: Any) -> None:
+    conversation = talk("Lingering")
+    conversation.hello()
+    game, _moves, resigned = play(conversation, "spin")
+    assert resigned is None and game.is_over
+    conversation.send({"type": "bye"})
+    assert conversation.close(timeout=10) == 0
 
 
 def test_the_end_during_an_ask_stops_the_bot_and_the_next_game_plays(talk: Any) -> None:
