@@ -16,7 +16,13 @@ field); ``result()`` after the end is the end message's own. ``cards()``, and th
 ask (seed 0, once per decision): such a game holds exactly what this seat knows, so they answer as
 the real seat does.
 
-What the seat shows is plain JSON made into Python: a view's tuples arrive as lists.
+What differs from the seat object: Panda Head's legal moves are :class:`LegalMove` objects (a
+decision lists a move's id and notation, not its cards); after the end there is no view (the end
+message carries none); ``bot_move``'s ``time_limit`` is checked but not sent (the engine bounds
+the search by the decision's time left); what the seat shows is plain JSON made into Python, so
+a view's tuples arrive as lists. Like the seat object it is not pickled, and a copy is a copy of
+what it knows. tests/test_protocol_adapter_seat.py compares it with ``game.seat(player)`` verb
+by verb at every decision of complete games.
 """
 
 from __future__ import annotations
