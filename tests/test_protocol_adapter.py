@@ -697,4 +697,4 @@ def test_a_contained_bots_seed_does_not_give_the_deal_away() -> None:
         move_time=20,
     )
     assert report.settings.entrants[0].contained
-    assert not report.forfeits, report.forfeits[0].message
+    assert not report.forfeits, report.forfeits[0].forfeit.message  # type: ignore[union-attr]

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]
 import pytest
 
 from panda_core._registry import GAMES, spec
@@ -77,12 +77,15 @@ def engine_messages(
         )
         seen[player] = len(events)
         answers: list[tuple[str, Any]] = []
+        own = game.seat(player)
         if decision % asks_every == 0:
-            move = game.bot_move("heuristic", decision)
-            answers.append(("observation", game.observation(player).tolist()))
-            answers.append(("bot_move", {"id": game.action_index(move), "notation": move.notation}))
+            move = own.bot_move("heuristic", decision)
+            answers.append(("observation", own.observation().tolist()))
+            answers.append(
+                ("bot_move", {"id": own.action_index(move.notation), "notation": move.notation})
+            )
         if decision % (5 * asks_every) == 0:
-            answers.append(("determinize", game.determinize(player, decision).snapshot()))
+            answers.append(("determinize", own.determinize(decision).snapshot()))
         for ask, value in answers:
             out.append({"type": "answer", "game_id": f"g-{player}", "ask": ask, "value": value})
         game.apply(game.bot_move("random", seed + decision).notation)
@@ -151,7 +154,7 @@ def test_the_lines_bots_send_validate(sender: str) -> None:
         BOT.validate(message)
         kinds.add((message["type"], message.get("ask")))
     assert {("hello", None), ("pong", None)} <= kinds
-    expected = {
+    expected_by_sender: dict[str, set[tuple[str, Any]]] = {
         "adapter-asking": {
             ("move", None),
             ("ask", "observation"),
@@ -159,7 +162,8 @@ def test_the_lines_bots_send_validate(sender: str) -> None:
             ("ask", "bot_move"),
         },
         "adapter-raising": {("resign", None)},
-    }.get(sender, {("move", None)})
+    }
+    expected = expected_by_sender.get(sender, {("move", None)})
     assert expected <= kinds
 
 
@@ -245,7 +249,7 @@ def schema_accepts(line: str | bytes) -> bool:
         message = json.loads(line)
     except ValueError:
         return False
-    return BOT.is_valid(message)
+    return bool(BOT.is_valid(message))
 
 
 def reader_accepts(line: str | bytes) -> bool:
