@@ -352,12 +352,6 @@ HOSTILE_BOTS = """
 import os, sys, time
 
 class Lowest:
-    def __init__(self):
-        path = os.environ.get("PANDA_TEST_PID_FILE")
-        if path:
-            with open(path, "a") as out:
-                out.write(f"{os.getpid()}\\n")
-
     def __call__(self, game, player):
         return game.legal_actions()[0]
 
@@ -500,7 +494,9 @@ SHORT_HEAD = HeadRules(bust_threshold=6)
         pytest.param("exits", "the bot's process ended (exit status 3)", marks=pytest.mark.slow),
         ("sys_exit", "raised SystemExit: 4"),
         ("never_returns", "no answer within 0.3 s"),
-        pytest.param("forges_answers", "answered junk, not a move", marks=pytest.mark.slow),
+        pytest.param(
+            "forges_answers", "sent a line the protocol refuses", marks=pytest.mark.slow
+        ),
         pytest.param(
             "huge_notation", "answered a notation of 10000000 characters", marks=pytest.mark.slow
         ),
@@ -588,17 +584,14 @@ def test_a_contained_bot_dies_with_its_parent(bots_module: str, tmp_path: Path) 
     import signal
     import time
 
-    pid_file = tmp_path / "pids"
-    env = dict(os.environ, PANDA_TEST_PID_FILE=str(pid_file))
     parent = subprocess.Popen(
         [sys.executable, "-c", PARENT, str(tmp_path), bots_module],
         stdout=subprocess.PIPE,
         text=True,
-        env=env,
     )
     try:
         assert parent.stdout is not None and parent.stdout.readline().strip() == "ready"
-        (child,) = [int(x) for x in pid_file.read_text().split()]
+        (child,) = children(parent.pid)  # the bot's process (the table waited for its hello)
         assert child != parent.pid and alive(child)
         os.kill(parent.pid, signal.SIGKILL)
         parent.wait(timeout=10)

@@ -1,5 +1,6 @@
 """Batch simulation: built-in bots run entirely in Rust with the GIL released; a table with a
-Python bot (:class:`panda_core.bots.Bot`) at any seat runs game by game in a Python loop."""
+Python bot (:class:`panda_core.bots.Bot`), a protocol bot (``exec:COMMAND``) or a language model
+(``llm:MODEL``) at any seat runs game by game in a Python loop."""
 
 from __future__ import annotations
 
@@ -21,8 +22,9 @@ from panda_core._core import (
     check_threads,
     nth_output,
 )
-from panda_core._registry import DEFAULT_GAME, GAMES, AnyRules, BatchColumns, spec
-from panda_core.bots import Bot, bot_name, play_game
+from panda_core._registry import DEFAULT_GAME, GAMES, AnyRules, BatchColumns, GameSpec, spec
+from panda_core.bot_import import bot_spec_kind, make_bot
+from panda_core.bots import Bot, bot_name, names_builtin, play_game
 
 _Columns = BatchColumns
 
@@ -117,13 +119,16 @@ def simulate(
     per seat (default all ``"random"``; a single bot name, such as ``bots="heuristic"``, sits at
     every seat).
 
-    A seat is a built-in bot name (``BOT_NAMES``, or ``"ismcts:N"``) or a Python bot (a
-    :class:`panda_core.bots.Bot`: ``bot(game, player) -> move``, optionally with ``reset(seed)``).
-    When every seat is a built-in name the whole batch runs in Rust over ``threads`` threads; with a
-    Python bot at any seat the games run one by one through :func:`panda_core.bots.play_game` (the
-    built-in seats then ask the engine move by move; ``threads`` is ignored). Either way the result
-    has the same type and fields, and ``bots`` holds each seat's name (:func:`~panda_core.bots.
-    bot_name` for a Python bot).
+    A seat is a built-in bot name (``BOT_NAMES``, or ``"ismcts:N"``), a Python bot (a
+    :class:`panda_core.bots.Bot`: ``bot(seat, player) -> move``, optionally with ``reset(seed)``,
+    or its import path ``"package.module:attr"``, run in this process), a protocol bot
+    ``"exec:COMMAND"`` (a subprocess, started once and reused for every game; see
+    docs/bot_protocol.md) or a language model ``"llm:MODEL"``. When every seat is a built-in
+    name the whole batch runs in Rust over ``threads`` threads; otherwise the games run one by one
+    through :func:`panda_core.bots.play_game` (the built-in seats then ask the engine move by
+    move; ``threads`` is ignored). Either way the result has the same type and fields, and
+    ``bots`` holds each seat's name (the spec as given, :func:`~panda_core.bots.bot_name` for a
+    bot object).
 
     ``rules`` are the game's rules object (``HeadRules`` / ``ClimbSettings``; a climbing game's
     preset is set from ``game``), as for :func:`panda_core.make`.
@@ -218,7 +223,7 @@ class _Request:
             size = 0 if progress else DEFAULT_CHUNK
         else:
             size = _count("chunk", chunk, 1, MAX_BATCH_GAMES)
-        if any(not isinstance(s, str) for s in seats):
+        if any(not _names_builtin(s) for s in seats):
             _check_python_request(n_players, seats, seed, threads)
         return _Request(
             games=n_games,
@@ -251,7 +256,8 @@ def _seats(bots: Sequence[str | Bot[Any]] | str | None, players: int) -> tuple[s
     seats: tuple[str | Bot[Any], ...] = (bots,) * players if isinstance(bots, str) else tuple(bots)
     for bot in seats:
         if isinstance(bot, str):
-            check_bot(bot)
+            if names_builtin(bot) or bot_spec_kind(bot) is None:
+                check_bot(bot)  # the engine's message for a name it does not know
         elif not callable(bot):
             raise RulesError(
                 f"a bot is a built-in bot name or a callable bot(game, player), got {bot!r:.60}"
@@ -280,8 +286,43 @@ def _chunks(request: _Request, rules: AnyRules | None) -> Iterator[SimulationRes
     """The games of ``request`` in chunks of ``request.chunk`` games (0: timed chunks)."""
     game = spec(request.game)
     rules_of_game = game.rules(rules)
-    python_loop = any(not isinstance(s, str) for s in request.seats)
+    python_loop = any(not _names_builtin(s) for s in request.seats)
     builtin = [s for s in request.seats if isinstance(s, str)]
+    made: list[Any] = []
+    seats = request.seats
+    if python_loop:  # the bots of the specs, made once for every game (a protocol bot's
+        seats = tuple(_seat_bot(s, made) for s in request.seats)  # process plays them all)
+    try:
+        yield from _chunks_of(request, game, rules_of_game, seats, python_loop, builtin)
+    finally:
+        for bot in made:
+            close = getattr(bot, "close", None)
+            if callable(close):
+                close()
+
+
+def _names_builtin(seat: object) -> bool:
+    return isinstance(seat, str) and names_builtin(seat)
+
+
+def _seat_bot(seat: str | Bot[Any], made: list[Any]) -> str | Bot[Any]:
+    """A seat as the Python loop takes it: a built-in name or a bot object (made from its spec,
+    and noted in ``made`` to be closed at the end)."""
+    if not isinstance(seat, str) or names_builtin(seat):
+        return seat
+    bot = make_bot(seat)
+    made.append(bot)
+    return bot
+
+
+def _chunks_of(
+    request: _Request,
+    game: GameSpec,
+    rules_of_game: AnyRules,
+    seats: tuple[str | Bot[Any], ...],
+    python_loop: bool,
+    builtin: list[str],
+) -> Iterator[SimulationResult]:
     done = 0
     step = request.chunk or 64
     while done < request.games or (done == 0 and request.games == 0):
@@ -291,7 +332,7 @@ def _chunks(request: _Request, rules: AnyRules | None) -> Iterator[SimulationRes
             cols = _play_python(
                 request.game,
                 request.players,
-                request.seats,
+                seats,
                 request.seed,
                 rules_of_game,
                 done,

@@ -66,9 +66,11 @@ def register(sub: Any, default: Default = keep_default) -> None:
         required=True,
         action="append",
         help="bots, comma-separated or one per -e: built-in (random, heuristic, ismcts, "
-        "ismcts:N, neural, neural:PATH) or Python bots 'package.module:attr' (a class or a "
-        "callable), each optionally 'label=spec'. A neural:PATH takes the rest of its -e as "
-        "its path (commas and = included): give the entrants after it their own -e",
+        "ismcts:N, neural, neural:PATH), protocol bots in any language 'exec:COMMAND' "
+        "(COMMAND split like a shell would: 'exec:node \"my bot.js\" --fast'), language models "
+        "'llm:MODEL', or Python bots 'package.module:attr' (a class or a callable), each "
+        "optionally 'label=spec'. A neural:PATH or exec:COMMAND takes the rest of its -e as its "
+        "path or command (commas and = included): give the entrants after it their own -e",
     )
     add_game_options(p, default)
     p.add_argument(
@@ -103,6 +105,21 @@ def register(sub: Any, default: Default = keep_default) -> None:
         help="seconds one game may take before its worker is stopped (a forfeit)",
     )
     p.add_argument(
+        "--in-process",
+        action="store_true",
+        default=default(False),
+        help="run the Python bots given by import path in the arena's processes, next to the "
+        "real game, instead of each in a process of its own that holds only its seat's "
+        "messages (faster to start; the results say the bots were not contained)",
+    )
+    p.add_argument(
+        "--full-information",
+        action="store_true",
+        default=default(False),
+        help="research: hand the in-process Python bots the whole game (every hand, the draw "
+        "pile) instead of their seat; needs --in-process, and the results say so",
+    )
+    p.add_argument(
         "--json", action="store_true", default=default(False), help="print results.json instead"
     )
     add_quiet_option(p, default)
@@ -134,6 +151,8 @@ def _cmd_arena(args: argparse.Namespace, given: set[str]) -> int:
         "rules": rules,
         "move_time": args.move_time,
         "game_time": args.game_time,
+        "contained": not args.in_process,
+        "full_information": args.full_information,
     }
     # -e a,b -e c: the entrants a, b and c; each -e is split by itself (a path ends its own).
     entrants = [

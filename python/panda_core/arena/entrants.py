@@ -3,10 +3,17 @@ labels to specs, or bot objects.
 
 The text form (a string of entrants, one ``-e`` of the command line) is a comma-separated list
 of ``[label=]spec``. A label is what comes before the first ``=``, when that part holds no ``:``
-and no ``,`` (so ``neural:./a=b.safetensors`` is a spec, not a label). A ``neural:PATH`` entrant
-ends the list: its path is all the rest of the text, commas and ``=`` included, so any path can
-be named (``-e 'mine=neural:./runs/a,b=1.safetensors'``; the entrants after it go in their own
-``-e``). A bot spec in a list (Python API) is one entrant, split only into label and spec.
+and no ``,`` (so ``neural:./a=b.safetensors`` is a spec, not a label). A ``neural:PATH`` or an
+``exec:COMMAND`` entrant ends the list: its path or command is all the rest of the text, commas
+and ``=`` included, so any path or command can be named (``-e 'mine=neural:./runs/a,b=1.safetensors'``,
+``-e 'js=exec:node "my bot.js" --depth=2,3'``; the entrants after it go in their own ``-e``). An
+``exec:`` command is split as a POSIX shell would (``shlex.split``): quote an argument holding
+spaces inside the command, and quote the whole ``-e`` for the shell itself. A bot spec in a list
+(Python API) is one entrant, split only into label and spec.
+
+Containment (:attr:`~panda_core.arena.model.Entrant.contained`): a Python bot given by import
+path plays in a process of its own through the protocol's adapter unless the arena is run
+in-process (:func:`contain`); a bot object cannot be contained.
 
 Everything is checked here, in the process that starts the arena, before any game is played: a
 built-in name by the engine's own bot parser, a Python bot by importing it (the workers import
@@ -18,16 +25,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from pathlib import PurePath
 from typing import Any
 
 from panda_core._args import cut, shown
 from panda_core._core import NeuralPolicy, RulesError
 from panda_core.arena.errors import ArenaError
 from panda_core.arena.model import Entrant
-from panda_core.bot_import import bot_spec_kind
+from panda_core.bot_import import EXEC_PREFIX, LLM_PREFIX, bot_spec_kind, exec_command
 from panda_core.bots import bot_name
 
-__all__ = ["MAX_ENTRANTS", "parse_entrants", "split_entrants", "with_policies"]
+__all__ = ["MAX_ENTRANTS", "contain", "parse_entrants", "split_entrants", "with_policies"]
 
 MAX_ENTRANTS = 64
 """Most entrants in one arena (the head-to-head table grows with its square)."""
@@ -58,6 +66,8 @@ def parse_entrants(entrants: object) -> tuple[Entrant, ...]:
 
 
 _NEURAL_PATH = "neural:"
+_REST_OF_TEXT = (_NEURAL_PATH, EXEC_PREFIX)
+"""Specs that take the rest of their text (a path, a command: commas included)."""
 
 
 def split_entrants(text: str) -> list[tuple[str | None, str]]:
@@ -66,7 +76,7 @@ def split_entrants(text: str) -> list[tuple[str | None, str]]:
     rest = text
     while True:
         label, spec = _split_label(rest)
-        if spec.startswith(_NEURAL_PATH):  # a path: the rest of the text, commas included
+        if spec.startswith(_REST_OF_TEXT):  # a path or a command: the rest, commas included
             out.append((label, spec))
             return out
         spec, comma, rest = spec.partition(",")
@@ -107,19 +117,53 @@ def _entrant(label: str | None, value: object) -> Entrant:
             return Entrant(label=label or spec, spec=spec, builtin=True)
         if kind == "python":
             return Entrant(label=label or spec.rpartition(":")[2], spec=spec, builtin=False)
+        if kind == "exec":
+            return Entrant(label=label or _command_label(spec), spec=spec, builtin=False)
+        if kind == "llm":
+            model = spec[len(LLM_PREFIX) :].partition("?")[0] or spec
+            return Entrant(label=label or model[:_LABEL_CHARS], spec=spec, builtin=False)
         raise ArenaError(
             f"unknown entrant {cut(spec)!r}: an entrant is a built-in bot ('random', "
-            "'heuristic', 'ismcts', 'ismcts:N', 'neural', 'neural:PATH') or a Python bot "
+            "'heuristic', 'ismcts', 'ismcts:N', 'neural', 'neural:PATH'), a protocol bot "
+            "'exec:COMMAND', a language model 'llm:MODEL' or a Python bot "
             "'package.module:attr', optionally labelled 'label=spec'"
         )
     if callable(value):
         name = label or bot_name(value)
         return Entrant(
-            label=name[:_LABEL_CHARS], spec=f"<object {bot_name(value)}>", builtin=False, bot=value
+            label=name[:_LABEL_CHARS],
+            spec=f"<object {bot_name(value)}>",
+            builtin=False,
+            bot=value,
+            contained=False,
         )
     raise TypeError(
         f"an entrant is a bot spec (str) or a bot callable as bot(game, player), got {shown(value)}"
     )
+
+
+def _command_label(spec: str) -> str:
+    """An ``exec:`` entrant's default label: the name (without extension) of its last argument
+    that is not an option (``exec:node bots/my_bot.js --fast``: ``my_bot``), else the
+    program's."""
+    argv = exec_command(spec) or ("exec",)
+    words = [a for a in argv[1:] if not a.startswith("-")] or [argv[0]]
+    name = PurePath(words[-1]).name
+    stem = name.rpartition(".")[0] or name
+    label = "".join(c if c.isprintable() and c != "," else "_" for c in stem) or "exec"
+    return label[:_LABEL_CHARS]
+
+
+def contain(entrants: tuple[Entrant, ...], contained: bool) -> tuple[Entrant, ...]:
+    """The entrants with each Python bot given by import path contained (``True``: in a process
+    of its own, the default) or in-process (``False``); the others as they are."""
+    return tuple(
+        replace(e, contained=contained) if _is_python_path(e) else e for e in entrants
+    )
+
+
+def _is_python_path(e: Entrant) -> bool:
+    return not e.builtin and e.bot is None and not e.spec.startswith((EXEC_PREFIX, LLM_PREFIX))
 
 
 def _unique_labels(entrants: Sequence[Entrant]) -> tuple[Entrant, ...]:

@@ -38,9 +38,10 @@ class Entrant:
     """One bot in the arena, under its label (unique in the arena).
 
     ``spec`` is a built-in bot name (``"heuristic"``, ``"ismcts:200"``: anything the engine's
-    bot parser accepts) or a Python bot's import path ``"package.module:attr"`` (a class,
-    instantiated afresh for each game, or a callable). ``bot`` is a Python bot object given
-    directly from Python instead of a path (it must pickle to run in worker processes)."""
+    bot parser accepts), a protocol bot ``"exec:COMMAND"``, a language model ``"llm:MODEL"`` or
+    a Python bot's import path ``"package.module:attr"`` (a class, instantiated afresh for each
+    game, or a callable). ``bot`` is a Python bot object given directly from Python instead of a
+    path (it must pickle to run in worker processes)."""
 
     label: str
     spec: str
@@ -50,11 +51,19 @@ class Entrant:
     """For a ``neural`` entrant, the SHA-256 of the weights it plays (the shipped policy of the
     arena's game, or the file's): part of the arena's identity, so a results folder never mixes
     the games of two policies under one name."""
+    contained: bool = True
+    """Whether the entrant can reach nothing but its seat's information: a Python bot by import
+    path run in a process of its own through the protocol's adapter (the arena's default), an
+    ``exec:`` bot (a process of its own), an ``llm:`` bot (the model is sent its seat's prompt
+    only), a built-in bot (the engine's code, deciding from its seat's information). ``False``:
+    a Python bot that runs in the arena's own processes, next to the real game (``--in-process``,
+    or a bot object, which cannot be contained)."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"label": self.label, "spec": self.spec, "builtin": self.builtin}
         if self.policy is not None:
             out["policy"] = self.policy
+        out["contained"] = self.contained
         return out
 
 
@@ -171,6 +180,10 @@ class ArenaSettings:
     game_time: float
     """Seconds one game may take before its worker is stopped (a bot stuck where the move
     timer cannot reach it, in C code): a ``dead_worker`` forfeit."""
+    full_information: bool = False
+    """The research opt-in: the Python bots that run in the arena's processes are handed the
+    whole game (every hand, the draw pile) rather than their seat. True only when such a bot
+    plays (contained bots get their seat's messages whatever this says)."""
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -189,4 +202,10 @@ class ArenaSettings:
             "rules": spec(self.game).rules_dict(self.rules),
             "move_time": self.move_time,
             "game_time": self.game_time,
+            "full_information": self.full_information,
         }
+
+    @property
+    def contained(self) -> bool:
+        """Whether every entrant is contained (:attr:`Entrant.contained`)."""
+        return all(e.contained for e in self.entrants)

@@ -112,8 +112,21 @@ class ArenaReport:
             f"{spec(s.game).title} ({s.game}), {s.players} players, "
             f"entrants: {', '.join(s.labels)}\n"
             f"{s.deals} deals ({s.permutations}), games played {len(self.results)} / "
-            f"{self.scheduled}{state}, seed {s.seed}"
+            f"{self.scheduled}{state}, seed {s.seed}\n"
+            f"{self._containment()}"
         )
+
+    def _containment(self) -> str:
+        """One line: which entrants could reach more than their seat (docs/rate_your_bot.md)."""
+        s = self.settings
+        loose = [e.label for e in s.entrants if not e.contained]
+        if not loose:
+            said = "contained: every entrant sees only its seat"
+        else:
+            said = f"NOT contained (in-process, can reach the real game): {', '.join(loose)}"
+        if s.full_information:
+            said += "; FULL INFORMATION: the in-process bots were handed the whole game"
+        return said
 
     # ---- the printed table --------------------------------------------------------------------
 
@@ -200,6 +213,7 @@ class ArenaReport:
         return [
             {
                 "entrant": st.label,
+                "contained": e.contained,
                 "games": st.games,
                 "seat_games": st.seat_games,
                 "wins": st.wins,
@@ -217,7 +231,7 @@ class ArenaReport:
                 "rating_high": r.interval.high,
                 "ordinal": r.ordinal,
             }
-            for st, r in zip(self.standings, self.ratings, strict=True)
+            for st, r, e in zip(self.standings, self.ratings, self.settings.entrants, strict=True)
         ]
 
     def _head_to_head_rows(self) -> list[dict[str, Any]]:
@@ -244,9 +258,12 @@ class ArenaReport:
             "scheduled": self.scheduled,
             "played": len(self.results),
             "complete": self.complete,
+            "contained": self.settings.contained,
+            "full_information": self.settings.full_information,
             "standings": [
                 {
                     "entrant": st.label,
+                    "contained": e.contained,
                     "games": st.games,
                     "seat_games": st.seat_games,
                     "wins": st.wins,
@@ -257,7 +274,7 @@ class ArenaReport:
                     "score_interval": _interval_json(st.score_interval),
                     "mean_place": st.mean_place,
                 }
-                for st in self.standings
+                for st, e in zip(self.standings, self.settings.entrants, strict=True)
             ],
             "ratings": [
                 {

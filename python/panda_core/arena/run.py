@@ -25,13 +25,14 @@ from typing import TYPE_CHECKING, Any
 from panda_core._args import int_arg, players_arg, seed_arg, shown
 from panda_core._registry import DEFAULT_GAME, AnyRules, GameName, spec
 from panda_core.arena.checks import BadResult, checked_result
-from panda_core.arena.entrants import parse_entrants, with_policies
+from panda_core.arena.entrants import contain, parse_entrants, with_policies
 from panda_core.arena.errors import ArenaError, ArenaWarning
 from panda_core.arena.model import ArenaSettings, Match, MatchResult, Permutations
 from panda_core.arena.runner import ChunkTask, dead_worker_result, play_chunk
 from panda_core.arena.schedule import MAX_DEALS, games_per_deal, matches
 from panda_core.arena.store import ResultsStore
 from panda_core.parallel import Backend, SerialBackend, TaskFailure
+from panda_core.protocol.exec_bot import close_pool
 
 if TYPE_CHECKING:
     from panda_core.arena.report import ArenaReport
@@ -86,6 +87,8 @@ def arena(
     move_time: float = 10.0,
     game_time: float = 600.0,
     progress: Callable[[int, int], None] | None = None,
+    contained: bool = True,
+    full_information: bool = False,
     **options: Any,
 ) -> ArenaReport:
     """Rate ``entrants`` against each other on ``deals`` duplicate deals of ``game``.
@@ -108,9 +111,19 @@ def arena(
     ``KeyboardInterrupt``) holding the report of the games finished (its files are written too,
     all but the plot). ``options`` are the game's rule options, as for ``panda_core.make``.
 
-    The bots are not contained: a Python bot runs in a process that holds the real game, and
-    nothing stops a dishonest one from reading hidden cards or changing the game. Rate only code
-    you trust, or run the arena in a sandbox you trust (docs/rate_your_bot.md).
+    Entrants may also be protocol bots in any language, ``"exec:COMMAND"`` (a process of their
+    own, started once per worker and reused; docs/bot_protocol.md), and language models,
+    ``"llm:MODEL"`` (docs/llm_agents.md).
+
+    ``contained`` (default ``True``): each Python bot given by import path plays in a process of
+    its own that holds nothing but its seat's messages (the protocol's Python adapter), so it
+    cannot reach the real game or the other seats' cards, whatever it does. ``False`` runs them
+    in the arena's processes (faster to start, but a dishonest bot can find the real game
+    there). A bot *object* cannot be contained: it runs in the arena's processes either way.
+    ``full_information=True`` (research: perfect-information baselines) hands the in-process
+    Python bots the whole game instead of their seat. The report, ``results.json`` and the
+    results folder's ``arena.json`` say for every entrant whether it was contained, and whether
+    any seat had full information (docs/rate_your_bot.md).
     """
     from panda_core.arena.report import ArenaReport
 
@@ -124,6 +137,8 @@ def arena(
         rules=rules,
         move_time=move_time,
         game_time=game_time,
+        contained=contained,
+        full_information=full_information,
         **options,
     )
     try:
@@ -152,6 +167,8 @@ def arena_settings(
     rules: object = None,
     move_time: object = 10.0,
     game_time: object = 600.0,
+    contained: object = True,
+    full_information: object = False,
     **options: Any,
 ) -> ArenaSettings:
     """The checked settings of an arena (the arguments of :func:`arena`)."""
@@ -162,7 +179,14 @@ def arena_settings(
         raise ArenaError(f"deals must be in 1..={MAX_DEALS}, got {count}")
     if permutations not in ("rotations", "all"):
         raise ArenaError(f"permutations is 'rotations' or 'all', got {shown(permutations)}")
-    parsed = parse_entrants(entrants)
+    parsed = contain(parse_entrants(entrants), _flag(contained, "contained"))
+    full = _flag(full_information, "full_information")
+    if full and all(e.contained for e in parsed):
+        raise ArenaError(
+            "full_information hands the whole game to the Python bots that run in the arena's "
+            "processes, and this arena has none: run the Python bots in-process "
+            "(contained=False, --in-process), or leave full information out"
+        )
     chosen = game_spec.rules(rules, **options)
     # A neural entrant's policy must play this game: refused now, not as a failed batch later.
     game_spec.check_builtin_bots(n, [e.spec for e in parsed if e.builtin], chosen)
@@ -177,7 +201,14 @@ def arena_settings(
         rules=chosen,
         move_time=_seconds(move_time, "move_time"),
         game_time=_seconds(game_time, "game_time"),
+        full_information=full,
     )
+
+
+def _flag(value: object, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{what} is True or False, got {shown(value)}")
+    return value
 
 
 def scheduled_games(settings: ArenaSettings) -> int:
@@ -248,6 +279,8 @@ def play_arena(
     finally:
         if store is not None:
             store.close()
+        if isinstance(runner, SerialBackend):  # the protocol bots this process started
+            close_pool()
     return [found[i] for i in sorted(found)]
 
 

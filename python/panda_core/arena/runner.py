@@ -16,13 +16,18 @@ goes to stderr, never to stdout, which holds the arena's report (``--json``): in
 process both ``sys.stdout`` and file descriptor 1 are pointed at stderr for good, in this process
 ``sys.stdout`` is redirected while the bots play.
 
-The bots are not contained: a Python bot runs in the same process as the game it plays, and can
+Contained entrants (the default for a Python bot by import path, and every ``exec:`` bot) play
+through :class:`~panda_core.protocol.exec_bot.ExecBot`: a process of their own, started once per
+worker and command and greeted before the game (outside the move time), which is sent only its
+seat's messages; a contained Python bot runs in the protocol's adapter. An in-process Python bot
+(``contained=False``, or a bot object) runs in the same process as the game it plays, and can
 reach the real game (and this module's frames) if it wants to. See docs/rate_your_bot.md.
 """
 
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 import operator
 import os
@@ -40,10 +45,12 @@ from panda_core._strict_json import strict_loads
 from panda_core.arena.checks import MAX_RECORD_CHARS
 from panda_core.arena.model import ArenaSettings, Forfeit, ForfeitKind, Match, MatchResult
 from panda_core.arena.stats import worst_place
-from panda_core.bot_import import make_bot
-from panda_core.bot_move import MoveRefused, ask_move
+from panda_core.arena.model import Entrant
+from panda_core.bot_import import contained_bot, is_bot_path, make_bot
+from panda_core.bot_move import MoveRefused, ask_move, tell_game_over
 from panda_core.bots import Bot, BuiltinBot, reset_bots
 from panda_core.move_timer import MoveTimeout, MoveTimer
+from panda_core.protocol.exec_bot import BotResigned, ExecBot, ExecBotError
 
 __all__ = ["ChunkTask", "dead_worker_result", "play_chunk"]
 
@@ -55,6 +62,9 @@ _MOVE_DEPTH = 4
 
 _stdout_moved = False
 """Whether this worker process already sent its stdout to stderr (done once per process)."""
+
+_ASK_FULL_INFORMATION = "full_information" in inspect.signature(ask_move).parameters
+"""Whether :func:`ask_move` takes the research opt-in (it hands a bot the whole game)."""
 
 
 @dataclass(frozen=True)
@@ -153,17 +163,25 @@ def _play_python(
     """One game move by move; a misbehaving bot forfeits it (see :class:`_Forfeited`)."""
     state = game.new_game(settings.players, match.seed, settings.rules)
     decisions = 0
+    bots: list[Bot[Any]] = []
     try:
-        bots = [_created(settings, e, seat, timer) for seat, e in enumerate(match.lineup)]
+        for seat, e in enumerate(match.lineup):
+            bots.append(_created(settings, e, seat, timer))
+            _started(bots[seat], seat)
         for seat in range(len(bots)):
             _reset(bots, seat, match.seed, timer)
         while (to_move := state.current_player) is not None:
             if note is not None and not isinstance(bots[to_move], BuiltinBot):
                 _write_note(note, to_move, state)
-            _move(state, to_move, bots[to_move], timer)
+            _move(state, to_move, bots[to_move], timer, settings.full_information)
             decisions += 1
     except _Forfeited as stop:
+        _game_over(bots, state, stop, timer)
         return _forfeit_result(settings, match, state, stop, decisions)
+    except BaseException:  # Ctrl-C: the protocol bots hear the game was stopped
+        _game_over(bots, state, None, timer)
+        raise
+    _game_over(bots, state, None, timer)
     winner = state.winner
     assert winner is not None, "the loop ends only when the game is over"
     scores = tuple(state.scores)
@@ -185,11 +203,55 @@ def _created(settings: ArenaSettings, entrant: int, seat: int, timer: MoveTimer)
     e = settings.entrants[entrant]
     try:
         with timer.move():
-            return make_bot(e.bot if e.bot is not None else e.spec)
+            bot = _entrant_bot(e)
     except MoveTimeout:
         raise _Forfeited(seat, "timeout", _overrun(timer, "creating the bot")) from None
     except (Exception, SystemExit) as err:
         raise _Forfeited(seat, "exception", f"cannot create the bot: {_text(err)}") from err
+    if isinstance(bot, ExecBot):
+        bot.move_time = settings.move_time
+    return bot
+
+
+def _entrant_bot(e: Entrant) -> Bot[Any]:
+    """The bot of one game of entrant ``e``: a contained Python bot plays through the protocol's
+    adapter, in a process of its own (from this worker's pool)."""
+    if e.bot is not None:
+        return make_bot(e.bot)
+    if e.contained and not e.builtin and is_bot_path(e.spec):
+        return contained_bot(e.spec)
+    return make_bot(e.spec)
+
+
+def _started(bot: object, seat: int) -> None:
+    """A protocol bot's process, started and greeted before the game, outside the move time
+    (bounded by its own start time)."""
+    if isinstance(bot, ExecBot):
+        try:
+            bot.start()
+        except ExecBotError as err:
+            raise _Forfeited(seat, "exception", f"cannot start the bot: {err}") from None
+
+
+def _game_over(
+    bots: Sequence[object], state: AnyGame, stop: _Forfeited | None, timer: MoveTimer
+) -> None:
+    """Tell the bots the game ended. A protocol bot is sent its ``end`` (with the forfeit that
+    ended it, or ``stopped`` when the arena itself stopped), bounded by its own time, and its
+    process goes back to the pool (or is replaced, if it misbehaved). The other Python bots of a
+    finished game hear it through their ``game_over(seat)`` (``tell_game_over``), timed like a
+    move; what they raise or an overrun changes nothing: the result stands."""
+    forfeit = None
+    if stop is not None:
+        forfeit = {"seat": stop.seat, "kind": stop.kind, "reason": _cut(stop.message)}
+    for bot in bots:
+        if isinstance(bot, ExecBot):
+            with contextlib.suppress(Exception):  # an end that fails is no game's failure
+                bot.game_over(state, forfeit)
+    others = [None if isinstance(b, ExecBot | BuiltinBot) else b for b in bots]
+    if state.is_over and any(b is not None for b in others):
+        with contextlib.suppress(MoveTimeout), timer.move():
+            tell_game_over(others, state)
 
 
 def _reset(bots: Sequence[object], seat: int, seed: int, timer: MoveTimer) -> None:
@@ -208,15 +270,24 @@ def _overrun(timer: MoveTimer, what: str = "one move") -> str:
     return f"took longer than the move time ({timer.seconds:g} s) for {what}"
 
 
-def _move(state: AnyGame, seat: int, bot: Bot[Any], timer: MoveTimer) -> None:
+def _move(
+    state: AnyGame, seat: int, bot: Bot[Any], timer: MoveTimer, full_information: bool = False
+) -> None:
     """Ask ``bot`` for seat ``seat``'s move and apply it, or raise :class:`_Forfeited`."""
+    options: dict[str, Any] = {}
+    if full_information and _ASK_FULL_INFORMATION:
+        options["full_information"] = True
     try:
         # The answer's own methods (__index__, a dict's items) are the bot's code too: they run
         # under the timer, and the engine is handed plain values only.
-        move = ask_move(bot, state, seat, take=_plain_answer, bound=timer, describe=_why)
+        move = ask_move(
+            bot, state, seat, take=_plain_answer, bound=timer, describe=_why, **options
+        )
     except MoveRefused as refused:
         if refused.kind == "timeout":
             raise _Forfeited(seat, "timeout", _overrun(timer)) from None
+        if isinstance(refused.cause, BotResigned):  # a contained bot's own code failed
+            raise _Forfeited(seat, refused.cause.kind, str(refused.cause)) from None  # type: ignore[arg-type]
         raise _Forfeited(seat, refused.kind, refused.reason) from refused.cause
     try:
         state.apply(move)  # type: ignore[arg-type]  # checked by the engine
@@ -230,6 +301,8 @@ def _plain_answer(answer: object) -> object:
 
 def _why(refused: MoveRefused) -> str:
     """A forfeit's message (its exception's ``__str__`` is the bot's code: run under the timer)."""
+    if isinstance(refused.cause, ExecBotError):  # the engine's own words on a protocol bot
+        return _cut(str(refused.cause))
     why = _text(refused.cause) if refused.cause is not None else "no answer"
     return f"the answer is not a move: {why}" if refused.kind == "illegal" else why
 

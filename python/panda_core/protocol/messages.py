@@ -56,6 +56,8 @@ _ID_RANGE = (0, 1 << 32)
 _SEED_RANGE = (0, 1 << 64)
 _BOT_NAME_CHARS = 100
 _GAME_ID_CHARS = 100
+_REASON_CHARS = 1000
+_RESIGN_KINDS = ("exception", "illegal")
 
 
 class ProtocolError(Exception):
@@ -177,7 +179,18 @@ class Pong(TypedDict):
     type: Literal["pong"]
 
 
-BotMessage = BotHello | MoveAnswer | Ask | Pong
+class Resign(TypedDict):
+    """The bot gives up this game (its own code failed): the engine records a forfeit of
+    ``kind`` (``exception``: the bot raised; ``illegal``: its answer was no move) with
+    ``reason``."""
+
+    type: Literal["resign"]
+    game_id: str
+    kind: Literal["exception", "illegal"]
+    reason: str
+
+
+BotMessage = BotHello | MoveAnswer | Ask | Pong | Resign
 
 
 def _field(message: dict[str, Any], key: str, kind: type, what: str) -> Any:
@@ -247,6 +260,15 @@ def read_bot_message(line: bytes | str) -> BotMessage:
         if ask == "bot_move":
             out["bot"] = _text(message, "bot", _BOT_NAME_CHARS, "a built-in bot's name")
         return out
+    if kind == "resign":
+        game_id = _text(message, "game_id", _GAME_ID_CHARS, "the game's id from its start")
+        reason = _text(message, "reason", _REASON_CHARS, "why the bot gives up, as text")
+        resign_kind = message.get("kind", "exception")
+        if resign_kind not in _RESIGN_KINDS:
+            raise ProtocolError(
+                f"'kind' is one of {', '.join(_RESIGN_KINDS)}; got {cut(repr(resign_kind))}"
+            )
+        return Resign(type="resign", game_id=game_id, kind=resign_kind, reason=reason)
     raise ProtocolError(
-        f"unknown message type {cut(repr(kind))}; a bot sends hello, move, ask or pong"
+        f"unknown message type {cut(repr(kind))}; a bot sends hello, move, ask, resign or pong"
     )

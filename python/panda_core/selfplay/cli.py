@@ -58,7 +58,9 @@ def register(sub: Any, default: Default = keep_default) -> None:
         "--bots",
         default=default("heuristic"),
         help="comma-separated bots, at most one per seat, repeated to fill the seats: "
-        "random, heuristic, ismcts:N, neural, neural:PATH, or a Python bot package.module:Name",
+        "random, heuristic, ismcts:N, neural, neural:PATH, a protocol bot exec:COMMAND (a "
+        "command without commas, split like a shell would), a language model llm:MODEL, or a "
+        "Python bot package.module:Name",
     )
     cmd.add_argument(
         "--episodes",

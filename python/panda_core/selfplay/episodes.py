@@ -28,6 +28,7 @@ from panda_core.bot_move import MoveRefused, ask_move
 from panda_core.bots import Bot, bot_name, reset_bots
 from panda_core.game import Game
 from panda_core.move_timer import MoveTimeout, MoveTimer
+from panda_core.protocol.exec_bot import ExecBot, ExecBotError
 
 __all__ = ["NO_ACTION", "BotFailure", "Episode", "SeatBots", "play_episode"]
 
@@ -75,7 +76,9 @@ class Episode:
 
 class SeatBots:
     """The bots of one seat each, built from specs where the task runs (a worker process, a
-    Ray task): built-in names, import paths ``pkg.mod:Attr`` and bot objects.
+    Ray task): built-in names, import paths ``pkg.mod:Attr``, protocol bots ``exec:COMMAND``
+    (one process per worker and command, reused episode after episode), language models
+    ``llm:MODEL`` and bot objects.
 
     A class named by path is instantiated afresh for every episode (as in the arena), so no
     state leaks from one episode into the next and the dataset does not depend on how the
@@ -104,7 +107,7 @@ def _action(game: Game[Any], move: object) -> int:
         return NO_ACTION
 
 
-def _play(game: Game[Any], legal: list[Any], answer: object) -> tuple[int, int]:
+def _play_answer(game: Game[Any], legal: list[Any], answer: object) -> tuple[int, int]:
     """Apply the bot's ``answer`` to ``game``: ``(row in legal, action id)`` of the move played.
 
     Action ids and move objects are looked up in the legal moves before anything is applied (no
@@ -192,6 +195,38 @@ def play_episode(
             f"episode {index} (deal {deal}): the bots could not be set up: "
             f"{type(err).__name__}: {err}"
         ) from err
+    try:
+        _start_protocol_bots(seats_bots, timer, f"episode {index} (deal {deal})")
+        return _play(game_spec, game, seats_bots, bots, index, deal, move_features, timer)
+    finally:
+        for bot in seats_bots:  # a protocol bot hears the end; its process goes back to the pool
+            if isinstance(bot, ExecBot):
+                bot.game_over(game)
+
+
+def _start_protocol_bots(seats_bots: Sequence[object], timer: MoveTimer | None, where: str) -> None:
+    """The protocol bots' processes started and greeted before the episode, outside the move
+    time (each bounded by its own start time); their moves bounded by the move time."""
+    for bot in seats_bots:
+        if isinstance(bot, ExecBot):
+            if timer is not None:
+                bot.move_time = timer.seconds
+            try:
+                bot.start()
+            except ExecBotError as err:
+                raise BotFailure(f"{where}: the bot could not start: {err}") from None
+
+
+def _play(
+    game_spec: GameSpec,
+    game: Game[Any],
+    seats_bots: list[Bot[Any]],
+    bots: SeatBots,
+    index: int,
+    deal: int,
+    move_features: bool,
+    timer: MoveTimer | None,
+) -> Episode:
     features = move_features and game_spec.move_features > 0
     seats: list[int] = []
     observations: list[npt.NDArray[np.float32]] = []
@@ -216,7 +251,7 @@ def play_episode(
                 seats_bots[seat],
                 game,
                 seat,
-                take=partial(_play, game, legal),
+                take=partial(_play_answer, game, legal),
                 bound=timer,
                 failures=(Exception,),  # as before: sys.exit() in a bot ends the run
             )

@@ -266,7 +266,8 @@ def _seat_specs(bots: object, players: int) -> tuple[object, ...]:
             if bot_spec_kind(item) is None:  # an import path is imported: BotImportError now
                 raise ArgumentError(
                     f"unknown bot {cut(item)!r}: a built-in bot (random, heuristic, ismcts, "
-                    "ismcts:N, neural, neural:PATH) or a Python bot 'package.module:Name'"
+                    "ismcts:N, neural, neural:PATH), a protocol bot 'exec:COMMAND', a language "
+                    "model 'llm:MODEL' or a Python bot 'package.module:Name'"
                 )
         elif not callable(item):
             raise TypeError(

@@ -1,10 +1,11 @@
 """Asking a seat's bot for a move within a time bound, and never letting a bot break the table.
 
 Built-in bots run in the engine with the deadline passed down (ISMCTS returns its best move when
-time is up). A Python bot named by an import path runs in a worker process
+time is up). A Python bot named by an import path, and a protocol bot (``exec:COMMAND``), run in
+a process of their own that is sent only their seat's messages
 (:class:`~panda_core.table.bot_process.ContainedBot`): a crash, ``os._exit`` or a bot that never
 returns costs that process, which is killed and replaced. A Python bot *object* handed to the
-table runs in a worker thread on a clone of the game; a thread cannot be killed, so one that never
+table runs in a worker thread of the table's process; a thread cannot be killed, so one that never
 returns keeps its thread (the table moves on without it), and one that ends the process
 (``os._exit``) ends the table: give bots by import path to contain them.
 
@@ -68,15 +69,17 @@ SeatBot = Bot[Any] | ContainedBot
 
 def seat_bots(seats: Sequence[SeatSpec], seed: int, time_limit: float) -> list[SeatBot | None]:
     """Each seat's bot (``None`` for a person): built-in bots as :class:`BuiltinBot` bounded by
-    ``time_limit``, import paths as :class:`ContainedBot` (started, so one that cannot be
-    imported is a ``TableError`` now), Python bot objects as given; every bot reset for the game
-    dealt from ``seed`` the way :func:`panda_core.bots.play_game` resets them."""
+    ``time_limit``, import paths and ``exec:`` commands as :class:`ContainedBot` (started, so
+    one that cannot start is a ``TableError`` now), Python bot objects as given; every bot reset
+    for the game dealt from ``seed`` the way :func:`panda_core.bots.play_game` resets them."""
     bots: list[SeatBot | None] = []
     for spec in seats:
         if spec.builtin is not None:
             bots.append(BuiltinBot(spec.builtin, time_limit=time_limit))
         elif spec.import_path is not None:
             bots.append(ContainedBot(spec.import_path))
+        elif spec.command is not None:
+            bots.append(ContainedBot(spec.name, command=spec.command))
         else:
             bots.append(spec.bot)
     contained = [b for b in bots if isinstance(b, ContainedBot)]

@@ -7,10 +7,16 @@ A seat is given as
   ``"neural:PATH"``), checked by the
   engine's own parser, so every entry point accepts exactly the same names;
 * ``"package.module:attr"`` — a Python bot imported by path: a class (instantiated with no
-  arguments) or a callable ``bot(game, player)``. A table imports and runs it in a worker
-  process (:mod:`panda_core.table.bot_process`), never in its own: :func:`parse_seat` only
-  checks that the top-level module can be found, without running any of its code;
-* a bot object (anything callable as ``bot(game, player)``), run in a thread of the table's
+  arguments) or a callable ``bot(seat, player)``. A table imports and runs it in a process of its
+  own, through the bot protocol's adapter (:mod:`panda_core.table.bot_process`), never in its
+  own process: :func:`parse_seat` only checks that the top-level module can be found, without
+  running any of its code;
+* ``"exec:COMMAND"`` — a protocol bot in any language (docs/bot_protocol.md), run as a
+  subprocess; ``COMMAND`` is split as a POSIX shell would (``shlex.split``), and its program must
+  exist;
+* ``"llm:MODEL"`` — a language model (docs/llm_agents.md), asked in a thread of the table's
+  process (the model is sent the seat's prompt only);
+* a bot object (anything callable as ``bot(seat, player)``), run in a thread of the table's
   process.
 """
 
@@ -21,8 +27,15 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from panda_core._args import cut, int_arg, shown
-from panda_core._core import check_bot
-from panda_core.bot_import import BotImportError, is_bot_path
+from panda_core._core import ArgumentError, check_bot
+from panda_core.bot_import import (
+    EXEC_PREFIX,
+    LLM_PREFIX,
+    BotImportError,
+    exec_command,
+    is_bot_path,
+    make_bot,
+)
 from panda_core.bot_import import load_bot as _load_bot
 from panda_core.bots import Bot, bot_name, names_builtin
 from panda_core.table.errors import TableError
@@ -45,7 +58,9 @@ class SeatSpec:
     bot: Bot[Any] | None = field(default=None, compare=False, repr=False)
     """A Python bot object handed to the table; ``None`` otherwise."""
     import_path: str | None = None
-    """A Python bot's import path (``"package.module:attr"``), run in a worker process."""
+    """A Python bot's import path (``"package.module:attr"``), run in a process of its own."""
+    command: tuple[str, ...] | None = None
+    """A protocol bot's command (``exec:COMMAND``, split), run as a subprocess."""
 
     @property
     def is_human(self) -> bool:
@@ -79,6 +94,17 @@ def parse_seat(seat: object) -> SeatSpec:
                     f"a person's name is 1 to 40 printable characters, got {cut(seat)!r}"
                 )
             return SeatSpec("human", name)
+        if seat.startswith(EXEC_PREFIX):
+            try:
+                command = exec_command(seat)
+            except ArgumentError as err:
+                raise TableError(str(err)) from None
+            return SeatSpec("bot", seat, command=command)
+        if seat.startswith(LLM_PREFIX):  # the model's bot runs here (it sends a prompt only)
+            try:
+                return SeatSpec("bot", seat, bot=make_bot(seat))
+            except ArgumentError as err:
+                raise TableError(str(err)) from None
         if names_builtin(seat):
             check_bot(seat)  # the engine's message for 'ismcts:0' or a policy file that fails
             return SeatSpec("bot", seat, builtin=seat)
@@ -87,8 +113,8 @@ def parse_seat(seat: object) -> SeatSpec:
             return SeatSpec("bot", seat, import_path=seat)
         raise TableError(
             f"unknown seat {cut(seat)!r}: a seat is 'human', 'human:NAME', a built-in bot "
-            "('random', 'heuristic', 'ismcts', 'ismcts:N', 'neural', 'neural:PATH') or a Python "
-            "bot 'package.module:attr'"
+            "('random', 'heuristic', 'ismcts', 'ismcts:N', 'neural', 'neural:PATH'), a protocol "
+            "bot 'exec:COMMAND' or a Python bot 'package.module:attr'"
         )
     if callable(seat):
         return SeatSpec("bot", bot_name(seat), bot=seat)
