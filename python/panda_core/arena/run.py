@@ -269,9 +269,11 @@ def play_arena(
             progress(len(found), total)
         with runner:
             for batch in _results(runner, settings, todo, total - len(found), threads):
+                # Counted first: a Ctrl-C while the batch is written (its fsync) still reports
+                # its games; a line it tore is dropped and its game replayed on resuming.
+                found.update((r.index, r) for r in batch)
                 if store is not None:
                     store.append(batch)
-                found.update((r.index, r) for r in batch)
                 if progress is not None:
                     progress(len(found), total)
     except KeyboardInterrupt:
