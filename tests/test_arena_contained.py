@@ -83,6 +83,46 @@ class Seeded:
         return self.rng.choice(legal)
 
 
+M64 = (1 << 64) - 1
+GAMMA = 0x9E3779B97F4A7C15
+BOT_STREAM = 0xB0B5_B0B5_B0B5_B0B5
+
+
+def _unshift(y, k):
+    x = y
+    for _ in range(64 // k + 1):
+        x = y ^ (x >> k)
+    return x & M64
+
+
+def deal_from_seed(seed, seat):
+    """Undo ``nth_output(deal ^ BOT_STREAM, seat)`` (SplitMix64 can be inverted): the deal's seed,
+    if the bot's seed was made that way."""
+    z = _unshift(seed, 31)
+    z = (z * pow(0x94D049BB133111EB, -1, 1 << 64)) & M64
+    z = _unshift(z, 27)
+    z = (z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & M64
+    z = _unshift(z, 30)
+    return ((z - (seat + 1) * GAMMA) & M64) ^ BOT_STREAM
+
+
+class SeedInverter:
+    """Tries to work the deal out from its own seed, and so every hand (Panda Head)."""
+
+    def reset(self, seed):
+        self.seed = seed
+
+    def __call__(self, seat, player):
+        from panda_core import HeadGame
+
+        deal = deal_from_seed(self.seed, player)
+        guess = HeadGame(seat.players, deal, seat.rules)
+        found = guess.view(player)["hand"] == seat.view()["hand"]
+        with open(LOG, "a") as out:
+            out.write(json.dumps({"pid": os.getpid(), "recovered": found}) + "\\n")
+        return sorted(seat.legal_actions())[0]
+
+
 def whole_game(seat, player):
     """Plays only when handed the whole game (the research opt-in)."""
     if type(seat).__name__ not in ("HeadGame", "ClimbGame"):
@@ -232,3 +272,21 @@ def test_contained_bots_in_worker_processes(bots: tuple[str, Path], tmp_path: Pa
     snoops = _snoops(log)
     assert all(s["games"] == 0 for s in snoops)
     assert len({s["pid"] for s in snoops}) <= 2  # one bot process per worker, not per game
+
+
+def test_a_bot_cannot_work_the_deal_out_from_its_seed(bots: tuple[str, Path]) -> None:
+    """A bot's seed is one-way (``bot_seed``): inverting it as a SplitMix64 output, the way that
+    finds the deal from ``nth_output(deal ^ stream, seat)``, gives nothing, contained or not."""
+    import importlib
+
+    from panda_core._core import nth_output
+
+    name, log = bots
+    module = importlib.import_module(name)
+    deal, seat = 123456789, 2
+    assert module.deal_from_seed(nth_output(deal ^ module.BOT_STREAM, seat), seat) == deal
+    for contained in (True, False):
+        arena([f"{name}:SeedInverter", "heuristic"], players=2, deals=2, workers=0,
+              contained=contained)  # fmt: skip
+    found = _snoops(log)
+    assert found and not any(s["recovered"] for s in found)

@@ -51,6 +51,7 @@ from panda_core.bot_move import MoveRefused, ask_move, tell_game_over
 from panda_core.bots import Bot, BuiltinBot, reset_bots
 from panda_core.move_timer import MoveTimeout, MoveTimer
 from panda_core.protocol.exec_bot import BotResigned, ExecBot, ExecBotError
+from panda_core.protocol.messages import bot_seed
 
 __all__ = ["ChunkTask", "dead_worker_result", "play_chunk"]
 
@@ -255,11 +256,17 @@ def _game_over(
 
 
 def _reset(bots: Sequence[object], seat: int, seed: int, timer: MoveTimer) -> None:
-    """``reset`` seat ``seat``'s bot as :func:`reset_bots` does (its seed depends on the seat),
-    timed like a move."""
+    """``reset`` seat ``seat``'s bot, timed like a move: a built-in bot as :func:`reset_bots`
+    does (as the batch path seeds it), any other bot with :func:`bot_seed` of the deal's seed
+    and the seat (one-way: a bot cannot work the deal out from its seed; the same seed
+    in-process and contained, so both play the same games)."""
+    bot = bots[seat]
     try:
         with timer.move():
-            reset_bots([None] * seat + [bots[seat]], seed)
+            if isinstance(bot, BuiltinBot):
+                reset_bots([None] * seat + [bot], seed)
+            elif callable(reset := getattr(bot, "reset", None)):
+                reset(bot_seed(seed, seat))
     except MoveTimeout:
         raise _Forfeited(seat, "timeout", _overrun(timer, "reset")) from None
     except (Exception, SystemExit) as err:
