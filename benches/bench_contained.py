@@ -56,6 +56,10 @@ def games_per_second(games: int, workers: int, contained: bool) -> tuple[float, 
     return len(report.results) / took, decisions
 
 
+def _rounds(rates: list[float]) -> str:
+    return ", ".join(f"{x:.0f}" for x in rates)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -77,8 +81,8 @@ def main() -> None:
         print(
             f"workers={workers}: {args.games} games x {args.rounds} rounds, "
             f"{per_game:.1f} decisions a game (half the bot's)\n"
-            f"  in-process {i:8.0f} games/s   (rounds: {', '.join(f'{x:.0f}' for x in in_process)})\n"
-            f"  contained  {c:8.0f} games/s   (rounds: {', '.join(f'{x:.0f}' for x in contained)})\n"
+            f"  in-process {i:8.0f} games/s   (rounds: {_rounds(in_process)})\n"
+            f"  contained  {c:8.0f} games/s   (rounds: {_rounds(contained)})\n"
             f"  in-process / contained: median {statistics.median(ratios):.1f}x; "
             f"containment adds about {cost_us:.0f} us per bot decision"
         )

@@ -76,7 +76,9 @@ class Seeded:
             return seat.bot_move("heuristic", self.rng.randrange(2**32))
         if pick < 0.3:
             sample = seat.determinize(self.rng.randrange(2**32))
-            return sorted(sample.legal_actions())[0] if sample.current_player == player else legal[0]
+            if sample.current_player != player:
+                return legal[0]
+            return sorted(sample.legal_actions())[0]
         if pick < 0.4:
             obs = seat.observation()
             return legal[int(abs(float(obs.sum())) * 1000) % len(legal)]

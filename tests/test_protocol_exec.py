@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 
-import panda_core
 from panda_core._core import ArgumentError
 from panda_core.arena import arena
 from panda_core.bot_import import bot_spec_kind, make_bot
@@ -29,7 +28,7 @@ from panda_core.protocol.exec_bot import ExecBot, ExecBotError, parse_command
 
 # A protocol bot: the lowest legal id. ``misbehave(kind, message)`` runs in the first process
 # only, at its first decision (``kind == "decision"``) or at its hello (``"hello"``).
-BOT = '''
+BOT = """
 import json, os, sys, time
 
 MARKER = {marker!r}
@@ -57,7 +56,7 @@ for line in sys.stdin:
         send({{"type": "move", "game_id": message["game_id"], "id": ids[0]}})
     elif kind == "bye":
         break
-'''
+"""
 
 
 def write_bot(tmp_path: Path, misbehave: str = "return None", name: str = "bot") -> str:
@@ -105,8 +104,8 @@ def forfeit_of(results: list[dict[str, Any]]) -> dict[str, Any]:
         pytest.param("if kind == 'decision':\n    for _ in range(100_000):\n"
                      "        send({'type': 'pong'})\n    return 'done'", "exception",
                      "sent a 'pong' message in a decision", id="floods_lines"),
-        pytest.param("if kind == 'decision':\n    send({'type': 'move', 'game_id': 'g-999', 'id': 0})"
-                     "\n    return 'done'", "exception", "for the game 'g-999'",
+        pytest.param("if kind == 'decision':\n    send({'type': 'move', 'game_id': 'g-999', "
+                     "'id': 0})\n    return 'done'", "exception", "for the game 'g-999'",
                      id="wrong_game_id"),
         pytest.param("if kind == 'decision':\n    for _ in range(1000):\n"
                      "        send({'type': 'ask', 'game_id': message['game_id'], "
@@ -186,7 +185,7 @@ def test_a_bot_silent_at_hello_is_refused_after_the_start_time(tmp_path: Path) -
         pooled=False,
     )
     started = time.monotonic()
-    with pytest.raises(ExecBotError, match="did not say hello within 0.5 s"):
+    with pytest.raises(ExecBotError, match=r"did not say hello within 0\.5 s"):
         bot.start()
     assert time.monotonic() - started < 5
     assert bot.pid is None
@@ -265,12 +264,14 @@ def test_a_bot_is_sent_only_its_seat_and_plays_as_in_process(
     script.write_text(RECORDER.format(log=str(log)))
     bot = ExecBot([sys.executable, str(script)])
     try:
-        played = play_game(game, [bot, "heuristic", "random", "random"][:players], seed=11)
+        seats: list[Any] = [bot, "heuristic", "random", "random"][:players]
+        played = play_game(game, seats, seed=11)
         bot.game_over(played.state)
     finally:
         bot.close()
         exec_bot.close_pool()
-    twin = play_game(game, [lowest, "heuristic", "random", "random"][:players], seed=11)
+    twin_seats: list[Any] = [lowest, "heuristic", "random", "random"][:players]
+    twin = play_game(game, twin_seats, seed=11)
     assert played.state.to_json() == twin.state.to_json()
     messages = [json.loads(x) for x in log.read_text().splitlines()]
     kinds = [m["type"] for m in messages]

@@ -43,9 +43,8 @@ from panda_core._files import read_regular
 from panda_core._registry import AnyGame, GameSpec, plain_engine_move, spec, spec_of
 from panda_core._strict_json import strict_loads
 from panda_core.arena.checks import MAX_RECORD_CHARS
-from panda_core.arena.model import ArenaSettings, Forfeit, ForfeitKind, Match, MatchResult
+from panda_core.arena.model import ArenaSettings, Entrant, Forfeit, ForfeitKind, Match, MatchResult
 from panda_core.arena.stats import worst_place
-from panda_core.arena.model import Entrant
 from panda_core.bot_import import contained_bot, is_bot_path, make_bot
 from panda_core.bot_move import MoveRefused, ask_move, tell_game_over
 from panda_core.bots import Bot, BuiltinBot, reset_bots
@@ -287,9 +286,7 @@ def _move(
     try:
         # The answer's own methods (__index__, a dict's items) are the bot's code too: they run
         # under the timer, and the engine is handed plain values only.
-        move = ask_move(
-            bot, state, seat, take=_plain_answer, bound=timer, describe=_why, **options
-        )
+        move = ask_move(bot, state, seat, take=_plain_answer, bound=timer, describe=_why, **options)
     except MoveRefused as refused:
         if refused.kind == "timeout":
             raise _Forfeited(seat, "timeout", _overrun(timer)) from None

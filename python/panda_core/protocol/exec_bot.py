@@ -583,7 +583,9 @@ class ExecBot:
         legal = message["legal"]
         asks = 0
         while True:
-            answer = read_bot_message(session.proc.read_line(deadline, MAX_ANSWER_BYTES))
+            answer: Mapping[str, Any] = read_bot_message(
+                session.proc.read_line(deadline, MAX_ANSWER_BYTES)
+            )
             kind = answer["type"]
             if kind in ("move", "ask", "resign"):
                 said = answer.get("game_id")

@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from panda_core._args import cut, shown
 from panda_core._core import ArgumentError
-from panda_core._registry import MOVE_CLASSES, AnyRules, GameSpec
+from panda_core._registry import MOVE_CLASSES, AnyGame, AnyRules, GameSpec
 from panda_core.bot_import import bot_spec_kind, make_bot
 from panda_core.bot_move import MoveRefused, ask_move
 from panda_core.bots import Bot, bot_name, reset_bots
@@ -224,7 +224,7 @@ def _start_protocol_bots(seats_bots: Sequence[object], timer: MoveTimer | None, 
 
 def _play(
     game_spec: GameSpec,
-    game: Game[Any],
+    game: AnyGame,
     seats_bots: list[Bot[Any]],
     bots: SeatBots,
     index: int,
