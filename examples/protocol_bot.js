@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // A bot for every panda-core game, over the bot protocol (docs/bot_protocol.md), for Node.js 20
 // with no npm packages. Run it as an entrant:
-//     panda-core arena -e heuristic,random,exec:node examples/protocol_bot.js
+//     panda-core arena -e 'heuristic,random,exec:node examples/protocol_bot.js'
 // It reads the engine's messages on stdin, one JSON object per line, and writes its own on stdout.
 //
 // Its policy is examples/protocol_bot.py's, move for move: a SplitMix64 generator seeded with the
 // game's `seed` (from `start`) picks, at each decision, one of the distinct legal action ids in
-// ascending order. The seed is a 64-bit integer, beyond what a JavaScript number holds exactly,
-// so it is read from the message's text as a BigInt.
+// ascending order (a move whose `id` is null is never chosen). The seed is a 64-bit integer,
+// beyond what a JavaScript number holds exactly, so it is read from the message's text as a
+// BigInt.
 "use strict";
 
 const readline = require("node:readline");
@@ -80,7 +81,13 @@ function main() {
         state = (topLevelInteger(line, "seed") ?? 0n) & MASK;
         break;
       case "decision": {
-        const [action, next] = choose(message.legal.map((move) => move.id), state);
+        const ids = message.legal.map((move) => move.id).filter((id) => id !== null);
+        if (ids.length === 0) {
+          // no move has an id (never with the shipped decks): the first, by notation
+          send({ type: "move", game_id: message.game_id, notation: message.legal[0].notation });
+          break;
+        }
+        const [action, next] = choose(ids, state);
         state = next;
         send({ type: "move", game_id: message.game_id, id: action });
         break;

@@ -3,11 +3,12 @@
 the standard library only: it never imports panda_core.
 
 Run it as an entrant (an ``exec:`` entrant ends the list):
-``panda-core arena -e heuristic,random,exec:python3 examples/protocol_bot.py``. It reads the
+``panda-core arena -e 'heuristic,random,exec:python3 examples/protocol_bot.py'``. It reads the
 engine's messages on stdin, one JSON object per line, and writes its own on stdout.
 
 Its policy: a SplitMix64 generator seeded with the game's ``seed`` (from ``start``) picks, at each
-decision, one of the distinct legal action ids in ascending order. ``examples/protocol_bot.js``
+decision, one of the distinct legal action ids in ascending order (a move whose ``id`` is
+``null`` is never chosen). ``examples/protocol_bot.js``
 is the same bot in JavaScript (the same moves for the same messages), and :class:`SameBot` below
 is the same policy as an in-process Python bot (``panda-core arena -e protocol_bot:SameBot`` with
 ``examples`` on ``PYTHONPATH``): the three give identical arena results.
@@ -45,7 +46,10 @@ class SameBot:
         self.state = seed & MASK
 
     def __call__(self, seat, player):
-        action, self.state = choose(seat.legal_actions(), self.state)
+        ids = seat.legal_actions()
+        if not ids:
+            return seat.legal_list()[0]["notation"]
+        action, self.state = choose(ids, self.state)
         return action
 
 
@@ -69,9 +73,19 @@ def main():
         elif kind == "start":
             state = message["seed"] & MASK
         elif kind == "decision":
-            ids = [move["id"] for move in message["legal"]]
-            action, state = choose(ids, state)
-            send({"type": "move", "game_id": message["game_id"], "id": action})
+            legal = message["legal"]
+            ids = [move["id"] for move in legal if move["id"] is not None]
+            if ids:
+                action, state = choose(ids, state)
+                send({"type": "move", "game_id": message["game_id"], "id": action})
+            else:  # no move has an id (never with the shipped decks): the first, by notation
+                send(
+                    {
+                        "type": "move",
+                        "game_id": message["game_id"],
+                        "notation": legal[0]["notation"],
+                    }
+                )
         elif kind == "ping":
             send({"type": "pong"})
         elif kind == "bye":

@@ -4,6 +4,7 @@ of all three games; the asks are answered from the real game, through JSON as on
 
 from __future__ import annotations
 
+import copy
 import json
 import pickle
 from typing import Any
@@ -29,53 +30,21 @@ def wire(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-class GameSeat:
-    """The verbs the message builders read, from a whole game for one seat (a stand-in for
-    ``game.seat(player)`` that works before and after the seat object exists)."""
-
-    def __init__(self, game: Any, player: int) -> None:
-        self.game = game
-        self.player = player
-
-    @property
-    def current_player(self) -> int | None:
-        return self.game.current_player  # type: ignore[no-any-return]
-
-    @property
-    def scores(self) -> list[int]:
-        return list(self.game.scores)
-
-    @property
-    def winner(self) -> int | None:
-        return self.game.winner  # type: ignore[no-any-return]
-
-    def view(self, player: int) -> Any:
-        return self.game.view(player)
-
-    def legal_moves(self) -> list[Any]:
-        """The legal moves with their ``action_id`` (a ``ClimbMove`` has none of its own)."""
-        if self.current_player != self.player:
-            return []
-        return [LegalMove(self.game.action_index(m), m.notation) for m in self.game.legal_moves()]
-
-    def result(self) -> Any:
-        return self.game.result()
-
-
 def answer_from(game: Any, player: int, log: list[dict[str, Any]]) -> Any:
-    """An ask function answering from ``game`` for ``player`` as the engine does."""
+    """An ask function answering as the engine does: from ``game.seat(player)``."""
 
     def ask(message: dict[str, Any]) -> Any:
         message = messages.read_bot_message(json.dumps(message))  # type: ignore[assignment]
         log.append(dict(message))
+        seat = game.seat(player)
         kind = message["ask"]
         if kind == "observation":
-            value: Any = game.observation(player).tolist()
+            value: Any = seat.observation().tolist()
         elif kind == "determinize":
-            value = game.determinize(player, message["seed"]).snapshot()
+            value = seat.determinize(message["seed"]).snapshot()
         else:
-            move = game.bot_move(message["bot"], message["seed"])
-            value = {"id": game.action_index(move), "notation": move.notation}
+            move = seat.bot_move(message["bot"], message["seed"])
+            value = {"id": seat.action_index(move), "notation": move.notation}
         return wire(value)
 
     return ask
@@ -97,72 +66,82 @@ def start_for(game_name: str, game: Any, player: int, game_id: str = "g-1") -> d
 
 
 def check_seat(remote: RemoteSeat, game: Any, player: int, deep: bool) -> None:
-    """Every verb of ``remote`` equals the real game's for ``player`` (the seat to move)."""
+    """Every verb of ``remote`` equals the real seat's (``game.seat(player)``, to move)."""
+    real = game.seat(player)
     others = [p for p in range(game.players) if p != player]
-    assert remote.player == player
-    assert remote.players == game.players
-    assert remote.rules == game.rules
-    assert remote.num_actions == game.num_actions
-    assert remote.current_player == game.current_player == player
-    assert remote.is_over is game.is_over is False
-    assert remote.winner == game.winner
-    assert remote.scores == list(game.scores)
-    assert remote.view() == remote.view(player) == wire(game.view(player))
-    assert remote.events() == remote.history == wire(game.events(player))
-    assert remote.round_results == wire(game.round_results)
-    assert remote.result() == wire(game.result())
+    assert remote.player == real.player == player
+    assert remote.players == real.players
+    assert remote.rules == real.rules
+    assert remote.num_actions == real.num_actions
+    assert remote.current_player == real.current_player == player
+    assert remote.is_over is real.is_over is False
+    assert remote.winner == real.winner
+    assert remote.scores == real.scores
+    assert remote.view() == remote.view(player) == wire(real.view())
+    assert remote.events() == wire(real.events())
+    assert remote.round_results == wire(real.round_results)
+    assert remote.result() == wire(real.result())
+    if deep:  # the long ones (the whole log again) now and then
+        assert remote.events(player) == remote.history == wire(real.history)
+        assert json.loads(remote.to_json()) == json.loads(real.to_json())
+    assert repr(remote) == repr(real).replace(type(real).__name__, type(remote).__name__)
     for other in others:
-        with pytest.raises(ArgumentError):
-            remote.view(other)
-        with pytest.raises(ArgumentError):
-            remote.events(other)
-        with pytest.raises(ArgumentError):
-            remote.observation(other)
-    real_moves = game.legal_moves()
+        for verb in (remote.view, remote.events, remote.observation):
+            with pytest.raises(ArgumentError):
+                verb(other)
+            with pytest.raises(ArgumentError):
+                getattr(real, verb.__name__)(other)
+    real_moves = real.legal_moves()
     moves = remote.legal_moves()
+    assert remote.legal_list() == wire(real.legal_list())
     if isinstance(game, HeadGame):
         assert isinstance(remote, RemoteHeadSeat)
         assert [(m.action_id, m.notation) for m in moves] == [
             (m.action_id, m.notation) for m in real_moves
         ]
         assert all(type(m) is LegalMove for m in moves)
-        assert remote.hand() == remote.hand(player) == game.hand(player)
+        assert remote.hand() == remote.hand(player) == real.hand()
         with pytest.raises(ArgumentError):
             remote.hand(others[0])
+        for name in ("dealer", "leader", "hand_number", "pile_number", "drowsy", "pooped"):
+            assert getattr(remote, name) == getattr(real, name), name
     else:
         assert isinstance(remote, RemoteClimbSeat)
         assert moves == real_moves
-        assert remote.round == game.round
-    assert remote.legal_actions() == game.legal_actions()
-    assert np.array_equal(remote.legal_action_mask(), game.legal_action_mask())
-    for action in game.legal_actions():
-        assert remote.move_for_action(action).notation == game.move_for_action(action).notation
-    for move, real in zip(moves, real_moves, strict=True):
-        assert remote.action_index(move) == game.action_index(real)
-        assert remote.action_index(real.notation) == game.action_index(real.notation)
-    illegal = next(a for a in range(game.num_actions) if a not in game.legal_actions())
-    with pytest.raises(IllegalMoveError):
-        remote.move_for_action(illegal)
-    assert np.array_equal(remote.observation(), game.observation(player))
+        assert remote.round == real.round
+    assert remote.legal_actions() == real.legal_actions()
+    assert np.array_equal(remote.legal_action_mask(), real.legal_action_mask())
+    for action in real.legal_actions():
+        assert remote.move_for_action(action).notation == real.move_for_action(action).notation
+    for move, real_move in zip(moves, real_moves, strict=True):
+        assert remote.action_index(move) == real.action_index(real_move)
+        assert remote.action_index(real_move.notation) == real.action_index(real_move.notation)
+    illegal = next(a for a in range(game.num_actions) if a not in real.legal_actions())
+    for seat in (remote, real):
+        with pytest.raises(IllegalMoveError):
+            seat.move_for_action(illegal)
+    assert np.array_equal(remote.observation(), real.observation())
     if deep:
         for seed in (0, 5):
             sampled = remote.determinize(seed)
             assert type(sampled) is type(game)
-            assert wire(sampled.snapshot()) == wire(game.determinize(player, seed).snapshot())
+            assert wire(sampled.snapshot()) == wire(real.determinize(seed).snapshot())
         assert wire(remote.determinize(player, 3).snapshot()) == wire(
-            game.determinize(player, 3).snapshot()
+            real.determinize(player, 3).snapshot()
+        )
+        assert wire(remote.determinize(seed=4).snapshot()) == wire(
+            real.determinize(seed=4).snapshot()
         )
         with pytest.raises(ArgumentError):
             remote.determinize(others[0], 3)
         for bot in ("heuristic", "random"):
-            assert remote.bot_move(bot, 11).notation == game.bot_move(bot, 11).notation
-        assert remote.cards() == game.cards()
+            assert remote.bot_move(bot, 11).notation == real.bot_move(bot, 11).notation
+        assert remote.cards() == real.cards()
         if isinstance(game, ClimbGame):
             assert isinstance(remote, RemoteClimbSeat)
             for move in moves[:3]:
-                assert remote.move_info(move) == game.move_info(move)
-            assert np.array_equal(remote.legal_move_features(), game.legal_move_features())
-    assert f"seat={player}" in repr(remote)
+                assert remote.move_info(move) == real.move_info(move)
+            assert np.array_equal(remote.legal_move_features(), real.legal_move_features())
 
 
 def play(game_name: str, players: int, seed: int, deep_every: int) -> int:
@@ -179,7 +158,7 @@ def play(game_name: str, players: int, seed: int, deep_every: int) -> int:
         message = messages.decision_message(
             game_id="g-1",
             decision=decision,
-            seat=GameSeat(game, player),
+            seat=game.seat(player),
             events=events[seen[player] :],
             time_left_ms=1000,
         )
@@ -191,22 +170,34 @@ def play(game_name: str, players: int, seed: int, deep_every: int) -> int:
     for player, remote in enumerate(seats):
         events = game.events(player)
         end = messages.end_message(
-            game_id="g-1", seat=GameSeat(game, player), events=events[seen[player] :], forfeit=None
+            game_id="g-1", seat=game.seat(player), events=events[seen[player] :], forfeit=None
         )
         remote._finish(wire(end))
-        assert remote.is_over and remote.winner == game.winner
-        assert remote.current_player is None
-        assert remote.scores == list(game.scores)
-        assert remote.events() == wire(game.events(player))
-        assert remote.round_results == wire(game.round_results)
-        assert remote.result() == wire(game.result())
-        assert remote.legal_moves() == [] and remote.legal_actions() == []
+        real = game.seat(player)
+        assert remote.is_over is real.is_over is True
+        assert remote.winner == real.winner == game.winner
+        assert remote.current_player is real.current_player is None
+        assert remote.scores == real.scores
+        assert remote.events() == wire(real.events())
+        assert remote.round_results == wire(real.round_results)
+        assert remote.result() == wire(real.result())
+        assert remote.legal_moves() == real.legal_moves() == []
+        assert remote.legal_actions() == real.legal_actions() == []
+        assert remote.legal_list() == real.legal_list() == []
         assert not remote.legal_action_mask().any()
+        assert repr(remote) == repr(real).replace(type(real).__name__, type(remote).__name__)
+        for seat in (remote, real):
+            with pytest.raises(ArgumentError, match="the game is over"):
+                seat.move_for_action(0)
+            with pytest.raises(ArgumentError, match="the game is over"):
+                seat.bot_move("random", 1)
+        # what the end message does not carry: the final view (the real seat still has it)
         with pytest.raises(InvalidStateError):
             remote.view()
         with pytest.raises(InvalidStateError):
             remote.observation()
-        assert json.loads(remote.to_json())["over"] is True
+        told = json.loads(remote.to_json())
+        assert told == {**json.loads(real.to_json()), "view": None}
     assert log, "the asks went through the ask function"
     return decision
 
@@ -225,14 +216,29 @@ def test_remote_seat_equals_the_game_every_player_count(
     assert play(game_name, players, seed, deep_every=3) > 0
 
 
-def test_remote_seat_refuses_pickling_and_copies() -> None:
-    game = panda_core.make("head", players=3, seed=1)
-    seat = open_seat(start_for("head", game, 0), lambda message: None)
-    import copy
-
-    for attempt in (pickle.dumps, copy.copy, copy.deepcopy):
-        with pytest.raises(TypeError):
-            attempt(seat)
+def test_remote_seat_is_not_pickled_but_copies_as_the_seat_does() -> None:
+    game = panda_core.make("year", players=3, seed=1)
+    player = game.current_player
+    assert player is not None
+    seat = open_seat(start_for("year", game, player), answer_from(game, player, []))
+    real = game.seat(player)
+    for one in (seat, real):
+        with pytest.raises(TypeError, match="not pickled"):
+            pickle.dumps(one)
+    seat._decide(
+        wire(
+            messages.decision_message(
+                game_id="g-1", decision=0, seat=real, events=real.events(), time_left_ms=1
+            )
+        )
+    )
+    for copied in (copy.copy(seat), copy.deepcopy(seat)):
+        assert type(copied) is type(seat)
+        assert copied.to_json() == seat.to_json()
+        assert copied.legal_moves() == seat.legal_moves()
+        copied._events.clear()  # a copy's state is its own
+        assert seat.events() == wire(real.events())
+    assert type(copy.copy(real)) is type(real)
 
 
 def test_remote_seat_limits_the_asks_per_decision() -> None:
@@ -244,7 +250,7 @@ def test_remote_seat_limits_the_asks_per_decision() -> None:
     message = messages.decision_message(
         game_id="g-1",
         decision=0,
-        seat=GameSeat(game, player),
+        seat=game.seat(player),
         events=game.events(player),
         time_left_ms=1000,
     )
@@ -268,7 +274,7 @@ def test_remote_seat_refuses_what_the_engine_would() -> None:
         seat.observation()
     message = wire(
         messages.decision_message(
-            game_id="g-1", decision=0, seat=GameSeat(game, player), events=[], time_left_ms=5
+            game_id="g-1", decision=0, seat=game.seat(player), events=[], time_left_ms=5
         )
     )
     seat._decide(message)

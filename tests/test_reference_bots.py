@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import json
+import shlex
 import shutil
 import sys
 from pathlib import Path
@@ -52,7 +54,7 @@ def in_process(game_name: str, players: int, seed: int, seat: int) -> list[Any]:
     decision = 0
     while (to_move := game.current_player) is not None:
         if to_move == seat:
-            move = twin(game, seat)
+            move = twin(game.seat(seat), seat)
             moves.append(move)
             game.apply(move)
         else:
@@ -88,7 +90,6 @@ def test_the_policies_agree_on_the_generator() -> None:
     """The JavaScript SplitMix64 and choice equal the Python ones (64-bit BigInts)."""
     if NODE is None:
         pytest.skip("Node.js is not installed")
-    import json
     import subprocess
 
     bot = reference_module()
@@ -151,3 +152,73 @@ def test_a_reference_bot_refuses_another_protocol(command: list[str]) -> None:
         assert conversation.close() == 2
     finally:
         conversation.kill()
+
+
+# ---- full arenas ----------------------------------------------------------------------------
+
+
+def arena_lines(game_name: str, bot: str, monkeypatch: Any, tmp_path: Path, **options: Any) -> Any:
+    """The games of an arena of ``bot`` against the heuristic and random on 3 deals (every
+    rotation, 3 players), each line without its folder's checksum; and the arena's entrants."""
+    from panda_core.arena.run import arena
+
+    monkeypatch.syspath_prepend(str(ROOT / "examples"))  # protocol_bot:SameBot, for the twin
+    out = tmp_path / f"{game_name}-{len(list(tmp_path.iterdir()))}"
+    report = arena(
+        {"bot": bot, "heuristic": "heuristic", "random": "random"},
+        game=game_name,
+        players=3,
+        deals=3,
+        seed=21,
+        workers=options.pop("workers", 0),
+        out=out,
+        move_time=20,
+        **options,
+    )
+    assert not report.forfeits, report.forfeits
+    lines = []
+    for line in (out / "games.jsonl").read_text(encoding="utf-8").splitlines():
+        data = json.loads(line)
+        del data["check"]
+        lines.append(json.dumps(data, sort_keys=True))
+    entrants = json.loads((out / "arena.json").read_text(encoding="utf-8"))["arena"]["entrants"]
+    return lines, entrants
+
+
+def exec_spec(command: list[str]) -> str:
+    return "exec:" + shlex.join(command)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_name", GAMES)
+def test_arenas_give_the_same_games_in_process_and_over_the_protocol(
+    game_name: str, monkeypatch: Any, tmp_path: Path
+) -> None:
+    """The same bot four ways — its in-process twin, the twin contained by the adapter, the
+    Python reference bot and the JavaScript one over ``exec:`` — plays the same arena: the same
+    game lines, byte for byte."""
+    twin, twin_entrants = arena_lines(
+        game_name, "protocol_bot:SameBot", monkeypatch, tmp_path, contained=False
+    )
+    assert twin_entrants[0]["contained"] is False
+    assert len(twin) == 9
+    contained, contained_entrants = arena_lines(
+        game_name, "protocol_bot:SameBot", monkeypatch, tmp_path
+    )
+    assert contained_entrants[0]["contained"] is True
+    assert contained == twin
+    for command in commands():
+        lines, entrants = arena_lines(game_name, exec_spec(command), monkeypatch, tmp_path)
+        assert entrants[0]["spec"] == exec_spec(command)
+        assert lines == twin, command
+
+
+@pytest.mark.slow
+def test_a_reference_bot_keeps_its_games_with_worker_processes(
+    monkeypatch: Any, tmp_path: Path
+) -> None:
+    """Worker processes (each starts the bot once and plays many games with it) change
+    nothing."""
+    one, _ = arena_lines("spin", exec_spec(commands()[-1]), monkeypatch, tmp_path)
+    two, _ = arena_lines("spin", exec_spec(commands()[-1]), monkeypatch, tmp_path, workers=2)
+    assert sorted(one) == sorted(two)  # workers finish games in their own order

@@ -313,8 +313,9 @@ class Adapter:
         if self._shutdown or self._inbox.ended(game.game_id):
             return None
         try:
-            if type(answer) is LegalMove:  # the seat's own move object: its id, read plainly
-                answer = object.__getattribute__(answer, "action_id")
+            if type(answer) is LegalMove:  # the seat's own move object: read plainly
+                action = object.__getattribute__(answer, "action_id")
+                answer = object.__getattribute__(answer, "notation") if action is None else action
             move = plain_move(answer)
             _check_wire_move(move)
         except BOT_FAILURES as err:

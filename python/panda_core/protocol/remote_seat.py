@@ -16,7 +16,13 @@ field); ``result()`` after the end is the end message's own. ``cards()``, and th
 ask (seed 0, once per decision): such a game holds exactly what this seat knows, so they answer as
 the real seat does.
 
-What the seat shows is plain JSON made into Python: a view's tuples arrive as lists.
+What differs from the seat object: Panda Head's legal moves are :class:`LegalMove` objects (a
+decision lists a move's id and notation, not its cards); after the end there is no view (the end
+message carries none); ``bot_move``'s ``time_limit`` is checked but not sent (the engine bounds
+the search by the decision's time left); what the seat shows is plain JSON made into Python, so
+a view's tuples arrive as lists. Like the seat object it is not pickled, and a copy is a copy of
+what it knows. tests/test_protocol_adapter_seat.py compares it with ``game.seat(player)`` verb
+by verb at every decision of complete games.
 """
 
 from __future__ import annotations
@@ -69,7 +75,8 @@ class LegalMove:
     (The engine's ``HeadMove`` also lists the cards; a decision message carries only the id and
     the notation, which are what a bot answers with.)"""
 
-    action_id: int
+    action_id: int | None
+    """Its action id (``None`` for a move no action id reaches: answer its notation)."""
     notation: str
 
     def __repr__(self) -> str:
@@ -141,7 +148,7 @@ class RemoteSeat:
         self._events: list[Any] = []
         self._events_text = "[]"
         """The events as JSON text: each call of events() reads a fresh copy from it."""
-        self._legal: list[tuple[int, str]] = []
+        self._legal: list[tuple[int | None, str]] = []
         self._moves: list[Any] | None = None
         self._local: HeadGame | ClimbGame | None = None
 
@@ -167,14 +174,16 @@ class RemoteSeat:
             raise ProtocolError("a decision lists its 'legal' moves and its 'events'")
         if type(decision.get("view")) is not dict or type(decision.get("scores")) is not list:
             raise ProtocolError("a decision carries the seat's 'view' and the 'scores'")
-        pairs = []
+        pairs: list[tuple[int | None, str]] = []
         for item in legal:
-            if type(item) is not dict or type(item.get("id")) is not int:
+            if (
+                type(item) is not dict
+                or (item.get("id") is not None and type(item.get("id")) is not int)
+                or type(item.get("notation")) is not str
+            ):
                 raise ProtocolError(f"a legal move is {{'id', 'notation'}}, got {shown(item)}")
-            if type(item.get("notation")) is not str:
-                raise ProtocolError(f"a legal move is {{'id', 'notation'}}, got {shown(item)}")
-            pairs.append((item["id"], item["notation"]))
-        self._decision = _plain(dict(decision))
+            pairs.append((item.get("id"), item["notation"]))
+        self._decision = dict(decision)  # its parts are handed out as copies only
         self._add_events(events)
         self._legal = pairs
         self._moves = None
@@ -316,7 +325,7 @@ class RemoteSeat:
 
     # ---- the legal moves -----------------------------------------------------------------
 
-    def _make_move(self, action: int, notation: str) -> Any:
+    def _make_move(self, action: int | None, notation: str) -> Any:
         raise NotImplementedError
 
     def legal_moves(self) -> list[Any]:
@@ -325,16 +334,34 @@ class RemoteSeat:
             self._moves = [self._make_move(a, n) for a, n in self._legal]
         return list(self._moves)
 
+    def legal_list(self) -> list[dict[str, Any]]:
+        """The legal moves as the decision listed them: ``{"id", "notation"}`` in the engine's
+        order (``id`` is ``None`` for a move no action id reaches; in the climbing games
+        several moves may share an id)."""
+        return [{"id": a, "notation": n} for a, n in self._legal]
+
     def legal_actions(self) -> list[int]:
         """The legal action ids, ascending, each once."""
-        return sorted({a for a, _ in self._legal})
+        return sorted({a for a, _ in self._legal if a is not None})
 
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         mask = np.zeros(self.num_actions, dtype=np.bool_)
-        for action, _ in self._legal:
+        for action in self.legal_actions():
             if 0 <= action < self.num_actions:
                 mask[action] = True
         return mask
+
+    def _to_move(self, verb: str) -> None:
+        """``ArgumentError`` unless this seat is to move (as the seat object says it)."""
+        if self._legal:
+            return
+        if self._end is not None and self.is_over:
+            now = "the game is over"
+        elif self._end is not None:
+            now = "the game has ended"
+        else:
+            now = "no decision yet"
+        raise ArgumentError(f"{verb} is for the seat to move: {now}, not seat {self._player}")
 
     def _illegal(self, move: str, reason: str) -> NoReturn:
         legal = [n for _, n in self._legal]
@@ -352,6 +379,7 @@ class RemoteSeat:
     def move_for_action(self, action: SupportsIndex) -> Any:
         """The legal move an action id stands for (``IllegalMoveError`` if none)."""
         value = operator.index(action)
+        self._to_move("move_for_action")
         moves = [m for (a, _), m in zip(self._legal, self.legal_moves(), strict=True) if a == value]
         if not moves:
             self._illegal(f"action id {value}", "it names no legal move of this seat")
@@ -367,8 +395,16 @@ class RemoteSeat:
     def _id_of_notation(self, notation: str, shown_as: str) -> int:
         for action, text in self._legal:
             if text == notation:
+                if action is None:
+                    self._illegal(shown_as, "no action id reaches this move (play its notation)")
                 return action
         self._illegal(shown_as, "not a legal move of this seat")
+
+    def _legal_id(self, action: SupportsIndex) -> int:
+        value = operator.index(action)
+        if any(a == value for a, _ in self._legal):
+            return value
+        self._illegal(f"action id {value}", "it names no legal move of this seat")
 
     # ---- the asks ------------------------------------------------------------------------
 
@@ -438,13 +474,12 @@ class RemoteSeat:
                     f"time_limit is more than 0 and at most {_MAX_TIME_LIMIT:g} seconds, "
                     f"got {shown(time_limit)}"
                 )
-        if not self._legal:
-            raise InvalidStateError("bot_move: this seat is not to move")
+        self._to_move("bot_move")
         answer = self._send_ask("bot_move", bot=name, seed=chosen)
         if type(answer) is not dict or type(answer.get("notation")) is not str:
             raise ProtocolError(f"the engine's bot_move answer is {shown(answer)}")
-        for (action, notation), move in zip(self._legal, self.legal_moves(), strict=True):
-            if notation == answer["notation"] and action == answer.get("id", action):
+        for (_, notation), move in zip(self._legal, self.legal_moves(), strict=True):
+            if notation == answer["notation"]:  # the notation is the move exactly
                 return move
         raise ProtocolError(f"the engine's bot_move {shown(answer)} is no legal move")
 
@@ -477,17 +512,35 @@ class RemoteSeat:
         )
 
     def __repr__(self) -> str:
-        turn = "over" if self.is_over else f"to move: {self.current_player}"
-        return f"{type(self).__name__}({self._game.name!r}, seat={self._player}, {turn})"
+        if self.is_over:
+            turn = "game over"
+        elif self.current_player is None:
+            turn = "no decision yet" if self._end is None else "game ended"
+        else:
+            turn = f"seat {self.current_player} to move"
+        return f"{type(self).__name__}(player={self._player}, {turn})"
 
     def __reduce_ex__(self, protocol: SupportsIndex) -> NoReturn:
-        raise TypeError(f"a {type(self).__name__} cannot be pickled or copied")
+        raise TypeError(
+            f"a {type(self).__name__} is not pickled: it is one seat's window on a live game; "
+            "send its to_json() (what the seat knows) instead"
+        )
 
-    def __copy__(self) -> NoReturn:
-        raise TypeError(f"a {type(self).__name__} cannot be copied")
+    def __copy__(self) -> RemoteSeat:
+        """A copy of what this seat knows now (its asks still reach the engine, during this
+        seat's decision only)."""
+        out = object.__new__(type(self))
+        for name in RemoteSeat.__slots__:
+            setattr(out, name, getattr(self, name))
+        out._decision = _plain(self._decision)
+        out._end = _plain(self._end)
+        out._events = _plain(self._events)
+        out._legal = list(self._legal)
+        out._moves = None
+        return out
 
-    def __deepcopy__(self, memo: object) -> NoReturn:
-        raise TypeError(f"a {type(self).__name__} cannot be copied")
+    def __deepcopy__(self, memo: object) -> RemoteSeat:
+        return self.__copy__()
 
 
 class RemoteHeadSeat(RemoteSeat):
@@ -495,7 +548,7 @@ class RemoteHeadSeat(RemoteSeat):
 
     __slots__ = ()
 
-    def _make_move(self, action: int, notation: str) -> LegalMove:
+    def _make_move(self, action: int | None, notation: str) -> LegalMove:
         return LegalMove(action, notation)
 
     def hand(self, player: SupportsIndex | None = None) -> list[int]:
@@ -539,17 +592,48 @@ class RemoteHeadSeat(RemoteSeat):
         }
 
     def action_index(self, move: Any) -> int:
+        self._to_move("action_index")
         if type(move) is LegalMove or type(move) is HeadMove:
-            action = int.__index__(move.action_id)
-            if any(a == action for a, _ in self._legal):
-                return action
+            action = move.action_id
+            if action is not None and any(a == action for a, _ in self._legal):
+                return int(action)
             self._illegal(str(move.notation), "not a legal move of this seat")
         if isinstance(move, str):
             return self._id_of_notation(str.__str__(move), str.__str__(move))
-        action = operator.index(move)
-        if any(a == action for a, _ in self._legal):
-            return action
-        self._illegal(f"action id {action}", "it names no legal move of this seat")
+        return self._legal_id(move)
+
+    def _view_field(self, key: str) -> Any:
+        return _plain(self._current_view()[key])
+
+    @property
+    def dealer(self) -> int:
+        """The dealer of the hand being played."""
+        return int(self._view_field("dealer"))
+
+    @property
+    def leader(self) -> int:
+        """The seat that leads the pile being played."""
+        return int(self._view_field("leader"))
+
+    @property
+    def hand_number(self) -> int:
+        """The hand being played, from 0."""
+        return int(self._view_field("hand_number"))
+
+    @property
+    def pile_number(self) -> int:
+        """The pile being played in this hand, from 0."""
+        return int(self._view_field("pile_number"))
+
+    @property
+    def drowsy(self) -> list[bool]:
+        """Which seats are Drowsy."""
+        return list(self._view_field("drowsy"))
+
+    @property
+    def pooped(self) -> list[bool]:
+        """Which seats are Pooped (out of the game)."""
+        return list(self._view_field("pooped"))
 
     def _rebuild(self, snapshot: Any) -> HeadGame:
         if type(snapshot) is not dict:
@@ -562,7 +646,7 @@ class RemoteClimbSeat(RemoteSeat):
 
     __slots__ = ()
 
-    def _make_move(self, action: int, notation: str) -> ClimbMove:
+    def _make_move(self, action: int | None, notation: str) -> ClimbMove:
         return ClimbMove.parse(notation)
 
     @property
@@ -603,6 +687,7 @@ class RemoteClimbSeat(RemoteSeat):
         )
 
     def action_index(self, move: Any) -> int:
+        self._to_move("action_index")
         if type(move) is ClimbMove:
             notation = str(move.notation)
             return self._id_of_notation(notation, notation)
@@ -616,7 +701,9 @@ class RemoteClimbSeat(RemoteSeat):
         if type(move) is dict:
             parsed = ClimbMove.from_json(json.loads(json.dumps(move)))
             return self._id_of_notation(str(parsed.notation), str(parsed.notation))
-        raise TypeError(f"action_index takes a ClimbMove or its notation, got {shown(move)}")
+        if hasattr(type(move), "__index__"):
+            return self._legal_id(move)
+        raise TypeError(f"action_index takes a ClimbMove, its notation or an id, got {shown(move)}")
 
     def _rebuild(self, snapshot: Any) -> ClimbGame:
         if type(snapshot) is not dict:
