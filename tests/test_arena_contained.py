@@ -292,3 +292,30 @@ def test_a_bot_cannot_work_the_deal_out_from_its_seed(bots: tuple[str, Path]) ->
               contained=contained)  # fmt: skip
     found = _snoops(log)
     assert found and not any(s["recovered"] for s in found)
+
+
+def test_an_exec_bot_object_is_contained_and_plays_every_seat_it_is_given(tmp_path: Path) -> None:
+    """An ``ExecBot`` handed over from Python is contained (its process holds its seat only);
+    with fewer entrants than seats it sits at two seats of a game, a process each."""
+    import pickle
+
+    from panda_core.protocol.exec_bot import ExecBot
+
+    script = tmp_path / "lowest.py"
+    script.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'hello':\n"
+        "        print(json.dumps({'type': 'hello', 'protocol': 1}), flush=True)\n"
+        "    elif m['type'] == 'decision':\n"
+        "        ids = sorted(x['id'] for x in m['legal'])\n"
+        "        print(json.dumps({'type': 'move', 'game_id': m['game_id'], 'id': ids[0]}),\n"
+        "              flush=True)\n"
+    )
+    bot = ExecBot([sys.executable, str(script)])
+    assert pickle.loads(pickle.dumps(bot)).command == bot.command
+    report = arena({"lowest": bot, "h": "heuristic"}, players=4, deals=1, workers=0)
+    assert report.to_json()["contained"] is True
+    assert not report.forfeits and len(report.results) == 2
+    assert all(r.lineup.count(0) == 2 for r in report.results)

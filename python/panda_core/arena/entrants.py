@@ -136,11 +136,20 @@ def _entrant(label: str | None, value: object) -> Entrant:
             spec=f"<object {bot_name(value)}>",
             builtin=False,
             bot=value,
-            contained=False,
+            contained=_contained_object(value),
         )
     raise TypeError(
         f"an entrant is a bot spec (str) or a bot callable as bot(game, player), got {shown(value)}"
     )
+
+
+def _contained_object(bot: object) -> bool:
+    """Whether a bot object is contained: an :class:`ExecBot` (its process holds only its
+    seat's messages; exactly that class: a subclass may run anything here). Any other object
+    runs in the arena's processes."""
+    from panda_core.protocol.exec_bot import ExecBot
+
+    return type(bot) is ExecBot
 
 
 def _command_label(spec: str) -> str:

@@ -27,6 +27,7 @@ reach the real game (and this module's frames) if it wants to. See docs/rate_you
 from __future__ import annotations
 
 import contextlib
+import copy
 import inspect
 import json
 import operator
@@ -216,6 +217,8 @@ def _created(settings: ArenaSettings, entrant: int, seat: int, timer: MoveTimer)
 def _entrant_bot(e: Entrant) -> Bot[Any]:
     """The bot of one game of entrant ``e``: a contained Python bot plays through the protocol's
     adapter, in a process of its own (from this worker's pool)."""
+    if type(e.bot) is ExecBot:  # one per seat (its options; the process from the pool)
+        return copy.copy(e.bot)
     if e.bot is not None:
         return make_bot(e.bot)
     if e.contained and not e.builtin and is_bot_path(e.spec):

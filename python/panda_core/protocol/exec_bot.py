@@ -405,6 +405,19 @@ class ExecBot:
     def __repr__(self) -> str:
         return f"ExecBot({cut(shlex.join(self.command))!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its command and options (a worker process starts its own process)."""
+        argv, cwd, env = self._key
+        options = {
+            "move_time": self.move_time,
+            "start_time": self.start_time,
+            "pooled": self.pooled,
+            "env": None if env is None else dict(env),
+            "cwd": cwd,
+            "name": self.name,
+        }
+        return (_rebuilt, (argv, options))
+
     @property
     def pid(self) -> int | None:
         """The process id of the bot's process (``None`` when it holds none)."""
@@ -423,6 +436,8 @@ class ExecBot:
         """A new game, whose bot seed (the ``start`` message's) is ``seed``."""
         with self._lock:
             self._leave_game()
+            if self._dirty:  # it gave an illegal move last game: a fresh process for this one
+                self._release(keep=False)
             self._seed = seed_arg(seed)
             self._dirty = False
 
@@ -671,6 +686,10 @@ class ExecBot:
             except (OSError, TimeoutError, ProcessGone, ExecBotError):
                 self._dirty = True
             self._release(keep=self.pooled)
+
+
+def _rebuilt(argv: tuple[str, ...], options: dict[str, Any]) -> ExecBot:
+    return ExecBot(argv, **options)
 
 
 def _reason(text: str) -> str:
