@@ -422,3 +422,37 @@ def test_a_bot_dies_with_its_parent(tmp_path: Path) -> None:
     finally:
         parent.kill()
         parent.wait()
+
+
+def test_another_seats_forfeit_reaches_a_bot_without_its_reason(tmp_path: Path) -> None:
+    """An illegal move's reason lists the legal moves of the seat that made it (its cards): the
+    other seats' bots are told the forfeit's kind only."""
+    log = tmp_path / "log.jsonl"
+    script = tmp_path / "recorder.py"
+    script.write_text(RECORDER.format(log=str(log)))
+    bad = tmp_path / "bad.py"  # an illegal move at its second decision of every game
+    bad.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'hello':\n"
+        "        print(json.dumps({'type': 'hello', 'protocol': 1}), flush=True)\n"
+        "    elif m['type'] == 'decision':\n"
+        "        i = sorted(x['id'] for x in m['legal'])[0] if m['decision'] < 2 else 10**6\n"
+        "        move = {'type': 'move', 'game_id': m['game_id'], 'id': i}\n"
+        "        print(json.dumps(move), flush=True)\n"
+    )
+    report = arena(
+        [f"rec=exec:{sys.executable} {script}", f"bad=exec:{sys.executable} {bad}"],
+        game="head", players=2, deals=1, workers=0, move_time=5,
+    )  # fmt: skip
+    assert report.forfeits
+    ends = [json.loads(x) for x in log.read_text().splitlines()]
+    ends = [
+        m for m in ends if m["type"] == "end" and m["forfeit"] and m["forfeit"]["seat"] is not None
+    ]
+    assert ends
+    for end in ends:
+        assert end["forfeit"]["kind"] == "illegal"
+        assert end["forfeit"]["reason"].endswith("forfeited")
+        assert "legal moves" not in json.dumps(end)

@@ -244,13 +244,10 @@ def _game_over(
     process goes back to the pool (or is replaced, if it misbehaved). The other Python bots of a
     finished game hear it through their ``game_over(seat)`` (``tell_game_over``), timed like a
     move; what they raise or an overrun changes nothing: the result stands."""
-    forfeit = None
-    if stop is not None:
-        forfeit = {"seat": stop.seat, "kind": stop.kind, "reason": _cut(stop.message)}
-    for bot in bots:
+    for seat, bot in enumerate(bots):
         if isinstance(bot, ExecBot):
             with contextlib.suppress(Exception):  # an end that fails is no game's failure
-                bot.game_over(state, forfeit)
+                bot.game_over(state, _forfeit_for(stop, seat))
     others = [None if isinstance(b, ExecBot | BuiltinBot) else b for b in bots]
     if state.is_over and any(b is not None for b in others):
         with contextlib.suppress(MoveTimeout), timer.move():
@@ -277,6 +274,16 @@ def _reset(bots: Sequence[object], seat: int, seed: int, timer: MoveTimer) -> No
 
 def _overrun(timer: MoveTimer, what: str = "one move") -> str:
     return f"took longer than the move time ({timer.seconds:g} s) for {what}"
+
+
+def _forfeit_for(stop: _Forfeited | None, seat: int) -> dict[str, Any] | None:
+    """The forfeit as the bot at ``seat`` is told it: its own with the reason; another seat's
+    with its kind only (the reason may hold that seat's legal moves, and so its cards)."""
+    if stop is None:
+        return None
+    if stop.seat == seat:
+        return {"seat": seat, "kind": stop.kind, "reason": _cut(stop.message)}
+    return {"seat": stop.seat, "kind": stop.kind, "reason": f"seat {stop.seat} forfeited"}
 
 
 def _move(
