@@ -46,12 +46,11 @@ from panda_core._args import cut, seed_arg, shown
 from panda_core._core import (
     BOT_NAMES,
     ArgumentError,
-    HeadRules,
     RulesError,
     __version__,
     check_bot,
 )
-from panda_core._registry import spec
+from panda_core._registry import spec_of
 from panda_core.move_timer import MoveTimeout
 from panda_core.protocol.messages import (
     MAX_ANSWER_BYTES,
@@ -173,11 +172,10 @@ class _Seat:
         return int(self.obj.players)
 
     def game_name(self) -> str:
-        rules = self.obj.rules
-        return "head" if isinstance(rules, HeadRules) else str(rules.preset)
+        return spec_of(self.obj).name
 
     def rules_dict(self) -> dict[str, Any]:
-        return spec(self.game_name()).rules_dict(self.obj.rules)
+        return spec_of(self.obj).rules_dict(self.obj.rules)
 
     def view(self, player: int | None = None) -> Any:
         return self.obj.view()
