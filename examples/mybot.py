@@ -9,7 +9,7 @@ class Wobbly:
     def reset(self, seed):  # called before every game: a reproducible bot
         self.rng = random.Random(seed)
 
-    def __call__(self, game, player):  # game: a clone, player: the seat to move
+    def __call__(self, seat, player):  # seat: what seat `player` may know
         if self.rng.random() < 0.2:
-            return self.rng.choice(game.legal_actions())
-        return game.bot_move("heuristic", seed=self.rng.getrandbits(64))
+            return self.rng.choice(seat.legal_actions())
+        return seat.bot_move("heuristic", seed=self.rng.getrandbits(64))

@@ -10,16 +10,18 @@ seat to move, and answers with
 * ``year`` / ``spin`` also: a move dict.
 
 An object bot may also define ``reset(seed: int) -> None``; :func:`play_game` calls it at the
-start of every game with a seed derived from the game's seed, so a randomised bot can be
-reproducible.
+start of every game with a seed derived one-way from the game's seed and the seat, so a
+randomised bot can be reproducible (and cannot work the deal out from its seed). It may define
+``game_over(seat) -> None`` too, called with its seat once the game has ended.
 
-Fair play: a bot receives a **clone** of the game (cloning is a copy of a small fixed-size state,
-about a tenth of a microsecond), so nothing it does to that object reaches the real game. The clone
-still holds the hidden information (other hands, the draw pile); a bot must use only what the
-seat may know: ``game.view(player)``, ``game.observation(player)``, the legal moves and the public
-history. The built-in bots and ``game.determinize(player, seed)`` follow that rule. Every loop
-that plays move by move (this one, the table, the arena, self-play) asks its bots through
-:func:`panda_core.bot_move.ask_move`.
+What a bot is handed is its **seat** (``game.seat(player)``, :mod:`panda_core.seat`), not the
+game: that seat's view, observation, filtered events, its legal moves while it is to move,
+``determinize(seed)`` (complete games sampled from what it knows, for a search) and
+``bot_move(name, seed)`` (a built-in bot's move for it). Nothing reachable from the seat shows a
+card the seat may not know, and nothing a bot does to it reaches the game. Every loop that plays
+move by move (this one, the table, the arena, self-play) asks its bots through
+:func:`panda_core.bot_move.ask_move`. A bot written for the old clone keeps working if it uses
+only those verbs (``game.view(player)`` with its own seat works the same).
 
 >>> from panda_core.bots import play_game
 >>> def lowest(game, player):                # any game: the lowest legal action id
@@ -41,7 +43,8 @@ from panda_core._args import cut, players_arg, seed_arg, shown
 from panda_core._builtin_bot import BuiltinBot, is_builtin_bot, names_builtin
 from panda_core._core import IllegalMoveError, RulesError, nth_output
 from panda_core._registry import GAMES, AnyGame, AnyMove, AnyRules, GameName, MoveDict, spec
-from panda_core.bot_move import ask_move
+from panda_core.bot_move import ask_move, tell_game_over
+from panda_core.protocol.messages import bot_seed
 
 __all__ = [
     "GAMES",
@@ -83,21 +86,15 @@ class Bot(Protocol[G_contra]):
 
 # ---- seeds ----------------------------------------------------------------------------------
 
-_BOT_STREAM = 0xB0B5_B0B5_B0B5_B0B5
-"""Separates the bots' seeds from the deals' (Python-driven games only). The stream functions
-(SplitMix64's ``nth_output`` and ``mix64``, R-1, docs/rules/README.md) are the engine's."""
-
-
-# ---- bots ------------------------------------------------------------------------------------
-
 
 def reset_bots(bots: Sequence[object], seed: int) -> None:
     """Call ``reset`` on every bot that has one, with a seed derived from the game's ``seed``
-    and the bot's seat (one stream per seat, apart from the deal's)."""
+    and the bot's seat (:func:`panda_core.protocol.messages.bot_seed`: one-way, so a bot cannot
+    work the deal out from its seed; one stream per seat, apart from the deal's)."""
     for seat, bot in enumerate(bots):
         reset = getattr(bot, "reset", None)
         if callable(reset):
-            reset(nth_output(seed ^ _BOT_STREAM, seat))
+            reset(bot_seed(seed, seat))
 
 
 def bot_name(bot: object) -> str:
@@ -145,6 +142,9 @@ class GameResult:
     """Moves made."""
     state: Game = field(repr=False, compare=False)
     """The finished game (``state.to_json()`` records it)."""
+    full_information: bool = False
+    """Whether the Python bots were handed the whole game (the research opt-in) instead of
+    their seats."""
 
 
 def _normalise(move: object) -> object:
@@ -186,13 +186,18 @@ def play_game(
     players: int | None = None,
     seed: int = 0,
     rules: AnyRules | None = None,
+    *,
+    full_information: bool = False,
 ) -> GameResult:
     """Play one game of ``game`` (``"head"``, ``"year"``, ``"spin"``) dealt from ``seed``, one bot
     per seat (a :class:`Bot` or a built-in bot name), in a Python loop.
 
     ``players`` defaults to ``len(bots)``. At the start, each bot with a ``reset`` method is reset
-    with a seed derived from ``(seed, seat)``. Each bot is shown a clone of the game; a built-in
-    seat is asked on the game itself (it reads nothing hidden). A move is checked by the engine: an
+    with a seed derived from ``(seed, seat)``. Each bot is handed its seat (``game.seat(seat)``),
+    or with ``full_information=True`` (a research opt-in for perfect-information baselines,
+    recorded in the result) a clone of the whole game; a built-in seat is asked on the game
+    itself (it reads nothing hidden). At the end each bot with a ``game_over`` method is called
+    with its seat. A move is checked by the engine: an
     illegal move, or an answer that is not a move, raises :class:`IllegalBotMoveError` (an
     :class:`IllegalMoveError`) naming the seat and the bot (``seat``, ``bot``, ``move``, ``reason``,
     ``legal``, and ``game``: the game as it was before that move, unchanged).
@@ -215,7 +220,14 @@ def play_game(
         seat = seat_or_none
         # Nothing is the bot's failure here (failures=()): what it raises reaches the caller as
         # it raised it.
-        move = ask_move(seats[seat], state, seat, take=_normalise, failures=())
+        move = ask_move(
+            seats[seat],
+            state,
+            seat,
+            take=_normalise,
+            failures=(),
+            full_information=full_information,
+        )
         try:
             state.apply(move)  # type: ignore[arg-type]  # checked by the engine
         except (TypeError, ValueError) as err:
@@ -223,6 +235,7 @@ def play_game(
         decisions += 1
     winner = state.winner
     assert winner is not None, "the loop ends only when the game is over"
+    tell_game_over(seats, state, failures=())
     rounds = len(state.round_results)
     return GameResult(
         game=name,
@@ -234,4 +247,5 @@ def play_game(
         rounds=rounds,
         decisions=decisions,
         state=state,
+        full_information=full_information,
     )

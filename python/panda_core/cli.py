@@ -34,6 +34,7 @@ from panda_core._cli_common import (
 from panda_core._core import BOT_NAMES, PandaCoreError, __version__
 from panda_core._registry import AnyRules, spec
 from panda_core.arena.cli import register as register_arena
+from panda_core.llm.cli import register as register_llm
 from panda_core.selfplay.cli import register as register_selfplay
 from panda_core.simulate import MAX_GAMES, SimulationResult, pooled_win_rates, simulate_chunks
 from panda_core.train.cli import register as register_train
@@ -258,6 +259,7 @@ def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
     register_arena(sub, default)  # arena: panda_core/arena
     register_selfplay(sub, default)  # selfplay: panda_core/selfplay
     register_train(sub, default)  # train: panda_core/train
+    register_llm(sub, default)  # llm export-chat: panda_core/llm
     return parser
 
 

@@ -354,7 +354,10 @@ impl RecordedGame for ClimbGame {
     /// anew into the same places. The sample starts from its snapshot, so it has a record.
     fn determinize(&self, seat: u8, seed: u64) -> Result<Self, EngineError> {
         let mut rng = crate::rng::SplitMix64::new(seed);
-        let state = ClimbDeterminizer::new(self.state(), seat, wind_holders(self)).sample(&mut rng);
+        let mut state =
+            ClimbDeterminizer::new(self.state(), seat, wind_holders(self)).sample(&mut rng);
+        // The deal's seed would deal the real hands again: the sample carries its own.
+        state.seed = seed;
         let snap = snapshot(&state, ClimbGame::round_results(self));
         ClimbGame::from_snapshot(snap, self.state().settings().deck.clone()).map_err(|e| {
             EngineError::Invariant(format!("a determinization is not a valid state: {}", e.0))

@@ -80,6 +80,11 @@ impl ClimbDeterminizer {
         if spin {
             winds.extend(super::cards::ids(state.out & ELEMENTS));
         }
+        // In card order, not where the cards really are: a sample is then a function of the
+        // observer's information and the random stream alone (two positions that look the same
+        // to the observer give the same sample for the same seed).
+        pool.sort_unstable();
+        winds.sort_unstable();
         // The opponents' wind slots: either the given holders or every set of `wind_count`
         // opponents that could hold one. A set S leaves `slots - 1` animal slots to each holder,
         // so it allows (animals)! / prod(slots_o - [o in S])! arrangements: weight prod_S slots.

@@ -175,6 +175,10 @@ pub struct Determinizer {
     lowest_only: bool,
     /// The hidden cards: each opponent's slots, then the draw pile's (in the true arrangement).
     truth: Vec<u8>,
+    /// The hidden cards in card order: what the rejection sampler shuffles, so that its sample
+    /// is a function of the observer's information and the random stream alone (two positions
+    /// that look the same to the observer give the same sample for the same seed).
+    canonical: Vec<u8>,
     opponents: Vec<Opponent>,
     pile_start: usize,
     attempts: u32,
@@ -236,10 +240,13 @@ impl Determinizer {
         }
         let pile_start = truth.len();
         truth.extend_from_slice(state.draw_pile());
+        let mut canonical = truth.clone();
+        canonical.sort_unstable();
         Ok(Self {
             lowest_only: state.rules().lowest_only_when_cannot_follow,
             real: state,
             truth,
+            canonical,
             opponents,
             pile_start,
             attempts: REJECTION_ATTEMPTS,
@@ -270,7 +277,7 @@ impl Determinizer {
         if self.chain.is_none() {
             for _ in 0..self.attempts {
                 buf.clear();
-                buf.extend_from_slice(&self.truth);
+                buf.extend_from_slice(&self.canonical);
                 shuffle_any(&mut buf, rng);
                 if self.opponents.iter().all(|o| self.consistent(o, &buf)) {
                     let s = self.build(&buf, rng);

@@ -16,9 +16,10 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import FastAPI
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError, WebSocketRequestValidationError
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -30,6 +31,9 @@ from starlette.websockets import WebSocket
 from panda_core._core import PandaCoreError
 from panda_core.table import Table
 from panda_core.web.bodies import JsonApiRoute, read_body
+from panda_core.web.bot_arena import Challenges
+from panda_core.web.bot_hub import BotHub, BotSettings
+from panda_core.web.bot_socket import serve_bot
 from panda_core.web.catalog import games_catalog
 from panda_core.web.errors import NotFound, Unprocessable, WebError
 from panda_core.web.guard import Guard, HostPolicy
@@ -37,6 +41,7 @@ from panda_core.web.payloads import (
     FrameNumber,
     FrameSeat,
     MoveRequest,
+    NewChallenge,
     NewTable,
     Seat,
     SeatToken,
@@ -84,6 +89,7 @@ def create_app(
     creation_rate: float = 1.0,
     hosts: HostPolicy | None = None,
     traffic: Traffic | None = None,
+    bots: BotSettings | None = None,
 ) -> FastAPI:
     """The app: tables with a person and bots, replays of records, the page.
 
@@ -95,14 +101,18 @@ def create_app(
     burst of ``max_tables``; ``hosts``: the names the server answers to (default: this machine's
     loopback names, see :class:`~panda_core.web.guard.HostPolicy`); ``traffic``: a list that
     receives everything the server sends to clients (``("http", path, body)``, ``("ws", path,
-    text)``), for tests.
+    text)``), for tests; ``bots``: the bots that may connect to ``/bots/ws`` (their tokens and
+    the protocol's times, docs/bot_server.md; ``None``: none may).
     """
+    hub = BotHub(bots) if bots is not None and bots.tokens else None
     registry = Registry(
         idle_timeout=idle_timeout,
         max_tables=max_tables,
         bot_delay=bot_delay,
         creation_rate=creation_rate,
+        hub=hub,
     )
+    challenges = Challenges(hub, bot_time)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -110,6 +120,7 @@ def create_app(
         try:
             yield
         finally:
+            await challenges.stop()
             await registry.stop()
 
     app = FastAPI(
@@ -122,6 +133,7 @@ def create_app(
     # Every API route takes only JSON bodies, bounded while they are read (JsonApiRoute).
     app.router.route_class = JsonApiRoute
     app.state.registry = registry
+    app.state.challenges = challenges
     if traffic is not None:
         app.add_middleware(TrafficRecorder, traffic=traffic)
     # Added last, so it runs first: nothing reaches the app (or the traffic recorder) unchecked.
@@ -192,7 +204,7 @@ def create_app(
             except (PandaCoreError, TypeError) as err:
                 raise Unprocessable(str(err)) from None
 
-        live = await registry.add_table(build, wanted.seat)
+        live = await registry.add_table(build, wanted.seat, wanted.remote())
         return {"table": live.id, "seat": wanted.seat, "token": live.tokens[wanted.seat]}
 
     @app.get("/api/tables/{table_id}")
@@ -254,5 +266,26 @@ def create_app(
             await websocket.close(POLICY_VIOLATION, close_reason(err.message))
             return
         await serve_socket(websocket, registry, live, connection)
+
+    # ---- connected bots (docs/bot_server.md) -----------------------------------------------
+
+    @app.websocket("/bots/ws")
+    async def bot_socket(websocket: WebSocket) -> None:
+        # Host and Origin were checked by the guard; the token is checked by serve_bot.
+        await serve_bot(websocket, hub)
+
+    @app.get("/bots")
+    async def bots_connected() -> dict[str, Any]:
+        return {"connected": [] if hub is None else hub.connected()}
+
+    @app.post("/bots/challenge", status_code=201)
+    async def new_challenge(wanted: NewChallenge) -> dict[str, Any]:
+        return challenges.start(wanted).summary(games=False)
+
+    @app.get("/bots/challenge/{challenge_id}")
+    async def challenge_state(
+        challenge_id: Annotated[str, PathParam(max_length=40)],
+    ) -> dict[str, Any]:
+        return challenges.get(challenge_id).summary()
 
     return app

@@ -8,6 +8,8 @@ import socket
 import sys
 from typing import Any
 
+from panda_core.web.limits import BOT_RECONNECT_GRACE
+
 __all__ = ["register", "serve"]
 
 
@@ -34,6 +36,13 @@ def _bot_time(text: str) -> float:
     value = _positive(text)
     if value > 60:
         raise argparse.ArgumentTypeError(f"must be at most 60 seconds, got {text[:40]}")
+    return value
+
+
+def _grace(text: str) -> float:
+    value = _positive(text)
+    if value > 3600:
+        raise argparse.ArgumentTypeError(f"must be at most 3600 seconds, got {text[:40]}")
     return value
 
 
@@ -85,6 +94,31 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         default=2.0,
         help="the longest a bot may think per move, in seconds (default 2, at most 60)",
     )
+    bots = serve_parser.add_argument_group(
+        "connected bots", "bots that play over a websocket, /bots/ws (docs/bot_server.md)"
+    )
+    bots.add_argument(
+        "--bot-token",
+        action="append",
+        default=[],
+        metavar="NAME=TOKEN",
+        help="let bot NAME connect with TOKEN (repeatable; 16 to 200 characters; a token on the "
+        "command line is visible to other users of this machine: prefer --bot-tokens)",
+    )
+    bots.add_argument(
+        "--bot-tokens",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a file of bots that may connect, one 'name token' a line (repeatable)",
+    )
+    bots.add_argument(
+        "--bot-grace",
+        type=_grace,
+        default=BOT_RECONNECT_GRACE,
+        metavar="SECONDS",
+        help="seconds a bot's games wait for it after its connection was lost",
+    )
     serve_parser.set_defaults(func=serve)
     return serve_parser
 
@@ -102,6 +136,9 @@ def serve(args: argparse.Namespace, given: set[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    bots = _bot_settings(args)
+    if bots is None:
+        return 2
     try:
         sock = _listen(args.host, args.port)
     except OSError as err:
@@ -116,6 +153,7 @@ def serve(args: argparse.Namespace, given: set[str] | None = None) -> int:
         bot_delay=args.bot_delay,
         bot_time=args.bot_time,
         hosts=hosts,
+        bots=bots if bots.tokens else None,
     )
     server = make_server(app)
     host, port = sock.getsockname()[:2]
@@ -130,6 +168,12 @@ def serve(args: argparse.Namespace, given: set[str] | None = None) -> int:
             flush=True,
         )
     print(f"panda-core serve: open http://{shown}:{port}/  (Ctrl-C stops)", flush=True)
+    if bots.tokens:
+        print(
+            f"panda-core serve: bots {', '.join(bots.tokens.names)} may connect to "
+            f"ws://{shown}:{port}/bots/ws",
+            flush=True,
+        )
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn shuts down cleanly, then passes Ctrl-C on
@@ -138,6 +182,20 @@ def serve(args: argparse.Namespace, given: set[str] | None = None) -> int:
         sock.close()
     print("panda-core serve: stopped", flush=True)
     return 0
+
+
+def _bot_settings(args: argparse.Namespace) -> Any:
+    """The bots of ``--bot-token`` / ``--bot-tokens`` / ``--bot-grace`` (``None`` after printing
+    why they cannot be used; never a token)."""
+    from panda_core.web.bot_hub import BotSettings
+    from panda_core.web.bot_tokens import BotTokenError, BotTokens
+
+    try:
+        tokens = BotTokens.parse(args.bot_token, args.bot_tokens)
+    except BotTokenError as err:
+        print(f"panda-core serve: {err}", file=sys.stderr)
+        return None
+    return BotSettings(tokens, reconnect_grace=args.bot_grace)
 
 
 def _is_wildcard(host: str) -> bool:

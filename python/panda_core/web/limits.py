@@ -14,11 +14,22 @@ import time
 from collections.abc import Callable
 
 __all__ = [
+    "BOT_FRAMES_BURST",
+    "BOT_FRAMES_PER_SECOND",
+    "BOT_HELLO_TIMEOUT",
+    "BOT_PING_INTERVAL",
+    "BOT_PONG_TIMEOUT",
+    "BOT_RECONNECT_GRACE",
     "BOT_THREADS",
     "CLOSE_TIMEOUT",
     "FINISHED_GRACE",
     "FRAMES_BURST",
     "FRAMES_PER_SECOND",
+    "MAX_BOTS",
+    "MAX_BOT_GAMES",
+    "MAX_BOT_QUEUED",
+    "MAX_CHALLENGES",
+    "MAX_CHALLENGE_GAMES",
     "MAX_QUEUED",
     "MAX_SOCKETS",
     "REPLAY_BUILDS",
@@ -47,6 +58,36 @@ FINISHED_GRACE = 300.0
 fetched); a finished table does not count against the server's table limit meanwhile."""
 CLOSE_TIMEOUT = 2.0
 """Seconds the server waits for a closing message to reach a page before it drops the socket."""
+
+
+# ---- connected bots (/bots/ws, docs/bot_server.md) ----------------------------------------------
+
+MAX_BOTS = 64
+"""Bots connected at once (one connection per bot name)."""
+MAX_BOT_GAMES = 64
+"""Games one connected bot plays at once (tables and challenge games)."""
+MAX_BOT_QUEUED = 256
+"""Messages waiting for one bot's socket: a bot that stops reading while this many wait is
+closed (its games go as for a lost connection)."""
+BOT_FRAMES_PER_SECOND = 50.0
+"""Messages a bot may send per second, sustained (a move, a pong, a few asks per decision)."""
+BOT_FRAMES_BURST = 200
+"""Messages a bot may send at once before :data:`BOT_FRAMES_PER_SECOND` applies (room for the
+64 asks a decision allows, its move and a pong, several games at once)."""
+BOT_HELLO_TIMEOUT = 30.0
+"""Seconds a new bot connection has to send its hello (the protocol's start time)."""
+BOT_PING_INTERVAL = 10.0
+"""Seconds between two ``{"type": "ping"}`` to a connected bot."""
+BOT_PONG_TIMEOUT = 30.0
+"""Seconds a ping may wait for a ``pong``: a bot silent for longer is gone (closed, and its
+games wait :data:`BOT_RECONNECT_GRACE` for it)."""
+BOT_RECONNECT_GRACE = 30.0
+"""Seconds a bot's games wait for it after its connection was lost; past it they are
+forfeited."""
+MAX_CHALLENGES = 4
+"""Challenges (server-scheduled games between bots) played at once."""
+MAX_CHALLENGE_GAMES = 1000
+"""Games one challenge may schedule."""
 
 
 class TokenBucket:

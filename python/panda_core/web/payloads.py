@@ -16,17 +16,21 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, StrictInt, Tag
 
 from panda_core._core import PandaCoreError, check_bot, check_players
 from panda_core._registry import spec
+from panda_core.table.seats import SeatSpec
+from panda_core.web.bot_tokens import BotTokenError, check_bot_name
 from panda_core.web.catalog import rule_defaults
 from panda_core.web.errors import Malformed, Unprocessable
 from panda_core.web.refusals import cut, refusal
 
 __all__ = [
+    "BOT_SEAT",
     "MAX_WS_MESSAGE",
     "ClientMessage",
     "FrameNumber",
     "FrameSeat",
     "Move",
     "MoveRequest",
+    "NewChallenge",
     "NewTable",
     "Seat",
     "SeatToken",
@@ -34,6 +38,8 @@ __all__ = [
     "client_move",
 ]
 
+BOT_SEAT = "bot:"
+"""A table seat ``bot:NAME``: the connected bot ``NAME`` plays it (docs/bot_server.md)."""
 MAX_WS_MESSAGE = 16 * 1024
 """Largest websocket message a client may send (a move is a few dozen bytes)."""
 MAX_NOTATION = 200
@@ -101,13 +107,24 @@ class NewTable(_Request):
     players: int
     seat: int = 0
     bots: list[str]
-    """One built-in bot per other seat, in seat order."""
+    """One bot per other seat, in seat order: a built-in bot, or ``bot:NAME`` for the connected
+    bot ``NAME``."""
     seed: int | None = None
     rules: dict[str, Any] | None = None
     """Rule options of the game (``GET /api/games`` lists them); ``None``: the defaults."""
 
     def check(self) -> None:
         """The engine's and the registry's checks of the values (422 with their message)."""
+        remote = [bot for bot in self.bots if bot.startswith(BOT_SEAT)]
+        for bot in remote:
+            try:
+                check_bot_name(bot[len(BOT_SEAT) :])
+            except BotTokenError as err:
+                raise Unprocessable(f"a seat {BOT_SEAT}NAME names a connected bot: {err}") from None
+        if len(set(remote)) != len(remote):
+            raise Unprocessable(
+                "a connected bot takes one seat of a table (in two it would see both hands)"
+            )
         for bot in self.bots:
             if bot.startswith("neural:"):
                 raise Unprocessable(
@@ -118,7 +135,8 @@ class NewTable(_Request):
             spec(self.game)
             check_players(self.players)
             for bot in self.bots:
-                check_bot(bot)
+                if not bot.startswith(BOT_SEAT):
+                    check_bot(bot)
         except PandaCoreError as err:
             raise Unprocessable(str(err)) from None
         if not 0 <= self.seat < self.players:
@@ -136,10 +154,42 @@ class NewTable(_Request):
                 f"the options are {sorted(allowed)}"
             )
 
-    def seats(self) -> list[str]:
-        """The table's seat specs: the person at :attr:`seat`, the bots around in seat order."""
+    def seats(self) -> list[object]:
+        """The table's seat specs: the person at :attr:`seat`, the bots around in seat order. A
+        connected bot's seat (``bot:NAME``) is answered by the server through
+        ``Table.play``, so the table holds it as a seat that moves from outside, named
+        ``bot:NAME``."""
         others = iter(self.bots)
-        return ["human" if s == self.seat else next(others) for s in range(self.players)]
+        out: list[object] = []
+        for s in range(self.players):
+            spec = "human" if s == self.seat else next(others)
+            out.append(SeatSpec("human", spec) if spec.startswith(BOT_SEAT) else spec)
+        return out
+
+    def remote(self) -> dict[int, str]:
+        """The seats of connected bots: seat → bot name."""
+        others = iter(self.bots)
+        out: dict[int, str] = {}
+        for s in range(self.players):
+            if s != self.seat:
+                bot = next(others)
+                if bot.startswith(BOT_SEAT):
+                    out[s] = bot[len(BOT_SEAT) :]
+        return out
+
+
+class NewChallenge(_Request):
+    """The body of ``POST /bots/challenge``: games the server schedules between connected bots
+    (``bot:NAME``) and built-in bots, as an arena does (duplicate deals, every entrant in every
+    seat of a deal's line-up)."""
+
+    game: str
+    players: int
+    entrants: list[str]
+    deals: int = 1
+    seed: int = 0
+    permutations: Literal["rotations", "all"] = "rotations"
+    rules: dict[str, Any] | None = None
 
 
 # ---- query and path parameters -----------------------------------------------------------------

@@ -10,7 +10,11 @@ and the other tables. A state is built once per change of the table and seat (it
 the table's :attr:`LiveTable.version`), and only when a page is about to be sent it.
 
 Bots move in a background task, one move at a time ``bot_delay`` apart; every connected page of
-the table is then marked to receive the new state.
+the table is then marked to receive the new state. A seat of a connected bot (``bot:NAME``,
+:mod:`panda_core.web.bot_hub`) moves in the same task: its decision is built under the lock,
+the lock is released while the bot thinks (pages still read the state), and its move is played
+under the lock through ``Table.play``. A bot that forfeits leaves its seat to the built-in
+heuristic for the rest of the game; the pages are told, and their states list the forfeit.
 """
 
 from __future__ import annotations
@@ -22,13 +26,17 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from panda_core._core import GameOverError, PandaCoreError
+from panda_core._registry import AnyGame
+from panda_core.protocol.messages import Ask
 from panda_core.table import NotYourTurnError, Replay, Table
+from panda_core.web import bot_seat
+from panda_core.web.bot_hub import BotForfeit, BotGame, BotHub, BotRefused
 from panda_core.web.errors import (
     Conflict,
     Forbidden,
@@ -77,8 +85,47 @@ async def in_thread(call: Callable[..., T], *args: Any, pool: Executor | None = 
         raise
 
 
-def _state_json(table: Table, seat: int) -> str:
-    return json.dumps(table.state(seat))
+def _state_json(table: Table, seat: int, forfeits: list[dict[str, Any]]) -> str:
+    state = table.state(seat)
+    if forfeits:
+        state["bot_forfeits"] = forfeits
+    return json.dumps(state)
+
+
+def table_game(table: Table) -> AnyGame:
+    """The game a table holds, for the seat objects of its connected bots' messages (the one
+    place the server reaches past the table model; ``Table`` has no seat accessor yet)."""
+    game: AnyGame = table._game
+    return game
+
+
+def _decision(table: Table, game: BotGame) -> bot_seat.Decision:
+    return bot_seat.decision(
+        table_game(table), game_id=game.id, player=game.seat, number=game.decisions
+    )
+
+
+def _end(
+    table: Table,
+    game: BotGame,
+    forfeit: BotForfeit | None,
+    closed: dict[str, Any] | None = None,
+) -> str:
+    return bot_seat.end(
+        table_game(table),
+        game_id=game.id,
+        player=game.seat,
+        since=game.seen,
+        forfeit=closed if forfeit is None else forfeit.as_message(game.seat),
+    )
+
+
+def _fallback_move(table: Table, seat: int) -> None:
+    """The built-in heuristic plays seat ``seat`` (its bot forfeited), from the seat's own
+    information."""
+    state = table_game(table)
+    move = bot_seat.seat_of(state, seat).bot_move("heuristic", len(state.history))
+    table.play(seat, list(state.legal_moves()).index(move))
 
 
 def _frame_json(replay: Replay, seat: int | None, k: int) -> str:
@@ -104,6 +151,10 @@ class LiveTable:
     """Each seat's state as JSON, with the version it was built at."""
     replay_id: str | None = None
     """The replay of the finished game, once one was asked for (it is built once)."""
+    remote: dict[int, BotGame] = field(default_factory=dict)
+    """The seats connected bots play (``bot:NAME``), with their games."""
+    forfeits: list[dict[str, Any]] = field(default_factory=list)
+    """The forfeits of its connected bots: ``{"seat", "bot", "kind", "reason"}``."""
 
 
 @dataclass(eq=False)
@@ -151,6 +202,7 @@ class Registry:
         creation_rate: float = 1.0,
         finished_grace: float = FINISHED_GRACE,
         clock: Callable[[], float] = time.monotonic,
+        hub: BotHub | None = None,
     ) -> None:
         self.idle_timeout = idle_timeout
         self.max_tables = max_tables
@@ -167,6 +219,9 @@ class Registry:
         self._bot_threads: ThreadPoolExecutor | None = None
         """The bots' own worker threads, from start() to stop()."""
         self._reaper: asyncio.Task[None] | None = None
+        self.hub = hub
+        """The connected bots, if the server takes any."""
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # ---- tables --------------------------------------------------------------------------------
 
@@ -183,9 +238,14 @@ class Registry:
                 retry_after=wait,
             )
 
-    async def add_table(self, build: Callable[[], Table], seat: int) -> LiveTable:
+    async def add_table(
+        self, build: Callable[[], Table], seat: int, remote: Mapping[int, str] | None = None
+    ) -> LiveTable:
         """Open the table ``build()`` makes (in a worker thread) with a person at ``seat`` (a
-        fresh token for it) and start its bots. The slot is taken before the table is built."""
+        fresh token for it) and the connected bots ``remote`` (seat → name), and start its bots.
+        The slot is taken before the table is built."""
+        remote = dict(remote or {})
+        self._check_bots(remote.values())
         self.reap()
         if self.playing() + self._tables_building >= self.max_tables:
             raise ServerFull(
@@ -205,10 +265,59 @@ class Registry:
             last_used=self.clock(),
         )
         self.tables[live.id] = live
+        try:
+            await self._seat_bots(live, remote)
+        except BaseException:
+            self._close_table(live, "its bots could not be seated")
+            raise
         if table.is_over:  # cannot happen with a person seated, but then it is finished
             self._changed(live)
         self._start_bots(live)
         return live
+
+    def _check_bots(self, names: Iterable[str]) -> None:
+        """Refuse (422) bots that are not connected now."""
+        wanted = sorted(set(names))
+        if not wanted:
+            return
+        if self.hub is None:
+            raise Unprocessable(
+                "this server takes no connected bots (start it with --bot-token NAME=TOKEN)"
+            )
+        missing = [n for n in wanted if not self.hub.is_connected(n)]
+        if missing:
+            raise Unprocessable(
+                f"bot(s) {missing} not connected (connected: {self.hub.connected()[:20]})"
+            )
+
+    async def _seat_bots(self, live: LiveTable, remote: Mapping[int, str]) -> None:
+        """Each connected bot of the table is sent its game's start."""
+        if not remote:
+            return
+        assert self.hub is not None
+        table = live.table
+        for seat, name in sorted(remote.items()):
+            game_id = f"table-{live.id}-{seat}"
+            start = await in_thread(
+                functools.partial(
+                    bot_seat.start,
+                    table_game(table),
+                    game_id=game_id,
+                    seat=seat,
+                    deal_seed=table.seed,
+                    move_time=table.bot_time,
+                )
+            )
+            try:
+                live.remote[seat] = self.hub.open_game(
+                    game_id=game_id,
+                    bot=name,
+                    seat=seat,
+                    start=start,
+                    on_forfeit=functools.partial(self._bot_forfeited, live),
+                )
+            except BotRefused as err:
+                raise Unprocessable(str(err)) from None
 
     def table(self, table_id: str, seat: int, token: str) -> LiveTable:
         """The open table ``table_id`` if ``token`` is ``seat``'s (404, 403 otherwise)."""
@@ -235,7 +344,7 @@ class Registry:
         cached = live.states.get(seat)
         if cached is not None and cached[0] == live.version:
             return cached[1]
-        text = await in_thread(_state_json, live.table, seat)
+        text = await in_thread(_state_json, live.table, seat, list(live.forfeits))
         live.states[seat] = (live.version, text)
         return text
 
@@ -260,7 +369,7 @@ class Registry:
                 await in_thread(live.table.play, seat, move)
             except (PandaCoreError, TypeError) as err:
                 raise _engine_refusal(err) from None
-            self._changed(live)
+            await self._moved(live)
             self._start_bots(live)
             return await self._state_locked(live, seat)
 
@@ -314,7 +423,21 @@ class Registry:
 
     @staticmethod
     def _bots_to_move(live: LiveTable) -> bool:
-        return not live.table.is_over and live.table.waiting_for is None
+        if live.table.is_over:
+            return False
+        waiting = live.table.waiting_for
+        return waiting is None or waiting in live.remote
+
+    async def _moved(self, live: LiveTable) -> None:
+        """After a move (under the lock): the pages are told; at the end of the game, every
+        connected bot still playing is sent its ``end``."""
+        self._changed(live)
+        if not live.table.is_over or self.hub is None:
+            return
+        for game in live.remote.values():
+            if not game.ended:
+                text = await in_thread(_end, live.table, game, None)
+                self.hub.end(game, text)
 
     async def _move_bots(self, live: LiveTable) -> None:
         """Bots move one at a time, ``bot_delay`` apart, until a person must move or the game
@@ -327,10 +450,25 @@ class Registry:
                     if live.closed or not self._bots_to_move(live):
                         live.bots = None
                         return
-                    # A bot thinks in a worker thread; the lock keeps everyone else off the
-                    # table meanwhile (reads included: the engine refuses overlapping changes).
-                    await in_thread(live.table.step_bot, pool=self._bot_threads)
-                    self._changed(live)
+                    seat = live.table.to_move
+                    game = None if seat is None else live.remote.get(seat)
+                    if game is None or game.forfeit is not None:
+                        # A bot thinks in a worker thread; the lock keeps everyone else off the
+                        # table meanwhile (reads included: the engine refuses overlapping
+                        # changes). A connected bot that forfeited: the heuristic plays.
+                        if game is None:
+                            await in_thread(live.table.step_bot, pool=self._bot_threads)
+                        else:
+                            await in_thread(
+                                _fallback_move, live.table, game.seat, pool=self._bot_threads
+                            )
+                        await self._moved(live)
+                        continue
+                    version = live.version
+                    decision = await in_thread(_decision, live.table, game)
+                # The connected bot thinks with the lock released: the pages read the table
+                # meanwhile, and nothing else can move (the seat to move is the bot's).
+                await self._remote_move(live, game, decision, version)
         except asyncio.CancelledError:
             raise
         except Exception as err:  # a bug in a bot or the model: keep the server up, tell the page
@@ -339,6 +477,81 @@ class Registry:
                 live.bots = None
                 for connection in list(live.connections):
                     connection.put(error_message(f"a bot could not move: {err}"))
+
+    async def _remote_move(
+        self, live: LiveTable, game: BotGame, decision: bot_seat.Decision, version: int
+    ) -> None:
+        """Ask the connected bot of ``game`` for its move and play it (a forfeit: nothing is
+        played, and the heuristic moves for the seat next)."""
+        assert self.hub is not None
+        table = live.table
+
+        async def answer(ask: Ask, time_left: float) -> str:
+            async with live.lock:
+                if live.closed:
+                    raise bot_seat.AskRefused("the table was closed")
+                return await in_thread(
+                    bot_seat.answer_ask,
+                    table_game(table),
+                    game.seat,
+                    ask,
+                    time_left,
+                    pool=self._bot_threads,
+                )
+
+        try:
+            index = await self.hub.decide(game, decision, table.bot_time, answer)
+        except BotForfeit:
+            return
+        async with live.lock:
+            if live.closed or live.version != version:
+                return
+            await in_thread(table.play, game.seat, index)
+            await self._moved(live)
+
+    def _bot_forfeited(self, live: LiveTable, game: BotGame) -> None:
+        """A connected bot forfeited its game at this table (the hub's call)."""
+        forfeit = game.forfeit
+        assert forfeit is not None
+        live.forfeits.append(
+            {"seat": game.seat, "bot": game.bot, "kind": forfeit.kind, "reason": forfeit.reason}
+        )
+        self._spawn(self._tell_forfeit(live, game, forfeit))
+
+    async def _tell_forfeit(self, live: LiveTable, game: BotGame, forfeit: BotForfeit) -> None:
+        """The bot is sent its ``end`` (with the forfeit), the pages the news; the heuristic
+        plays the seat from now on."""
+        assert self.hub is not None
+        async with live.lock:
+            if live.closed:
+                return
+            text = await in_thread(_end, live.table, game, forfeit)
+            self.hub.end(game, text)
+            # The states now list the forfeit: built again and sent, the table's version
+            # unchanged (a move another bot is thinking about stays good).
+            live.states.clear()
+            note = error_message(
+                f"seat {game.seat}'s bot {game.bot} forfeited ({forfeit.kind}: "
+                f"{forfeit.reason}); the heuristic bot plays that seat from now on"
+            )
+            for connection in list(live.connections):
+                connection.put(note)
+                connection.want_state(again=True)
+            self._start_bots(live)
+
+    async def _end_unfinished(self, live: LiveTable, game: BotGame, why: str) -> None:
+        """The table was closed before its game ended: its bot is sent an ``end`` whose
+        ``forfeit`` says so (``seat`` null, kind ``closed``)."""
+        assert self.hub is not None
+        async with live.lock:  # a bot move still in its thread ends first
+            closed = {"seat": None, "kind": "closed", "reason": why}
+            text = await in_thread(_end, live.table, game, None, closed)
+        self.hub.end(game, text)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     # ---- replays -------------------------------------------------------------------------------
 
@@ -456,6 +669,14 @@ class Registry:
         if live.bots is not None:
             live.bots.cancel()
             live.bots = None
+        if self.hub is not None:
+            for game in live.remote.values():
+                if game.ended:
+                    continue
+                if self.hub.is_connected(game.bot):
+                    self._spawn(self._end_unfinished(live, game, why))
+                else:
+                    self.hub.end(game, None)
         for connection in list(live.connections):
             connection.close(GOING_AWAY, why)
         live.connections.clear()
@@ -487,12 +708,15 @@ class Registry:
 
     async def close_pages(self, why: str, timeout: float) -> None:
         """Close every table, each page with the message ``why`` and the code 1001, and wait (at
-        most ``timeout`` seconds) until the pages were sent it."""
+        most ``timeout`` seconds) until the pages were sent it. Every connected bot is sent
+        ``bye`` and closed."""
         connections = [c for t in self.tables.values() for c in t.connections]
+        bots = [] if self.hub is None else self.hub.close_all(why)
         for live in list(self.tables.values()):
             self._close_table(live, why)
-        if connections:
-            waits = [asyncio.ensure_future(c.done.wait()) for c in connections]
+        events = [c.done for c in connections] + [b.served for b in bots]
+        if events:
+            waits = [asyncio.ensure_future(e.wait()) for e in events]
             _, pending = await asyncio.wait(waits, timeout=timeout)
             for wait in pending:
                 wait.cancel()
@@ -500,9 +724,12 @@ class Registry:
     async def stop(self) -> None:
         """Close everything (the app's shutdown)."""
         tasks = [t.bots for t in self.tables.values() if t.bots is not None]
+        tasks.extend(self._tasks)
         if self._reaper is not None:
             tasks.append(self._reaper)
             self._reaper = None
+        if self.hub is not None:
+            self.hub.close_all(STOPPING)
         for live in list(self.tables.values()):
             self._close_table(live, STOPPING)
         self.replays.clear()

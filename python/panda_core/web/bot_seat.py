@@ -1,0 +1,158 @@
+"""What a connected bot is sent about its seat, and the answers to its asks: built from the seat
+object only (``game.seat(player)``, docs/bot_protocol.md), never from the game.
+
+Every function here calls the engine: run them in a worker thread (the drivers do, under the
+table's lock for a table).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from panda_core._args import cut
+from panda_core._core import check_bot
+from panda_core._registry import AnyGame, spec_of
+from panda_core.protocol.messages import (
+    Ask,
+    bot_seed,
+    decision_message,
+    end_message,
+    start_message,
+)
+
+__all__ = [
+    "AskRefused",
+    "Decision",
+    "answer_ask",
+    "decision",
+    "end",
+    "seat_of",
+    "start",
+]
+
+
+class AskRefused(Exception):
+    """An ask the engine cannot answer (an unknown built-in bot, a path): the game is forfeited."""
+
+
+def seat_of(game: AnyGame, player: int) -> Any:
+    """The seat object of ``player``: what that seat may know, and nothing else."""
+    return game.seat(player)
+
+
+def start(game: AnyGame, *, game_id: str, seat: int, deal_seed: int, move_time: float) -> str:
+    """The ``start`` message of seat ``seat`` of ``game`` (dealt from ``deal_seed``), as text."""
+    game_spec = spec_of(game)
+    info = seat_of(game, seat)
+    message = start_message(
+        game_id=game_id,
+        game=game_spec.name,
+        rules=game_spec.rules_dict(info.rules),
+        players=info.players,
+        seat=seat,
+        seed=bot_seed(deal_seed, seat),
+        move_time_ms=round(move_time * 1000),
+    )
+    return _text(message)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision of one seat: its message as the protocol's builder made it (every event the
+    seat saw so far, no time yet) and its legal moves, to check the bot's answer against."""
+
+    base: Mapping[str, Any]
+    legal: tuple[tuple[int, str], ...]
+    """``(action id, notation)`` of each legal move, in the engine's order (a move's index in
+    it is the move's index in ``legal_moves()``)."""
+
+    @property
+    def events(self) -> int:
+        """How many events the seat saw so far."""
+        return len(self.base["events"])
+
+    def message(self, since: int, time_left: float) -> str:
+        """The message as sent now: the events after the ``since`` first, the time left."""
+        return _text(
+            {
+                **self.base,
+                "events": self.base["events"][since:],
+                "time_left_ms": max(0, round(time_left * 1000)),
+            }
+        )
+
+    def index_of(self, answer: Mapping[str, Any]) -> int | str:
+        """The index of the legal move ``answer`` (a checked ``move`` message) names, or why it
+        names none: an id or notation of no legal move, or an id several legal moves share (in
+        the climbing games an id is a move's shape: answer those by notation)."""
+        if "id" in answer:
+            found = [k for k, (action, _) in enumerate(self.legal) if action == answer["id"]]
+            if len(found) == 1:
+                return found[0]
+            if found:
+                return (
+                    f"answered id {answer['id']}, which {len(found)} legal moves share: "
+                    "answer by notation"
+                )
+            return f"answered id {answer['id']}, not one of its legal moves"
+        notation = answer.get("notation")
+        for k, (_, legal) in enumerate(self.legal):
+            if legal == notation:
+                return k
+        return f"answered {cut(repr(notation))}, not one of its legal moves"
+
+
+def decision(game: AnyGame, *, game_id: str, player: int, number: int) -> Decision:
+    """Seat ``player``'s decision number ``number`` (it is to move), from its seat object."""
+    seat = seat_of(game, player)
+    base = decision_message(
+        game_id=game_id, decision=number, seat=seat, events=seat.events(player), time_left_ms=None
+    )
+    return Decision(base=base, legal=tuple((m["id"], m["notation"]) for m in base["legal"]))
+
+
+def end(
+    game: AnyGame,
+    *,
+    game_id: str,
+    player: int,
+    since: int,
+    forfeit: dict[str, Any] | None,
+) -> str:
+    """The ``end`` message of seat ``player``: the result, the events after the ``since``
+    first ones, the forfeit if the game (or this seat's part in it) ended by one."""
+    seat = seat_of(game, player)
+    events = seat.events(player)[since:]
+    return _text(end_message(game_id=game_id, seat=seat, events=events, forfeit=forfeit))
+
+
+def answer_ask(game: AnyGame, player: int, ask: Ask, time_left: float) -> str:
+    """The ``answer`` message to ``ask`` of seat ``player`` (it is to move), from its seat
+    object only; :class:`AskRefused` if the engine cannot answer it."""
+    seat = seat_of(game, player)
+    kind = ask["ask"]
+    value: Any
+    try:
+        if kind == "observation":
+            value = [float(x) for x in seat.observation(player)]
+        elif kind == "determinize":
+            value = seat.determinize(player, ask["seed"]).snapshot()
+        else:
+            bot = ask["bot"]
+            if bot.startswith("neural:"):
+                raise AskRefused("ask bot_move of 'neural', never 'neural:PATH' (no path opens)")
+            check_bot(bot)
+            move = seat.bot_move(bot, ask["seed"], time_limit=max(0.001, time_left))
+            value = {"id": move.action_id, "notation": move.notation}
+    except AskRefused:
+        raise
+    except Exception as err:  # the engine's refusal of the ask's values
+        raise AskRefused(f"the engine refused the ask {kind!r}: {err}") from None
+    return _text({"type": "answer", "game_id": ask["game_id"], "ask": kind, "value": value})
+
+
+def _text(message: Mapping[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
