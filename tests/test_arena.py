@@ -224,11 +224,13 @@ def test_built_in_line_ups_give_the_same_results_in_processes_and_in_this_proces
 )
 @pytest.mark.slow
 def test_a_bot_that_kills_or_hangs_its_worker_forfeits_only_its_games(bot: str, kind: str) -> None:
-    """The worker dies (os._exit) or hangs where the move timer cannot reach it (inside the
-    regex engine): its task fails, is replayed game by game, and only the games that fail again
-    are forfeited; every other game of the task keeps its real result."""
+    """In-process, the worker dies (os._exit) or hangs where the move timer cannot reach it
+    (inside the regex engine): its task fails, is replayed game by game, and only the games that
+    fail again are forfeited; every other game of the task keeps its real result."""
     entrants = [f"bad=arena_bots:{bot}", "heuristic", "arena_bots:first_legal"]
-    settings = arena_settings(entrants, players=3, deals=2, move_time=0.5, game_time=2.0)
+    settings = arena_settings(
+        entrants, players=3, deals=2, move_time=0.5, game_time=2.0, contained=False
+    )
     good = arena_settings(
         ["arena_bots:first_legal", "heuristic", "arena_bots:first_legal"], players=3, deals=2
     )

@@ -156,10 +156,11 @@ def test_usage_errors_exit_2_with_a_message(tmp_path: Path, args: list[str], say
 @pytest.mark.slow
 def test_the_ray_backend_gives_the_results_of_a_local_run(tmp_path: Path, ray_address: str) -> None:
     """On a real Ray instance (2 CPUs, started by the session fixture), with bots that raise and
-    that kill their worker: the same results.json, byte for byte, as the local process pool."""
+    that kill their worker (in-process: contained, they would kill only their own process): the
+    same results.json, byte for byte, as the local process pool."""
     common = [
         "-e", "arena_bots:first_legal,heuristic,bad=arena_bots:Raises,dies=arena_bots:Exits",
-        "--game", "year", "--players", "3", "--deals", "4", "--json", "-q",
+        "--game", "year", "--players", "3", "--deals", "4", "--json", "-q", "--in-process",
     ]  # fmt: skip
     local = _arena(*common, "--workers", "2", "--out", str(tmp_path / "local"), cwd=tmp_path)
     assert local.returncode == 0, local.stderr

@@ -641,7 +641,7 @@ from panda_core.arena.run import arena_settings, play_arena
 out = {}
 for bot in sys.argv[1:]:
     settings = arena_settings([f"bad=arena_bots:{bot}", "heuristic"], players=2, deals=1,
-                              move_time=0.3)
+                              move_time=0.3, contained=False)
     results = play_arena(settings, workers=0)
     out[bot] = [(r.forfeit.kind, r.forfeit.entrant, r.forfeit.message) if r.forfeit else None
                 for r in results]

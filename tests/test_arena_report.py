@@ -86,6 +86,8 @@ def test_report_of_a_complete_arena(arena: tuple[ArenaSettings, list[MatchResult
         "scheduled",
         "played",
         "complete",
+        "contained",
+        "full_information",
         "standings",
         "ratings",
         "head_to_head",

@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 
-import panda_core
 from panda_core._core import ArgumentError
 from panda_core.arena import arena
 from panda_core.bot_import import bot_spec_kind, make_bot
@@ -29,7 +28,7 @@ from panda_core.protocol.exec_bot import ExecBot, ExecBotError, parse_command
 
 # A protocol bot: the lowest legal id. ``misbehave(kind, message)`` runs in the first process
 # only, at its first decision (``kind == "decision"``) or at its hello (``"hello"``).
-BOT = '''
+BOT = """
 import json, os, sys, time
 
 MARKER = {marker!r}
@@ -57,7 +56,7 @@ for line in sys.stdin:
         send({{"type": "move", "game_id": message["game_id"], "id": ids[0]}})
     elif kind == "bye":
         break
-'''
+"""
 
 
 def write_bot(tmp_path: Path, misbehave: str = "return None", name: str = "bot") -> str:
@@ -105,8 +104,8 @@ def forfeit_of(results: list[dict[str, Any]]) -> dict[str, Any]:
         pytest.param("if kind == 'decision':\n    for _ in range(100_000):\n"
                      "        send({'type': 'pong'})\n    return 'done'", "exception",
                      "sent a 'pong' message in a decision", id="floods_lines"),
-        pytest.param("if kind == 'decision':\n    send({'type': 'move', 'game_id': 'g-999', 'id': 0})"
-                     "\n    return 'done'", "exception", "for the game 'g-999'",
+        pytest.param("if kind == 'decision':\n    send({'type': 'move', 'game_id': 'g-999', "
+                     "'id': 0})\n    return 'done'", "exception", "for the game 'g-999'",
                      id="wrong_game_id"),
         pytest.param("if kind == 'decision':\n    for _ in range(1000):\n"
                      "        send({'type': 'ask', 'game_id': message['game_id'], "
@@ -186,7 +185,7 @@ def test_a_bot_silent_at_hello_is_refused_after_the_start_time(tmp_path: Path) -
         pooled=False,
     )
     started = time.monotonic()
-    with pytest.raises(ExecBotError, match="did not say hello within 0.5 s"):
+    with pytest.raises(ExecBotError, match=r"did not say hello within 0\.5 s"):
         bot.start()
     assert time.monotonic() - started < 5
     assert bot.pid is None
@@ -265,12 +264,14 @@ def test_a_bot_is_sent_only_its_seat_and_plays_as_in_process(
     script.write_text(RECORDER.format(log=str(log)))
     bot = ExecBot([sys.executable, str(script)])
     try:
-        played = play_game(game, [bot, "heuristic", "random", "random"][:players], seed=11)
+        seats: list[Any] = [bot, "heuristic", "random", "random"][:players]
+        played = play_game(game, seats, seed=11)
         bot.game_over(played.state)
     finally:
         bot.close()
         exec_bot.close_pool()
-    twin = play_game(game, [lowest, "heuristic", "random", "random"][:players], seed=11)
+    twin_seats: list[Any] = [lowest, "heuristic", "random", "random"][:players]
+    twin = play_game(game, twin_seats, seed=11)
     assert played.state.to_json() == twin.state.to_json()
     messages = [json.loads(x) for x in log.read_text().splitlines()]
     kinds = [m["type"] for m in messages]
@@ -421,3 +422,37 @@ def test_a_bot_dies_with_its_parent(tmp_path: Path) -> None:
     finally:
         parent.kill()
         parent.wait()
+
+
+def test_another_seats_forfeit_reaches_a_bot_without_its_reason(tmp_path: Path) -> None:
+    """An illegal move's reason lists the legal moves of the seat that made it (its cards): the
+    other seats' bots are told the forfeit's kind only."""
+    log = tmp_path / "log.jsonl"
+    script = tmp_path / "recorder.py"
+    script.write_text(RECORDER.format(log=str(log)))
+    bad = tmp_path / "bad.py"  # an illegal move at its second decision of every game
+    bad.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'hello':\n"
+        "        print(json.dumps({'type': 'hello', 'protocol': 1}), flush=True)\n"
+        "    elif m['type'] == 'decision':\n"
+        "        i = sorted(x['id'] for x in m['legal'])[0] if m['decision'] < 2 else 10**6\n"
+        "        move = {'type': 'move', 'game_id': m['game_id'], 'id': i}\n"
+        "        print(json.dumps(move), flush=True)\n"
+    )
+    report = arena(
+        [f"rec=exec:{sys.executable} {script}", f"bad=exec:{sys.executable} {bad}"],
+        game="head", players=2, deals=1, workers=0, move_time=5,
+    )  # fmt: skip
+    assert report.forfeits
+    ends = [json.loads(x) for x in log.read_text().splitlines()]
+    ends = [
+        m for m in ends if m["type"] == "end" and m["forfeit"] and m["forfeit"]["seat"] is not None
+    ]
+    assert ends
+    for end in ends:
+        assert end["forfeit"]["kind"] == "illegal"
+        assert end["forfeit"]["reason"].endswith("forfeited")
+        assert "legal moves" not in json.dumps(end)

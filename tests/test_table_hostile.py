@@ -494,9 +494,7 @@ SHORT_HEAD = HeadRules(bust_threshold=6)
         pytest.param("exits", "the bot's process ended (exit status 3)", marks=pytest.mark.slow),
         ("sys_exit", "raised SystemExit: 4"),
         ("never_returns", "no answer within 0.3 s"),
-        pytest.param(
-            "forges_answers", "sent a line the protocol refuses", marks=pytest.mark.slow
-        ),
+        pytest.param("forges_answers", "sent a line the protocol refuses", marks=pytest.mark.slow),
         pytest.param(
             "huge_notation", "answered a notation of 10000000 characters", marks=pytest.mark.slow
         ),

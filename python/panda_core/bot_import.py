@@ -194,7 +194,7 @@ def make_bot(spec: object) -> Bot[Any]:
         if spec.startswith(LLM_PREFIX):
             from panda_core.llm.agent import llm_bot_from_spec
 
-            return llm_bot_from_spec(spec)  # type: ignore[no-any-return]
+            return llm_bot_from_spec(spec)
         return BuiltinBot(spec) if is_builtin_bot(spec) else load_bot(spec)
     if not callable(spec):
         raise TypeError(f"a bot is a bot spec or a callable bot(game, player), got {shown(spec)}")

@@ -5,8 +5,9 @@ The text form (a string of entrants, one ``-e`` of the command line) is a comma-
 of ``[label=]spec``. A label is what comes before the first ``=``, when that part holds no ``:``
 and no ``,`` (so ``neural:./a=b.safetensors`` is a spec, not a label). A ``neural:PATH`` or an
 ``exec:COMMAND`` entrant ends the list: its path or command is all the rest of the text, commas
-and ``=`` included, so any path or command can be named (``-e 'mine=neural:./runs/a,b=1.safetensors'``,
-``-e 'js=exec:node "my bot.js" --depth=2,3'``; the entrants after it go in their own ``-e``). An
+and ``=`` included, so any path or command can be named
+(``-e 'mine=neural:./runs/a,b=1.safetensors'``, ``-e 'js=exec:node "my bot.js" --depth=2,3'``;
+the entrants after it go in their own ``-e``). An
 ``exec:`` command is split as a POSIX shell would (``shlex.split``): quote an argument holding
 spaces inside the command, and quote the whole ``-e`` for the shell itself. A bot spec in a list
 (Python API) is one entrant, split only into label and spec.
@@ -135,11 +136,20 @@ def _entrant(label: str | None, value: object) -> Entrant:
             spec=f"<object {bot_name(value)}>",
             builtin=False,
             bot=value,
-            contained=False,
+            contained=_contained_object(value),
         )
     raise TypeError(
         f"an entrant is a bot spec (str) or a bot callable as bot(game, player), got {shown(value)}"
     )
+
+
+def _contained_object(bot: object) -> bool:
+    """Whether a bot object is contained: an :class:`ExecBot` (its process holds only its
+    seat's messages; exactly that class: a subclass may run anything here). Any other object
+    runs in the arena's processes."""
+    from panda_core.protocol.exec_bot import ExecBot
+
+    return type(bot) is ExecBot
 
 
 def _command_label(spec: str) -> str:
@@ -157,9 +167,7 @@ def _command_label(spec: str) -> str:
 def contain(entrants: tuple[Entrant, ...], contained: bool) -> tuple[Entrant, ...]:
     """The entrants with each Python bot given by import path contained (``True``: in a process
     of its own, the default) or in-process (``False``); the others as they are."""
-    return tuple(
-        replace(e, contained=contained) if _is_python_path(e) else e for e in entrants
-    )
+    return tuple(replace(e, contained=contained) if _is_python_path(e) else e for e in entrants)
 
 
 def _is_python_path(e: Entrant) -> bool:

@@ -119,7 +119,8 @@ def arena(
     its own that holds nothing but its seat's messages (the protocol's Python adapter), so it
     cannot reach the real game or the other seats' cards, whatever it does. ``False`` runs them
     in the arena's processes (faster to start, but a dishonest bot can find the real game
-    there). A bot *object* cannot be contained: it runs in the arena's processes either way.
+    there). A bot *object* cannot be contained (but an
+    :class:`~panda_core.protocol.exec_bot.ExecBot`): it runs in the arena's processes either way.
     ``full_information=True`` (research: perfect-information baselines) hands the in-process
     Python bots the whole game instead of their seat. The report, ``results.json`` and the
     results folder's ``arena.json`` say for every entrant whether it was contained, and whether
@@ -269,9 +270,11 @@ def play_arena(
             progress(len(found), total)
         with runner:
             for batch in _results(runner, settings, todo, total - len(found), threads):
+                # Counted first: a Ctrl-C while the batch is written (its fsync) still reports
+                # its games; a line it tore is dropped and its game replayed on resuming.
+                found.update((r.index, r) for r in batch)
                 if store is not None:
                     store.append(batch)
-                found.update((r.index, r) for r in batch)
                 if progress is not None:
                     progress(len(found), total)
     except KeyboardInterrupt:

@@ -27,6 +27,7 @@ reach the real game (and this module's frames) if it wants to. See docs/rate_you
 from __future__ import annotations
 
 import contextlib
+import copy
 import inspect
 import json
 import operator
@@ -43,14 +44,14 @@ from panda_core._files import read_regular
 from panda_core._registry import AnyGame, GameSpec, plain_engine_move, spec, spec_of
 from panda_core._strict_json import strict_loads
 from panda_core.arena.checks import MAX_RECORD_CHARS
-from panda_core.arena.model import ArenaSettings, Forfeit, ForfeitKind, Match, MatchResult
+from panda_core.arena.model import ArenaSettings, Entrant, Forfeit, ForfeitKind, Match, MatchResult
 from panda_core.arena.stats import worst_place
-from panda_core.arena.model import Entrant
 from panda_core.bot_import import contained_bot, is_bot_path, make_bot
 from panda_core.bot_move import MoveRefused, ask_move, tell_game_over
 from panda_core.bots import Bot, BuiltinBot, reset_bots
 from panda_core.move_timer import MoveTimeout, MoveTimer
 from panda_core.protocol.exec_bot import BotResigned, ExecBot, ExecBotError
+from panda_core.protocol.messages import bot_seed
 
 __all__ = ["ChunkTask", "dead_worker_result", "play_chunk"]
 
@@ -216,6 +217,8 @@ def _created(settings: ArenaSettings, entrant: int, seat: int, timer: MoveTimer)
 def _entrant_bot(e: Entrant) -> Bot[Any]:
     """The bot of one game of entrant ``e``: a contained Python bot plays through the protocol's
     adapter, in a process of its own (from this worker's pool)."""
+    if type(e.bot) is ExecBot:  # one per seat (its options; the process from the pool)
+        return copy.copy(e.bot)
     if e.bot is not None:
         return make_bot(e.bot)
     if e.contained and not e.builtin and is_bot_path(e.spec):
@@ -241,13 +244,10 @@ def _game_over(
     process goes back to the pool (or is replaced, if it misbehaved). The other Python bots of a
     finished game hear it through their ``game_over(seat)`` (``tell_game_over``), timed like a
     move; what they raise or an overrun changes nothing: the result stands."""
-    forfeit = None
-    if stop is not None:
-        forfeit = {"seat": stop.seat, "kind": stop.kind, "reason": _cut(stop.message)}
-    for bot in bots:
+    for seat, bot in enumerate(bots):
         if isinstance(bot, ExecBot):
             with contextlib.suppress(Exception):  # an end that fails is no game's failure
-                bot.game_over(state, forfeit)
+                bot.game_over(state, _forfeit_for(stop, seat))
     others = [None if isinstance(b, ExecBot | BuiltinBot) else b for b in bots]
     if state.is_over and any(b is not None for b in others):
         with contextlib.suppress(MoveTimeout), timer.move():
@@ -255,11 +255,17 @@ def _game_over(
 
 
 def _reset(bots: Sequence[object], seat: int, seed: int, timer: MoveTimer) -> None:
-    """``reset`` seat ``seat``'s bot as :func:`reset_bots` does (its seed depends on the seat),
-    timed like a move."""
+    """``reset`` seat ``seat``'s bot, timed like a move: a built-in bot as :func:`reset_bots`
+    does (as the batch path seeds it), any other bot with :func:`bot_seed` of the deal's seed
+    and the seat (one-way: a bot cannot work the deal out from its seed; the same seed
+    in-process and contained, so both play the same games)."""
+    bot = bots[seat]
     try:
         with timer.move():
-            reset_bots([None] * seat + [bots[seat]], seed)
+            if isinstance(bot, BuiltinBot):
+                reset_bots([None] * seat + [bot], seed)
+            elif callable(reset := getattr(bot, "reset", None)):
+                reset(bot_seed(seed, seat))
     except MoveTimeout:
         raise _Forfeited(seat, "timeout", _overrun(timer, "reset")) from None
     except (Exception, SystemExit) as err:
@@ -268,6 +274,16 @@ def _reset(bots: Sequence[object], seat: int, seed: int, timer: MoveTimer) -> No
 
 def _overrun(timer: MoveTimer, what: str = "one move") -> str:
     return f"took longer than the move time ({timer.seconds:g} s) for {what}"
+
+
+def _forfeit_for(stop: _Forfeited | None, seat: int) -> dict[str, Any] | None:
+    """The forfeit as the bot at ``seat`` is told it: its own with the reason; another seat's
+    with its kind only (the reason may hold that seat's legal moves, and so its cards)."""
+    if stop is None:
+        return None
+    if stop.seat == seat:
+        return {"seat": seat, "kind": stop.kind, "reason": _cut(stop.message)}
+    return {"seat": stop.seat, "kind": stop.kind, "reason": f"seat {stop.seat} forfeited"}
 
 
 def _move(
@@ -280,9 +296,7 @@ def _move(
     try:
         # The answer's own methods (__index__, a dict's items) are the bot's code too: they run
         # under the timer, and the engine is handed plain values only.
-        move = ask_move(
-            bot, state, seat, take=_plain_answer, bound=timer, describe=_why, **options
-        )
+        move = ask_move(bot, state, seat, take=_plain_answer, bound=timer, describe=_why, **options)
     except MoveRefused as refused:
         if refused.kind == "timeout":
             raise _Forfeited(seat, "timeout", _overrun(timer)) from None

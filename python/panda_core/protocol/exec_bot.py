@@ -46,12 +46,11 @@ from panda_core._args import cut, seed_arg, shown
 from panda_core._core import (
     BOT_NAMES,
     ArgumentError,
-    HeadRules,
     RulesError,
     __version__,
     check_bot,
 )
-from panda_core._registry import spec
+from panda_core._registry import spec_of
 from panda_core.move_timer import MoveTimeout
 from panda_core.protocol.messages import (
     MAX_ANSWER_BYTES,
@@ -173,11 +172,10 @@ class _Seat:
         return int(self.obj.players)
 
     def game_name(self) -> str:
-        rules = self.obj.rules
-        return "head" if isinstance(rules, HeadRules) else str(rules.preset)
+        return spec_of(self.obj).name
 
     def rules_dict(self) -> dict[str, Any]:
-        return spec(self.game_name()).rules_dict(self.obj.rules)
+        return spec_of(self.obj).rules_dict(self.obj.rules)
 
     def view(self, player: int | None = None) -> Any:
         return self.obj.view()
@@ -405,6 +403,19 @@ class ExecBot:
     def __repr__(self) -> str:
         return f"ExecBot({cut(shlex.join(self.command))!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its command and options (a worker process starts its own process)."""
+        argv, cwd, env = self._key
+        options = {
+            "move_time": self.move_time,
+            "start_time": self.start_time,
+            "pooled": self.pooled,
+            "env": None if env is None else dict(env),
+            "cwd": cwd,
+            "name": self.name,
+        }
+        return (_rebuilt, (argv, options))
+
     @property
     def pid(self) -> int | None:
         """The process id of the bot's process (``None`` when it holds none)."""
@@ -423,6 +434,8 @@ class ExecBot:
         """A new game, whose bot seed (the ``start`` message's) is ``seed``."""
         with self._lock:
             self._leave_game()
+            if self._dirty:  # it gave an illegal move last game: a fresh process for this one
+                self._release(keep=False)
             self._seed = seed_arg(seed)
             self._dirty = False
 
@@ -583,7 +596,9 @@ class ExecBot:
         legal = message["legal"]
         asks = 0
         while True:
-            answer = read_bot_message(session.proc.read_line(deadline, MAX_ANSWER_BYTES))
+            answer: Mapping[str, Any] = read_bot_message(
+                session.proc.read_line(deadline, MAX_ANSWER_BYTES)
+            )
             kind = answer["type"]
             if kind in ("move", "ask", "resign"):
                 said = answer.get("game_id")
@@ -669,6 +684,10 @@ class ExecBot:
             except (OSError, TimeoutError, ProcessGone, ExecBotError):
                 self._dirty = True
             self._release(keep=self.pooled)
+
+
+def _rebuilt(argv: tuple[str, ...], options: dict[str, Any]) -> ExecBot:
+    return ExecBot(argv, **options)
 
 
 def _reason(text: str) -> str:

@@ -14,8 +14,9 @@ The child dies with this process: it is started from one long-lived thread (``pr
 signal fires when the *thread* that started a child ends), arms ``PR_SET_PDEATHSIG`` with
 ``SIGKILL`` on Linux in a few lines of Python that then exec the command (the signal survives
 the exec; about 15 ms, once per process), and runs in a session of its own (a Ctrl-C at the
-terminal is the person's, not the bot's). It is killed with its whole process group (``SIGKILL``: a bot that ignores
-``SIGTERM`` goes too) by :meth:`LineProcess.kill`, when the object is collected and at exit.
+terminal is the person's, not the bot's). It is killed with its whole process group
+(``SIGKILL``: a bot that ignores ``SIGTERM`` goes too) by :meth:`LineProcess.kill`, when the
+object is collected and at exit.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ import time
 import weakref
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-__all__ = ["STDERR_BYTES", "LineProcess", "ProcessGone", "BadLine", "launch"]
+
+__all__ = ["STDERR_BYTES", "BadLine", "LineProcess", "ProcessGone", "launch"]
 
 STDERR_BYTES = 64 << 10
 """What is passed on of a child's stderr per game; the rest is dropped, with one note."""
@@ -248,8 +250,10 @@ class LineProcess:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 code = self.proc.wait(timeout=0.1)  # it is usually on its way out
         if code is None:
-            said = "the bot's process closed its output" if self.output_closed else (
-                "the bot's process stopped answering"
+            said = (
+                "the bot's process closed its output"
+                if self.output_closed
+                else ("the bot's process stopped answering")
             )
         elif code < 0:
             name = _signal_name(-code)

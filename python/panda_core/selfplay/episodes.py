@@ -22,13 +22,14 @@ import numpy.typing as npt
 
 from panda_core._args import cut, shown
 from panda_core._core import ArgumentError
-from panda_core._registry import MOVE_CLASSES, AnyRules, GameSpec
+from panda_core._registry import MOVE_CLASSES, AnyGame, AnyRules, GameSpec
 from panda_core.bot_import import bot_spec_kind, make_bot
 from panda_core.bot_move import MoveRefused, ask_move
 from panda_core.bots import Bot, bot_name, reset_bots
 from panda_core.game import Game
 from panda_core.move_timer import MoveTimeout, MoveTimer
 from panda_core.protocol.exec_bot import ExecBot, ExecBotError
+from panda_core.protocol.messages import bot_seed
 
 __all__ = ["NO_ACTION", "BotFailure", "Episode", "SeatBots", "play_episode"]
 
@@ -94,9 +95,13 @@ class SeatBots:
                 raise ArgumentError(f"not a bot: {cut(spec)!r}")
 
     def for_episode(self, deal: int) -> list[Bot[Any]]:
-        """One bot per seat for the game dealt from ``deal``, each reset from it."""
+        """One bot per seat for the game dealt from ``deal``, each reset from it (a protocol
+        bot, in a process of its own, with a one-way seed: :func:`bot_seed`)."""
         bots = [make_bot(spec) for spec in self._specs]
-        reset_bots(bots, deal)
+        reset_bots([None if isinstance(b, ExecBot) else b for b in bots], deal)
+        for seat, bot in enumerate(bots):
+            if isinstance(bot, ExecBot):
+                bot.reset(bot_seed(deal, seat))
         return bots
 
 
@@ -219,7 +224,7 @@ def _start_protocol_bots(seats_bots: Sequence[object], timer: MoveTimer | None, 
 
 def _play(
     game_spec: GameSpec,
-    game: Game[Any],
+    game: AnyGame,
     seats_bots: list[Bot[Any]],
     bots: SeatBots,
     index: int,

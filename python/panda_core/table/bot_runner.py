@@ -28,6 +28,7 @@ from panda_core.bot_answer import PlainMove, plain_move, refusal_reason
 from panda_core.bot_move import MoveRefused, ask_move
 from panda_core.bots import Bot, BuiltinBot, reset_bots
 from panda_core.move_timer import ThreadBound
+from panda_core.protocol.messages import bot_seed
 from panda_core.table.bot_process import ContainedBot
 from panda_core.table.seats import SeatSpec
 
@@ -84,7 +85,12 @@ def seat_bots(seats: Sequence[SeatSpec], seed: int, time_limit: float) -> list[S
             bots.append(spec.bot)
     contained = [b for b in bots if isinstance(b, ContainedBot)]
     try:
-        reset_bots(bots, seed)  # a contained bot starts its process here, resets in it
+        # A contained bot starts its process here. Its seed is one-way (bot_seed): from the
+        # seed reset_bots gives, a bot could work out the deal's, and so every hand.
+        reset_bots([None if isinstance(b, ContainedBot) else b for b in bots], seed)
+        for s, bot in enumerate(bots):
+            if isinstance(bot, ContainedBot):
+                bot.reset(bot_seed(seed, s))
         for bot in contained:
             bot.check_started()
     except BaseException:
