@@ -26,7 +26,15 @@ from panda_core._registry import GAMES, SPECS
 PACKAGE = Path(panda_core.__file__).parent
 
 GAME_MODULES = frozenset(
-    {"_registry.py", "head.py", "climb.py", "table/head_text.py", "table/climb_text.py"}
+    {
+        "_registry.py",
+        "head.py",
+        "climb.py",
+        "table/head_text.py",
+        "table/climb_text.py",
+        "protocol/remote_head.py",
+        "protocol/remote_climb.py",
+    }
 )
 """The registry and the games' own modules (the oracle, a folder, is one too: ``oracle/``)."""
 GAME_FOLDERS = ("oracle/",)

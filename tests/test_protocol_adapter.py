@@ -678,12 +678,6 @@ def test_a_bot_that_cannot_be_imported_says_why(talk: Any) -> None:
     assert "no_such_module_here" in conversation.stderr()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="reset_bots seeds a bot with nth_output(deal_seed ^ stream, seat), which SplitMix64 "
-    "inverts, and ExecBot sends that seed in start: a contained bot can rebuild the deal. The "
-    "protocol's seed is one-way (messages.bot_seed); the lead owns bots.reset_bots",
-)
 def test_a_contained_bots_seed_does_not_give_the_deal_away() -> None:
     from panda_core.arena.run import arena
 

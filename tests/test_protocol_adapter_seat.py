@@ -16,13 +16,9 @@ import panda_core
 from panda_core import ArgumentError, ClimbGame, HeadGame, IllegalMoveError, InvalidStateError
 from panda_core._registry import GAMES, spec
 from panda_core.protocol import messages
-from panda_core.protocol.remote_seat import (
-    LegalMove,
-    RemoteClimbSeat,
-    RemoteHeadSeat,
-    RemoteSeat,
-    open_seat,
-)
+from panda_core.protocol.remote_climb import RemoteClimbSeat
+from panda_core.protocol.remote_head import RemoteHeadSeat
+from panda_core.protocol.remote_seat import LegalMove, RemoteSeat, open_seat
 
 
 def wire(value: Any) -> Any:

@@ -113,6 +113,12 @@ class GameSpec:
     _render: Callable[[Any], str]
     presenter_module: str
     """The module whose ``PRESENTER`` shows this game at a table (``panda_core.table``)."""
+    remote_seat: str
+    """``module:Class`` of this game's seat rebuilt from the bot protocol's messages
+    (:mod:`panda_core.protocol.remote_seat`; imported on first use)."""
+    _from_snapshot: Callable[[Any, Any], AnyGame]
+    """A game from its snapshot and its rules object (``determinize``'s answer over the
+    protocol)."""
     record_format: str
     """The ``format`` field of this game's JSON records."""
     record_moves: str
@@ -225,6 +231,10 @@ class GameSpec:
     def render(self, game: AnyGame) -> str:
         """A few lines of text picturing ``game`` for the seat to move (the RL ``render()``)."""
         return self._render(game)
+
+    def from_snapshot(self, snapshot: Any, rules: object) -> AnyGame:
+        """A game of this game's class from ``snapshot()`` output, played by ``rules``."""
+        return self._from_snapshot(snapshot, self.rules(rules))
 
     def presenter(self) -> Any:
         """The table presenter of this game (imported on first use: the table is optional)."""
@@ -467,6 +477,8 @@ def _climb_spec(name: Literal["year", "spin"], title: str) -> GameSpec:
         _cli_rules=_climb_cli_rules(name),
         _render=climb.render_text,
         presenter_module="panda_core.table.climb_text",
+        remote_seat="panda_core.protocol.remote_climb:RemoteClimbSeat",
+        _from_snapshot=lambda snap, rules: ClimbGame.from_snapshot(snap, rules.deck),
         record_format="panda-core/climb",
         record_moves="moves",
         _placements=_by_score,
@@ -500,6 +512,8 @@ SPECS: dict[str, GameSpec] = {
         _cli_rules=_head_cli_rules,
         _render=head.render_text,
         presenter_module="panda_core.table.head_text",
+        remote_seat="panda_core.protocol.remote_head:RemoteHeadSeat",
+        _from_snapshot=HeadGame.from_snapshot,
         record_format="panda-core/head",
         record_moves="actions",
         _placements=_winner_first,
@@ -604,11 +618,13 @@ def _looks_like(record: Mapping[str, Any], claimed: list[GameSpec]) -> str:
     return ""
 
 
-def spec_of(game: AnyGame | AnySeat) -> GameSpec:
-    """The game a game object or a seat object plays (a climbing game's preset says which)."""
-    if isinstance(game, HeadGame | HeadSeat):
+def spec_of(game: AnyGame | AnySeat | Any) -> GameSpec:
+    """The game a game object or a seat (the engine's, or one rebuilt from the bot protocol)
+    plays: its rules say which (a climbing game's preset)."""
+    rules = game.rules
+    if isinstance(rules, HeadRules):
         return SPECS["head"]
-    return SPECS[game.rules.preset]
+    return SPECS[rules.preset]
 
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from panda_core._registry import GameSpec, spec
+from panda_core._registry import GameSpec, spec, spec_of
 from panda_core.table.cards import CardBook
 from panda_core.table.names import SeatNames
 
@@ -44,9 +44,8 @@ MAX_ROUND_LINES = 10
 
 
 def game_name_of(seat: Any) -> str:
-    """``"head"``, ``"year"`` or ``"spin"``: the game a seat (or a game object) plays."""
-    preset = getattr(seat.rules, "preset", None)
-    return str(preset) if isinstance(preset, str) else "head"
+    """The name of the game a seat (or a game object) plays, from the registry."""
+    return spec_of(seat).name
 
 
 def _card(card: Mapping[str, Any]) -> str:
@@ -65,33 +64,8 @@ def _cards(cards: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _legend(game: GameSpec, book_cards: Sequence[Mapping[str, Any]]) -> str:
-    """How cards are written, from the deck's own catalogue."""
-    if game.name == "head":
-        kinds: dict[str, str] = {}
-        for c in book_cards:
-            if c["kind"] != "panda":
-                kinds.setdefault(str(c["token"]), str(c["label"]))
-        special = ", ".join(f"[{t}] {label}" for t, label in sorted(kinds.items()))
-        extra = f"; {special}" if special else ""
-        return (
-            "Cards are written in brackets: [7] is a Panda of value 7" + extra + ". "
-            "A move's notation is the Panda's value (7); 7+B plays a Bamboo with it, worth the "
-            "value + 2 (9), and you draw a card; BP plays the Big Panda; B plays a Bamboo alone "
-            "(a card is turned up as the play)."
-        )
-    suits: dict[str, str] = {}
-    for c in book_cards:
-        if c.get("suit") and c["kind"] != "element":
-            suits.setdefault(str(c["token"])[:2], str(c["suit"]))
-    names = ", ".join(f"{k} {v}" for k, v in suits.items())
-    return (
-        "Cards are written in brackets as suit and rank, then the face the card shows after a "
-        "colon: [Ea8:8] is earth 8 showing its white face, [Ea8:Q + panda, blue] the same "
-        "card showing its blue face (rank Q, a panda symbol). "
-        f"Suits: {names}. [Ea!:2 centre] is an element card. "
-        "A move's notation is its kind and its cards joined by +, such as 'single Ea6', "
-        "'set Ea6+Wo6', 'run Wo9+Wo10', or 'pass'."
-    )
+    """How cards are written, from the deck's own catalogue (the game's presenter says it)."""
+    return str(game.presenter().notation_legend(book_cards))
 
 
 def _system(game: GameSpec, book_cards: Sequence[Mapping[str, Any]], round_word: str) -> str:

@@ -27,6 +27,7 @@ by verb at every decision of complete games.
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 import operator
@@ -40,26 +41,15 @@ import numpy.typing as npt
 from panda_core._args import cut, shown
 from panda_core._core import (
     ArgumentError,
-    ClimbGame,
-    ClimbMove,
-    HeadGame,
-    HeadMove,
     IllegalMoveError,
     InvalidStateError,
     check_bot,
     check_seed,
 )
-from panda_core._registry import GameSpec, spec
+from panda_core._registry import AnyGame, GameSpec, spec, spec_of
 from panda_core.protocol.messages import MAX_ASKS, ProtocolError
 
-__all__ = [
-    "Asker",
-    "LegalMove",
-    "RemoteClimbSeat",
-    "RemoteHeadSeat",
-    "RemoteSeat",
-    "open_seat",
-]
+__all__ = ["Asker", "LegalMove", "RemoteSeat", "open_seat"]
 
 Asker = Callable[[dict[str, Any]], Any]
 """What sends an ``ask`` message to the engine and returns its answer's ``value``."""
@@ -100,12 +90,11 @@ def _check_start(start: Mapping[str, Any]) -> None:
 
 def _rules_of(game: GameSpec, rules: Mapping[str, Any]) -> Any:
     """The rules object a start message's ``rules`` dict stands for (``spec.rules_dict`` back;
-    a climbing game's preset is its name)."""
+    a preset it names must be the game's own)."""
     options = dict(rules)
-    if game.name != "head":
-        preset = options.pop("preset", game.name)
-        if preset != game.name:
-            raise ProtocolError(f"the rules of {game.name!r} name the preset {shown(preset)}")
+    preset = options.pop("preset", game.name)
+    if preset != game.name:
+        raise ProtocolError(f"the rules of {game.name!r} name the preset {shown(preset)}")
     return game.rules(None, **options)
 
 
@@ -150,7 +139,7 @@ class RemoteSeat:
         """The events as JSON text: each call of events() reads a fresh copy from it."""
         self._legal: list[tuple[int | None, str]] = []
         self._moves: list[Any] | None = None
-        self._local: HeadGame | ClimbGame | None = None
+        self._local: AnyGame | None = None
 
     # ---- fed by the adapter --------------------------------------------------------------
 
@@ -453,8 +442,10 @@ class RemoteSeat:
         snapshot = self._send_ask("determinize", seed=chosen)
         return self._rebuild(snapshot)
 
-    def _rebuild(self, snapshot: Any) -> HeadGame | ClimbGame:
-        raise NotImplementedError
+    def _rebuild(self, snapshot: Any) -> AnyGame:
+        if type(snapshot) is not dict:
+            raise ProtocolError(f"the engine's determinize answer is {shown(snapshot)}")
+        return spec_of(self).from_snapshot(snapshot, self.rules)
 
     def bot_move(
         self,
@@ -483,7 +474,7 @@ class RemoteSeat:
                 return move
         raise ProtocolError(f"the engine's bot_move {shown(answer)} is no legal move")
 
-    def _sampled(self) -> HeadGame | ClimbGame:
+    def _sampled(self) -> AnyGame:
         """A game sampled from this seat's information (one ask per decision, seed 0)."""
         if self._local is None:
             self._local = self.determinize(0)
@@ -543,184 +534,10 @@ class RemoteSeat:
         return self.__copy__()
 
 
-class RemoteHeadSeat(RemoteSeat):
-    """A seat of Panda Head (its moves are :class:`LegalMove` objects)."""
-
-    __slots__ = ()
-
-    def _make_move(self, action: int | None, notation: str) -> LegalMove:
-        return LegalMove(action, notation)
-
-    def hand(self, player: SupportsIndex | None = None) -> list[int]:
-        """This seat's hand (another seat's: ``ArgumentError``)."""
-        self._check_self(player, "hand")
-        return list(self._current_view()["hand"])
-
-    @property
-    def round_results(self) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        drowsy: list[int] = []
-        pooped: list[int] = []
-        for event in self._events:
-            kind = event.get("type") if isinstance(event, dict) else None
-            if kind == "drowsy":
-                drowsy.append(event["player"])
-            elif kind == "pooped":
-                pooped.append(event["player"])
-            elif kind == "round_end":
-                out.append(
-                    {
-                        "hand": event["round"],
-                        "dealer": event["dealer"],
-                        "last_pile_winner": event["last_pile_winner"],
-                        "deltas": list(event["deltas"]),
-                        "scores": list(event["scores"]),
-                        "new_drowsy": drowsy,
-                        "new_pooped": pooped,
-                    }
-                )
-                drowsy, pooped = [], []
-        return out
-
-    def _result_extra(self, rounds: int) -> dict[str, Any]:
-        view = self._decision["view"] if self._decision is not None else {}
-        none = [False] * self._players
-        return {
-            "drowsy": list(view.get("drowsy", none)),
-            "pooped": list(view.get("pooped", none)),
-            "hands_played": rounds,
-        }
-
-    def action_index(self, move: Any) -> int:
-        self._to_move("action_index")
-        if type(move) is LegalMove or type(move) is HeadMove:
-            action = move.action_id
-            if action is not None and any(a == action for a, _ in self._legal):
-                return int(action)
-            self._illegal(str(move.notation), "not a legal move of this seat")
-        if isinstance(move, str):
-            return self._id_of_notation(str.__str__(move), str.__str__(move))
-        return self._legal_id(move)
-
-    def _view_field(self, key: str) -> Any:
-        return _plain(self._current_view()[key])
-
-    @property
-    def dealer(self) -> int:
-        """The dealer of the hand being played."""
-        return int(self._view_field("dealer"))
-
-    @property
-    def leader(self) -> int:
-        """The seat that leads the pile being played."""
-        return int(self._view_field("leader"))
-
-    @property
-    def hand_number(self) -> int:
-        """The hand being played, from 0."""
-        return int(self._view_field("hand_number"))
-
-    @property
-    def pile_number(self) -> int:
-        """The pile being played in this hand, from 0."""
-        return int(self._view_field("pile_number"))
-
-    @property
-    def drowsy(self) -> list[bool]:
-        """Which seats are Drowsy."""
-        return list(self._view_field("drowsy"))
-
-    @property
-    def pooped(self) -> list[bool]:
-        """Which seats are Pooped (out of the game)."""
-        return list(self._view_field("pooped"))
-
-    def _rebuild(self, snapshot: Any) -> HeadGame:
-        if type(snapshot) is not dict:
-            raise ProtocolError(f"the engine's determinize answer is {shown(snapshot)}")
-        return HeadGame.from_snapshot(snapshot, self.rules)  # type: ignore[arg-type]
-
-
-class RemoteClimbSeat(RemoteSeat):
-    """A seat of a climbing game (``year``, ``spin``): its moves are the engine's ``ClimbMove``."""
-
-    __slots__ = ()
-
-    def _make_move(self, action: int | None, notation: str) -> ClimbMove:
-        return ClimbMove.parse(notation)
-
-    @property
-    def round(self) -> int:
-        """The round being played, from 1."""
-        if self._end is not None or self._decision is None:
-            results = self.round_results
-            return len(results) if self._end is not None else 1
-        return int(self._current_view()["round"])
-
-    @property
-    def round_results(self) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        starter: Any = None
-        for event in self._events:
-            kind = event.get("type") if isinstance(event, dict) else None
-            if kind == "round_start":
-                starter = event["starter"]
-            elif kind == "round_end":
-                out.append(
-                    {
-                        "round": event["round"] + 1,
-                        "starter": starter,
-                        "shown_out": list(event["shown_out"]),
-                        "hand_sizes": list(event["hand_sizes"]),
-                        "scores": list(event["scores"]),
-                    }
-                )
-        return out
-
-    def _resolve(self, moves: list[Any]) -> Any:
-        """The engine's choice among legal moves of one action class (docs/climb_encodings.md
-        §3): the fewest cards, then the fewest showing the blue face, then the first."""
-        view = self._current_view()
-        faces = dict(zip(view.get("hand", []), view.get("hand_faces", []), strict=False))
-        return min(
-            moves, key=lambda m: (len(m.cards), sum(faces.get(c) == "blue" for c in m.cards))
-        )
-
-    def action_index(self, move: Any) -> int:
-        self._to_move("action_index")
-        if type(move) is ClimbMove:
-            notation = str(move.notation)
-            return self._id_of_notation(notation, notation)
-        if isinstance(move, str):
-            text = str.__str__(move)
-            try:
-                notation = str(ClimbMove.parse(text).notation)
-            except (ValueError, TypeError) as err:
-                self._illegal(text, f"not a move: {err}")
-            return self._id_of_notation(notation, text)
-        if type(move) is dict:
-            parsed = ClimbMove.from_json(json.loads(json.dumps(move)))
-            return self._id_of_notation(str(parsed.notation), str(parsed.notation))
-        if hasattr(type(move), "__index__"):
-            return self._legal_id(move)
-        raise TypeError(f"action_index takes a ClimbMove, its notation or an id, got {shown(move)}")
-
-    def _rebuild(self, snapshot: Any) -> ClimbGame:
-        if type(snapshot) is not dict:
-            raise ProtocolError(f"the engine's determinize answer is {shown(snapshot)}")
-        return ClimbGame.from_snapshot(snapshot, self.rules.deck)
-
-    def move_info(self, move: Any) -> Any:
-        """What a legal move plays: its faces and classification (on a sampled game)."""
-        return self._sampled().move_info(move)  # type: ignore[union-attr]
-
-    def legal_move_features(self) -> npt.NDArray[np.float32]:
-        """One feature row per legal move (on a sampled game; docs/climb_encodings.md §2)."""
-        return self._sampled().legal_move_features()  # type: ignore[union-attr]
-
-
 def open_seat(start: Mapping[str, Any], ask: Asker) -> RemoteSeat:
-    """The seat of a ``start`` message: a :class:`RemoteHeadSeat` or :class:`RemoteClimbSeat`."""
+    """The seat of a ``start`` message, of its game's class (the registry's ``remote_seat``:
+    ``RemoteHeadSeat``, ``RemoteClimbSeat``)."""
     game = spec(start.get("game"))
-    kind: type[RemoteSeat] = RemoteHeadSeat if game.name == "head" else RemoteClimbSeat
+    module, _, name = game.remote_seat.partition(":")
+    kind: type[RemoteSeat] = getattr(importlib.import_module(module), name)
     return kind(start, ask)

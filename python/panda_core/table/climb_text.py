@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from panda_core.table.cards import CardBook, CardDict
@@ -126,6 +126,22 @@ class ClimbPresenter:
     def round_text(self, result: Mapping[str, Any], names: SeatNames) -> str:
         out = names.list(result.get("shown_out", []))
         return f"round {result['round']}: shown out {out}; scores {result['scores']}"
+
+    def notation_legend(self, cards: Sequence[Mapping[str, Any]]) -> str:
+        """The climbing games' cards and moves in words: what an LLM agent's prompt explains."""
+        suits: dict[str, str] = {}
+        for c in cards:
+            if c.get("suit") and c["kind"] != "element":
+                suits.setdefault(str(c["token"])[:2], str(c["suit"]))
+        names = ", ".join(f"{k} {v}" for k, v in suits.items())
+        return (
+            "Cards are written in brackets as suit and rank, then the face the card shows after a "
+            "colon: [Ea8:8] is earth 8 showing its white face, [Ea8:Q + panda, blue] the same "
+            "card showing its blue face (rank Q, a panda symbol). "
+            f"Suits: {names}. [Ea!:2 centre] is an element card. "
+            "A move's notation is its kind and its cards joined by +, such as 'single Ea6', "
+            "'set Ea6+Wo6', 'run Wo9+Wo10', or 'pass'."
+        )
 
     def summary(self) -> str:
         return SUMMARY

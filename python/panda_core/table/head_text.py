@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from panda_core.table.cards import CardBook, CardDict
@@ -139,6 +139,21 @@ class HeadPresenter:
         return (
             f"hand {result['hand'] + 1}: last pile to {names(result.get('last_pile_winner'))}; "
             f"{gained}; scores {result['scores']}"
+        )
+
+    def notation_legend(self, cards: Sequence[Mapping[str, Any]]) -> str:
+        """Panda Head's cards and moves in words: what an LLM agent's prompt explains."""
+        kinds: dict[str, str] = {}
+        for c in cards:
+            if c["kind"] != "panda":
+                kinds.setdefault(str(c["token"]), str(c["label"]))
+        special = ", ".join(f"[{t}] {label}" for t, label in sorted(kinds.items()))
+        extra = f"; {special}" if special else ""
+        return (
+            "Cards are written in brackets: [7] is a Panda of value 7" + extra + ". "
+            "A move's notation is the Panda's value (7); 7+B plays a Bamboo with it, worth the "
+            "value + 2 (9), and you draw a card; BP plays the Big Panda; B plays a Bamboo alone "
+            "(a card is turned up as the play)."
         )
 
     def summary(self) -> str:

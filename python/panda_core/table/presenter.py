@@ -8,7 +8,7 @@ the event, the move object, the deck's card catalogue).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from panda_core.table.cards import CardBook, CardDict
@@ -50,4 +50,9 @@ class Presenter(Protocol):
 
     def summary(self) -> str:
         """The rules in a few lines, with their rule IDs."""
+        ...
+
+    def notation_legend(self, cards: Sequence[Mapping[str, Any]]) -> str:
+        """How cards and moves are written, in words, from the deck's own catalogue
+        (``game.cards()``): what an LLM agent's prompt explains."""
         ...
