@@ -12,6 +12,7 @@ from typing import Any
 from panda_core._cli_args import Default, int_in, keep_default
 from panda_core._core import MAX_THREADS, PandaCoreError, check_players
 from panda_core._registry import DEFAULT_GAME, GAMES, SPECS, spec
+from panda_core.bot_import import REST_OF_TEXT
 
 __all__ = [
     "INTERRUPTED",
@@ -55,8 +56,17 @@ def add_game_options(parser: argparse.ArgumentParser, default: Default) -> None:
 
 def seat_bots(spec: str, players: int) -> list[str]:
     """``--bots``: comma-separated names repeated to fill the seats; more names than seats is a
-    mistake, not something to drop silently."""
-    names = [b.strip() for b in spec.split(",") if b.strip()]
+    mistake, not something to drop silently. A ``neural:PATH`` or ``exec:COMMAND`` takes the
+    rest of the list, commas included (as in the arena's ``-e``)."""
+    names: list[str] = []
+    rest = spec
+    while rest.strip():
+        if rest.strip().startswith(REST_OF_TEXT):
+            names.append(rest.strip())
+            break
+        name, _, rest = rest.partition(",")
+        if name.strip():
+            names.append(name.strip())
     if not names:
         raise UsageError("--bots needs at least one bot name")
     if len(names) > players:

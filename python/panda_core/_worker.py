@@ -10,8 +10,8 @@ and kills the worker once its parent is gone (``PR_SET_PDEATHSIG`` fires when th
 the other systems).
 
 Armed by the local process backend's worker initializer (the arena's and self-play's workers)
-and by a table's contained bot (``panda_core.table.bot_child``). In the user's own process or a
-Ray worker (whose lifetime is Ray's) nothing is done.
+and by the bot protocol's subprocesses (``panda_core.protocol.process``). In the user's own
+process or a Ray worker (whose lifetime is Ray's) nothing is done.
 """
 
 from __future__ import annotations

@@ -37,6 +37,7 @@ __all__ = [
     "ADAPTER_MODULE",
     "EXEC_PREFIX",
     "LLM_PREFIX",
+    "REST_OF_TEXT",
     "BotImportError",
     "BotSpecKind",
     "adapter_command",
@@ -54,6 +55,9 @@ EXEC_PREFIX = "exec:"
 """A protocol bot run as a subprocess: ``exec:COMMAND``."""
 LLM_PREFIX = "llm:"
 """A language model: ``llm:MODEL``."""
+REST_OF_TEXT = ("neural:", EXEC_PREFIX)
+"""Specs that take the rest of a comma-separated list (a path, a command: commas included), in
+every list of bots a command line takes (``-e`` of the arena, ``--bots``)."""
 ADAPTER_MODULE = "panda_core.protocol.adapter"
 """The protocol bot that plays a Python bot in a process of its own."""
 

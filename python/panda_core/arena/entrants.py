@@ -33,7 +33,13 @@ from panda_core._args import cut, shown
 from panda_core._core import NeuralPolicy, RulesError
 from panda_core.arena.errors import ArenaError
 from panda_core.arena.model import Entrant
-from panda_core.bot_import import EXEC_PREFIX, LLM_PREFIX, bot_spec_kind, exec_command
+from panda_core.bot_import import (
+    EXEC_PREFIX,
+    LLM_PREFIX,
+    REST_OF_TEXT,
+    bot_spec_kind,
+    exec_command,
+)
 from panda_core.bots import bot_name
 
 __all__ = ["MAX_ENTRANTS", "contain", "parse_entrants", "split_entrants", "with_policies"]
@@ -67,7 +73,7 @@ def parse_entrants(entrants: object) -> tuple[Entrant, ...]:
 
 
 _NEURAL_PATH = "neural:"
-_REST_OF_TEXT = (_NEURAL_PATH, EXEC_PREFIX)
+_REST_OF_TEXT = REST_OF_TEXT
 """Specs that take the rest of their text (a path, a command: commas included)."""
 
 
