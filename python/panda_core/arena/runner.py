@@ -53,7 +53,7 @@ from panda_core.move_timer import MoveTimeout, MoveTimer
 from panda_core.protocol.exec_bot import BotResigned, ExecBot, ExecBotError
 from panda_core.protocol.messages import bot_seed
 
-__all__ = ["ChunkTask", "dead_worker_result", "play_chunk"]
+__all__ = ["ChunkTask", "dead_worker_result", "forfeited_result", "play_chunk"]
 
 _MESSAGE_CHARS = 500
 """Longest message kept from a bot's exception (the record says the rest)."""
@@ -363,14 +363,15 @@ def _forfeit_result(
         message=stop.message,
         record=state.to_json(),
     )
-    return _forfeited(settings, match, state, forfeit, decisions)
+    return forfeited_result(settings, match, state, forfeit, decisions)
 
 
-def _forfeited(
+def forfeited_result(
     settings: ArenaSettings, match: Match, state: AnyGame, forfeit: Forfeit, decisions: int
 ) -> MatchResult:
     """A forfeited game: every seat of the forfeiting entrant at the worst place a game can give
-    (a forfeit weighs like the worst loss, no more), the others tied first."""
+    (a forfeit weighs like the worst loss, no more), the others tied first; the forfeit as the
+    results folder keeps it. The arena's loop and the server's challenges record forfeits so."""
     last = worst_place(settings)
     ranks = tuple(
         last if forfeit.entrant is not None and e == forfeit.entrant else 0 for e in match.lineup
@@ -440,7 +441,7 @@ def dead_worker_result(
     forfeit = Forfeit(
         seat=seat, entrant=entrant, kind=kind, message=message, record=state.to_json()
     )
-    return _forfeited(settings, match, state, forfeit, _moves_in(state))
+    return forfeited_result(settings, match, state, forfeit, _moves_in(state))
 
 
 def _read_note(path: Path, settings: ArenaSettings, game: GameSpec) -> tuple[int, AnyGame] | None:

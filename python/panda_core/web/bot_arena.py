@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import logging
 import secrets
 from dataclasses import dataclass, field
@@ -24,11 +23,10 @@ from typing import Any, Literal
 
 from panda_core._core import PandaCoreError, check_bot, check_players
 from panda_core._registry import AnyGame, spec
-from panda_core.arena.checks import MAX_RECORD_CHARS
 from panda_core.arena.entrants import MAX_ENTRANTS, with_policies
 from panda_core.arena.model import ArenaSettings, Entrant, Forfeit, Match, MatchResult
+from panda_core.arena.runner import forfeited_result
 from panda_core.arena.schedule import games_per_deal, matches
-from panda_core.arena.stats import worst_place
 from panda_core.bot_import import make_bot
 from panda_core.bot_move import ask_move
 from panda_core.bots import reset_bots
@@ -47,7 +45,6 @@ log = logging.getLogger("panda_core.web")
 
 KEPT = 16
 """Finished challenges kept (the oldest go first)."""
-_MESSAGE_CHARS = 500
 _GAME_TIME = 600.0
 """The arena's ``game_time`` recorded in the settings (a challenge bounds each move instead)."""
 
@@ -357,31 +354,17 @@ def _forfeited(
     forfeit: BotForfeit,
     decisions: int,
 ) -> MatchResult:
-    """A forfeited game as the arena records one: the forfeiting entrant at the worst place a
-    game can give, the others tied first, the record as far as the game went (the deal's start
-    if that is too long to keep)."""
+    """A forfeited game as the arena records one
+    (:func:`~panda_core.arena.runner.forfeited_result`), with the record as far as it went."""
     entrant = match.lineup[seat]
-    last = worst_place(settings)
-    message = forfeit.reason[:_MESSAGE_CHARS]
-    record = state.to_json()
-    if len(json.dumps(record)) > MAX_RECORD_CHARS:
-        start = spec(settings.game).new_game(settings.players, match.seed, settings.rules)
-        message += f" (the record, {len(record)} characters, was too long to keep)"
-        record = start.to_json()
-    return MatchResult(
-        index=match.index,
-        deal=match.deal,
-        seed=match.seed,
-        lineup=match.lineup,
-        winner=None,
-        scores=tuple(state.scores),
-        ranks=tuple(last if e == entrant else 0 for e in match.lineup),
-        rounds=len(state.round_results),
-        decisions=decisions,
-        forfeit=Forfeit(
-            seat=seat, entrant=entrant, kind=forfeit.kind, message=message, record=record
-        ),
+    kept = Forfeit(
+        seat=seat,
+        entrant=entrant,
+        kind=forfeit.kind,
+        message=forfeit.reason,
+        record=state.to_json(),
     )
+    return forfeited_result(settings, match, state, kept, decisions)
 
 
 def _new_id(taken: dict[str, Any]) -> str:
