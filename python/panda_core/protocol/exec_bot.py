@@ -44,14 +44,12 @@ from typing import Any
 
 from panda_core._args import cut, seed_arg, shown
 from panda_core._core import (
-    BOT_NAMES,
     ArgumentError,
-    RulesError,
     __version__,
-    check_bot,
 )
 from panda_core._registry import spec_of
 from panda_core.move_timer import MoveTimeout
+from panda_core.protocol.asks import AskRefused, answer_value
 from panda_core.protocol.messages import (
     MAX_ANSWER_BYTES,
     MAX_ASKS,
@@ -188,22 +186,6 @@ class _Seat:
 
     def result(self) -> Any:
         return self.obj.result()
-
-    def observation(self) -> list[float]:
-        return [float(x) for x in self.obj.observation().tolist()]
-
-    def determinize(self, seed: int) -> Any:
-        return self.obj.determinize(seed).snapshot()
-
-    def bot_move(self, bot: str, seed: int, time_limit: float) -> dict[str, Any]:
-        move = self.obj.bot_move(bot, seed, time_limit=time_limit)
-        action: int | None = getattr(move, "action_id", None)
-        if action is None:  # a climbing move: its abstract action, if it has one
-            try:
-                action = int(self.obj.action_index(move))
-            except ArgumentError:
-                action = None
-        return {"id": action, "notation": move.notation}
 
 
 def _as_seat(obj: Any, player: int) -> _Seat:
@@ -633,23 +615,10 @@ class ExecBot:
         return str(answer["notation"])
 
     def _ask(self, view: _Seat, ask: Mapping[str, Any], deadline: float) -> Any:
-        what = ask["ask"]
-        if what == "observation":
-            return view.observation()
-        seed = int(ask["seed"])
-        if what == "determinize":
-            return view.determinize(seed)
-        bot = str(ask["bot"])
-        if not (bot in BOT_NAMES or bot.startswith("ismcts:")):
-            raise ExecBotError(
-                f"asked for the bot {cut(bot)!r}: a bot_move ask names a built-in bot "
-                f"({', '.join(BOT_NAMES)} or ismcts:N)"
-            )
         try:
-            check_bot(bot)
-        except RulesError as err:
-            raise ExecBotError(f"asked for the bot {cut(bot)!r}: {err}") from None
-        return view.bot_move(bot, seed, max(deadline - time.monotonic(), 0.001))
+            return answer_value(view.obj, ask, deadline - time.monotonic())
+        except AskRefused as err:
+            raise ExecBotError(str(err)) from None
 
     # ---- the end ----
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from panda_core._args import cut
-from panda_core._core import check_bot
 from panda_core._registry import AnyGame, spec_of
+from panda_core.protocol.asks import AskRefused, answer_value
 from panda_core.protocol.messages import (
     Ask,
     bot_seed,
@@ -32,10 +32,6 @@ __all__ = [
     "seat_of",
     "start",
 ]
-
-
-class AskRefused(Exception):
-    """An ask the engine cannot answer (an unknown built-in bot, a path): the game is forfeited."""
 
 
 def seat_of(game: AnyGame, player: int) -> Any:
@@ -131,27 +127,10 @@ def end(
 
 def answer_ask(game: AnyGame, player: int, ask: Ask, time_left: float) -> str:
     """The ``answer`` message to ``ask`` of seat ``player`` (it is to move), from its seat
-    object only; :class:`AskRefused` if the engine cannot answer it."""
-    seat = seat_of(game, player)
-    kind = ask["ask"]
-    value: Any
-    try:
-        if kind == "observation":
-            value = [float(x) for x in seat.observation(player)]
-        elif kind == "determinize":
-            value = seat.determinize(player, ask["seed"]).snapshot()
-        else:
-            bot = ask["bot"]
-            if bot.startswith("neural:"):
-                raise AskRefused("ask bot_move of 'neural', never 'neural:PATH' (no path opens)")
-            check_bot(bot)
-            move = seat.bot_move(bot, ask["seed"], time_limit=max(0.001, time_left))
-            value = {"id": move.action_id, "notation": move.notation}
-    except AskRefused:
-        raise
-    except Exception as err:  # the engine's refusal of the ask's values
-        raise AskRefused(f"the engine refused the ask {kind!r}: {err}") from None
-    return _text({"type": "answer", "game_id": ask["game_id"], "ask": kind, "value": value})
+    object only (:func:`panda_core.protocol.asks.answer_value`); :class:`AskRefused` if the
+    engine does not answer it."""
+    value = answer_value(seat_of(game, player), ask, time_left)
+    return _text({"type": "answer", "game_id": ask["game_id"], "ask": ask["ask"], "value": value})
 
 
 def _text(message: Mapping[str, Any]) -> str:
