@@ -30,7 +30,7 @@ def test_every_ask_is_answered_from_the_seat(name: str) -> None:
 )
 def test_a_bot_the_engine_does_not_run_by_name_is_refused(bot: str) -> None:
     seat = make("head", players=3, seed=1).seat(1)
-    with pytest.raises(AskRefused, match="refused|built-in bot"):
+    with pytest.raises(AskRefused, match=r"refused|built-in bot"):
         answer_value(seat, {"ask": "bot_move", "bot": bot, "seed": 1}, 1.0)
 
 
