@@ -32,7 +32,7 @@ from panda_core.arena.entrants import split_entrants
 from panda_core.arena.errors import ArenaError, ArenaWarning
 from panda_core.arena.model import ArenaSettings, MatchResult
 from panda_core.arena.run import _checked, arena_settings, play_arena, scheduled_games
-from panda_core.arena.runner import dead_worker_result
+from panda_core.arena.runner import ChunkTask, dead_worker_result, play_chunk
 from panda_core.arena.schedule import match_at, matches
 from panda_core.arena.store import MAX_LINE_BYTES
 from panda_core.parallel import TaskFailure
@@ -856,3 +856,29 @@ def test_a_forfeit_record_too_long_to_store_is_replaced_by_the_deal() -> None:
     forged = MatchResult(**{**result.__dict__, "forfeit": huge})
     with pytest.raises(BadResult, match="longer than"):
         checked_result(settings, match, forged)
+
+
+# ---- telemetry in a results line ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("telemetry", "why"),
+    [
+        ([1, 2], "not an object of seats"),
+        ({"7": {}}, "maps seats"),
+        ({"0": 5}, "maps seats"),
+        ({"x": {"a": 1}}, "maps seats"),
+        ({"0": {"notes": "x" * (2 * 64 * 1024 + 10)}}, "at most"),
+    ],
+)
+def test_a_results_lines_telemetry_is_checked(telemetry: object, why: str) -> None:
+    """An LLM entrant's telemetry rides in its game's line: a stored line whose telemetry is
+    not seats mapped to bounded objects is refused like any damaged line."""
+    from panda_core.arena.checks import BadResult, result_from_json
+
+    settings = _settings(FINISHED)
+    line = play_chunk(ChunkTask(settings, (match_at(settings, 0),)))[0].to_json()
+    assert "telemetry" not in line  # no LLM entrant: no telemetry key at all
+    assert result_from_json({**line, "telemetry": {"1": {"requests": 3}}}, settings, 3).telemetry
+    with pytest.raises(BadResult, match=why):
+        result_from_json({**line, "telemetry": telemetry}, settings, 3)

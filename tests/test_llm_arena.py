@@ -218,11 +218,18 @@ def test_an_llm_spec_plays_an_arena(
         assert all(r.headers["authorization"] == f"Bearer {KEY}" for r in server.requests)
     assert all(r.forfeit is None for r in report.results)
     assert KEY not in files_text(tmp_path / "out")
-    telemetry = [getattr(r, "telemetry", None) for r in report.results]
-    if any(t is not None for t in telemetry):  # once the arena records it
-        assert sum(seat["requests"] for t in telemetry if t for seat in _seats(t)) == len(
-            server.requests
-        )
+    # Every game records its LLM seat's telemetry, in the results and in the folder's lines.
+    telemetry = [r.telemetry for r in report.results]
+    assert all(t is not None and len(t) == 1 for t in telemetry)
+    assert sum(seat["requests"] for t in telemetry if t for seat in _seats(t)) == len(
+        server.requests
+    )
+    lines = [json.loads(x) for x in (tmp_path / "out" / "games.jsonl").read_text().splitlines()]
+    assert all("telemetry" in line for line in lines)
+    again = arena(
+        {"llm": spec, "h": "heuristic"}, game="head", players=2, deals=1, out=tmp_path / "out"
+    )  # the folder is read back (resumed): its telemetry passes the checks
+    assert [r.telemetry for r in again.results] == telemetry
 
 
 def _seats(telemetry: Any) -> list[dict[str, Any]]:

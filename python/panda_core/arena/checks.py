@@ -18,6 +18,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, get_args
 
+from panda_core._args import cut
 from panda_core._registry import spec
 from panda_core.arena.model import ArenaSettings, Forfeit, ForfeitKind, Match, MatchResult
 from panda_core.arena.schedule import games_per_deal, match_at
@@ -39,6 +40,8 @@ FORFEIT_KINDS: frozenset[str] = frozenset(get_args(ForfeitKind))
 
 MAX_MESSAGE_CHARS = 2000
 """Longest forfeit message kept (the runner cuts a bot's exception text to 500 characters)."""
+MAX_TELEMETRY_CHARS = 64 << 10
+"""Longest telemetry of one seat kept in a line (an LLM entrant's: panda_core.llm.telemetry)."""
 MAX_RECORD_CHARS = 4 * 2**20
 """Longest forfeit record kept, as JSON text inside the result's JSON (escapes counted): a longer
 one is replaced by the deal's start when the forfeit is made (``runner``), so no stored line ever
@@ -56,7 +59,7 @@ def result_from_json(data: object, settings: ArenaSettings, deals: int) -> Match
     schedule of ``deals`` deals with an outcome a game can have; :class:`BadResult` otherwise."""
     if not isinstance(data, Mapping):
         raise BadResult(f"it is a JSON {_json_kind(data)}, not an object")
-    _exact_keys(data, RESULT_KEYS, "")
+    _exact_keys(data, RESULT_KEYS | ({"telemetry"} & set(data)), "")
     index = _int(data["game"], "game", 0, _INT64)
     scheduled = deals * _per_deal(settings)
     if index >= scheduled:
@@ -88,9 +91,31 @@ def result_from_json(data: object, settings: ArenaSettings, deals: int) -> Match
         rounds=_int(data["rounds"], "rounds", 0, _INT64),
         decisions=_int(data["decisions"], "decisions", 0, _INT64),
         forfeit=None if data["forfeit"] is None else _forfeit(data["forfeit"], match),
+        telemetry=_telemetry(data.get("telemetry"), players),
     )
     _check_outcome(settings, result)
     return result
+
+
+def _telemetry(data: object, players: int) -> dict[str, Any] | None:
+    """A line's ``telemetry``: an object whose keys are seats (``"0"`` …) and whose values are
+    objects, at most ``MAX_TELEMETRY_CHARS`` of JSON a seat; copied through JSON."""
+    if data is None:
+        return None
+    if not isinstance(data, Mapping):
+        raise BadResult(f"telemetry is a JSON {_json_kind(data)}, not an object of seats")
+    seats = {str(s) for s in range(players)}
+    for key, value in data.items():
+        if key not in seats or not isinstance(value, Mapping):
+            raise BadResult(
+                f"telemetry maps seats ({sorted(seats)}) to objects; got {cut(str(key))!r}"
+            )
+    text = json.dumps(data)
+    if len(text) > players * MAX_TELEMETRY_CHARS:
+        raise BadResult(
+            f"telemetry of {len(text)} characters; at most {MAX_TELEMETRY_CHARS} a seat"
+        )
+    return dict(json.loads(text))
 
 
 def checked_result(settings: ArenaSettings, match: Match, result: object) -> MatchResult:

@@ -118,7 +118,10 @@ class MatchResult:
     ``placements``). A forfeited game has ``winner=None``, the forfeiting entrant's seats at the
     worst place a game can give (``stats.worst_place``) and every other seat tied first; the
     statistics count it as a loss for the forfeiting entrant only (``panda_core.arena.stats``).
-    No field holds a time: results are the same on any machine, backend or worker count.
+    No field that decides a result holds a time: results are the same on any machine, backend
+    or worker count. ``telemetry`` (an LLM entrant's tokens, latencies, retries, illegal and
+    unparsable answers, per seat: ``{"1": {...}}``) is a measurement, kept beside the result and
+    left out of comparisons.
     """
 
     index: int
@@ -131,9 +134,10 @@ class MatchResult:
     rounds: int
     decisions: int
     forfeit: Forfeit | None = None
+    telemetry: dict[str, Any] | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "game": self.index,
             "deal": self.deal,
             "seed": self.seed,
@@ -145,6 +149,9 @@ class MatchResult:
             "decisions": self.decisions,
             "forfeit": None if self.forfeit is None else self.forfeit.to_json(),
         }
+        if self.telemetry is not None:
+            out["telemetry"] = self.telemetry
+        return out
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> MatchResult:
@@ -160,6 +167,7 @@ class MatchResult:
             rounds=int(data["rounds"]),
             decisions=int(data["decisions"]),
             forfeit=None if forfeit is None else Forfeit.from_json(forfeit),
+            telemetry=data.get("telemetry"),
         )
 
 

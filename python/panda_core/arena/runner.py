@@ -34,7 +34,7 @@ import operator
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -178,7 +178,8 @@ def _play_python(
             decisions += 1
     except _Forfeited as stop:
         _game_over(bots, state, stop, timer)
-        return _forfeit_result(settings, match, state, stop, decisions)
+        result = _forfeit_result(settings, match, state, stop, decisions)
+        return replace(result, telemetry=_telemetry(bots))
     except BaseException:  # Ctrl-C: the protocol bots hear the game was stopped
         _game_over(bots, state, None, timer)
         raise
@@ -196,7 +197,23 @@ def _play_python(
         ranks=game.placements(winner, scores),
         rounds=len(state.round_results),
         decisions=decisions,
+        telemetry=_telemetry(bots),
     )
+
+
+def _telemetry(bots: Sequence[object]) -> dict[str, Any] | None:
+    """The game's telemetry of each LLM entrant (``panda_core.llm``), by seat; ``None`` without
+    one. Read after the game's end and before the next game's ``reset`` clears it."""
+    out: dict[str, Any] = {}
+    for seat, bot in enumerate(bots):
+        if not type(bot).__module__.startswith("panda_core.llm."):
+            continue  # only an LLM bot has telemetry (and only then is its module imported)
+        from panda_core.llm.telemetry import telemetry_of
+
+        data = telemetry_of(bot)
+        if data is not None:
+            out[str(seat)] = data
+    return out or None
 
 
 def _created(settings: ArenaSettings, entrant: int, seat: int, timer: MoveTimer) -> Bot[Any]:
