@@ -994,3 +994,27 @@ def test_a_challenge_is_refused_for_bad_entrants() -> None:
                 assert answer.status_code == 404
 
         run(scenario())
+
+
+@pytest.mark.parametrize("name", ["year", "spin"])
+def test_a_shared_climbing_id_plays_the_engines_pick_as_over_a_subprocess(name: str) -> None:
+    """In the climbing games an id is a move's shape, which several legal moves can share: a
+    connected bot's answer by such an id plays the move the engine picks for it, as ``apply(id)``
+    and the subprocess transport do."""
+    from panda_core import make
+    from panda_core.web import bot_seat
+
+    for seed in range(40):
+        game = make(name, players=3, seed=seed)
+        player = game.current_player
+        decision = bot_seat.decision(game, game_id="g", player=player, number=0)
+        ids = [a for a, _ in decision.legal if a is not None]
+        shared = {a for a in ids if ids.count(a) > 1}
+        if not shared:
+            continue
+        for action in shared:
+            index = decision.index_of({"type": "move", "game_id": "g", "id": action})
+            assert isinstance(index, int)
+            assert decision.legal[index][1] == game.move_for_action(action).notation
+        return
+    pytest.fail("no deal with a shared id in its first position")

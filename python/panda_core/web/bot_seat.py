@@ -64,6 +64,9 @@ class Decision:
     legal: tuple[tuple[int, str], ...]
     """``(action id, notation)`` of each legal move, in the engine's order (a move's index in
     it is the move's index in ``legal_moves()``)."""
+    by_id: Mapping[int, int]
+    """The index of the move each legal id plays: in the climbing games several moves share an
+    id, and the engine's ``move_for_action`` picks one of them, as it does for every transport."""
 
     @property
     def events(self) -> int:
@@ -82,17 +85,12 @@ class Decision:
 
     def index_of(self, answer: Mapping[str, Any]) -> int | str:
         """The index of the legal move ``answer`` (a checked ``move`` message) names, or why it
-        names none: an id or notation of no legal move, or an id several legal moves share (in
-        the climbing games an id is a move's shape: answer those by notation)."""
+        names none (an id or notation of no legal move). An id several legal moves share (in the
+        climbing games an id is a move's shape) plays the one the engine picks for it."""
         if "id" in answer:
-            found = [k for k, (action, _) in enumerate(self.legal) if action == answer["id"]]
-            if len(found) == 1:
-                return found[0]
-            if found:
-                return (
-                    f"answered id {answer['id']}, which {len(found)} legal moves share: "
-                    "answer by notation"
-                )
+            found = self.by_id.get(answer["id"])
+            if found is not None:
+                return found
             return f"answered id {answer['id']}, not one of its legal moves"
         notation = answer.get("notation")
         for k, (_, legal) in enumerate(self.legal):
@@ -107,7 +105,13 @@ def decision(game: AnyGame, *, game_id: str, player: int, number: int) -> Decisi
     base = decision_message(
         game_id=game_id, decision=number, seat=seat, events=seat.events(player), time_left_ms=None
     )
-    return Decision(base=base, legal=tuple((m["id"], m["notation"]) for m in base["legal"]))
+    legal = tuple((m["id"], m["notation"]) for m in base["legal"])
+    index = {notation: k for k, (_, notation) in enumerate(legal)}
+    by_id = {
+        action: index[seat.move_for_action(action).notation]
+        for action in dict.fromkeys(a for a, _ in legal if a is not None)
+    }
+    return Decision(base=base, legal=legal, by_id=by_id)
 
 
 def end(
