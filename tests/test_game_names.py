@@ -25,18 +25,20 @@ from panda_core._registry import GAMES, SPECS
 
 PACKAGE = Path(panda_core.__file__).parent
 
+
+def _module_file(dotted: str) -> str:
+    """``panda_core.table.head_text`` (or ``…:Class``) → ``table/head_text.py``."""
+    return dotted.partition(":")[0].removeprefix("panda_core.").replace(".", "/") + ".py"
+
+
 GAME_MODULES = frozenset(
-    {
-        "_registry.py",
-        "head.py",
-        "climb.py",
-        "table/head_text.py",
-        "table/climb_text.py",
-        "protocol/remote_head.py",
-        "protocol/remote_climb.py",
-    }
+    {"_registry.py", "head.py", "climb.py"}
+    | {_module_file(s.presenter_module) for s in SPECS.values()}
+    | {_module_file(s.remote_seat) for s in SPECS.values()}
 )
-"""The registry and the games' own modules (the oracle, a folder, is one too: ``oracle/``)."""
+"""The registry and the games' own modules: their facade modules, and the presenters and the
+seats rebuilt from the protocol that the registry names (the oracle, a folder, is one too:
+``oracle/``)."""
 GAME_FOLDERS = ("oracle/",)
 REEXPORT_MODULES = frozenset({"__init__.py"})
 """Modules that re-export the games' public classes under the package's names: they may name a
