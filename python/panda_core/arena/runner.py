@@ -53,7 +53,13 @@ from panda_core.move_timer import MoveTimeout, MoveTimer
 from panda_core.protocol.exec_bot import BotResigned, ExecBot, ExecBotError
 from panda_core.protocol.messages import bot_seed
 
-__all__ = ["ChunkTask", "dead_worker_result", "forfeited_result", "play_chunk"]
+__all__ = [
+    "ChunkTask",
+    "dead_worker_result",
+    "finished_result",
+    "forfeited_result",
+    "play_chunk",
+]
 
 _MESSAGE_CHARS = 500
 """Longest message kept from a bot's exception (the record says the rest)."""
@@ -184,8 +190,14 @@ def _play_python(
         _game_over(bots, state, None, timer)
         raise
     _game_over(bots, state, None, timer)
+    return replace(finished_result(match, state, decisions), telemetry=_telemetry(bots))
+
+
+def finished_result(match: Match, state: AnyGame, decisions: int) -> MatchResult:
+    """A game played to its end: its winner, scores and the places they give (the registry's
+    ``placements``). The arena's loop and the server's challenges record finished games so."""
     winner = state.winner
-    assert winner is not None, "the loop ends only when the game is over"
+    assert winner is not None, "a finished game has a winner"
     scores = tuple(state.scores)
     return MatchResult(
         index=match.index,
@@ -194,10 +206,9 @@ def _play_python(
         lineup=match.lineup,
         winner=winner,
         scores=scores,
-        ranks=game.placements(winner, scores),
+        ranks=spec_of(state).placements(winner, scores),
         rounds=len(state.round_results),
         decisions=decisions,
-        telemetry=_telemetry(bots),
     )
 
 

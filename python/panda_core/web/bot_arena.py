@@ -25,7 +25,7 @@ from panda_core._core import PandaCoreError, check_bot, check_players
 from panda_core._registry import AnyGame, spec
 from panda_core.arena.entrants import MAX_ENTRANTS, with_policies
 from panda_core.arena.model import ArenaSettings, Entrant, Forfeit, Match, MatchResult
-from panda_core.arena.runner import forfeited_result
+from panda_core.arena.runner import finished_result, forfeited_result
 from panda_core.arena.schedule import games_per_deal, matches
 from panda_core.bot_import import make_bot
 from panda_core.bot_move import ask_move
@@ -269,20 +269,7 @@ class Challenges:
                     self.hub.end(game, None)  # the game's end went out, or the server stops
         if forfeit is not None:
             return _forfeited(settings, match, state, forfeit[0], forfeit[1], decisions)
-        winner = state.winner
-        assert winner is not None
-        scores = tuple(state.scores)
-        return MatchResult(
-            index=match.index,
-            deal=match.deal,
-            seed=match.seed,
-            lineup=match.lineup,
-            winner=winner,
-            scores=scores,
-            ranks=game_spec.placements(winner, scores),
-            rounds=len(state.round_results),
-            decisions=decisions,
-        )
+        return finished_result(match, state, decisions)
 
     async def _open(
         self, challenge: Challenge, match: Match, state: AnyGame, seat: int, entrant: Entrant
