@@ -110,6 +110,7 @@ def _check_result(result: MatchResult, game: str, players: int) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("players", [2, 3, 5])
+@pytest.mark.slow
 def test_python_and_builtin_line_ups_play_complete_games(game: str, players: int) -> None:
     settings = arena_settings(
         ["arena_bots:first_legal", "heuristic", "random"], game=game, players=players, deals=3
@@ -149,6 +150,7 @@ def test_a_python_game_replays_from_its_deal(game: str) -> None:
     ],
 )
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.slow
 def test_a_misbehaving_bot_forfeits_and_the_arena_goes_on(
     game: str, bot: str, kind: str, says: str
 ) -> None:
@@ -201,6 +203,7 @@ ALL_KINDS = [
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.slow
 def test_results_are_the_same_for_any_worker_count(game: str) -> None:
     settings = arena_settings(ALL_KINDS, game=game, deals=5, move_time=1.0)
     serial = play_arena(settings, workers=0)
@@ -209,6 +212,7 @@ def test_results_are_the_same_for_any_worker_count(game: str) -> None:
     assert any(r.forfeit for r in serial) and any(not r.forfeit for r in serial)
 
 
+@pytest.mark.slow
 def test_built_in_line_ups_give_the_same_results_in_processes_and_in_this_process() -> None:
     """Built-in line-ups play in this process by default (nothing to isolate); in worker
     processes (a backend given as an object) they give the same results."""
@@ -250,6 +254,7 @@ def test_a_bot_that_kills_or_hangs_its_worker_forfeits_only_its_games(bot: str, 
 # ---- the results folder ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_an_interrupted_arena_resumes_and_finds_what_an_uninterrupted_one_finds(
     tmp_path: Path,
 ) -> None:

@@ -37,6 +37,7 @@ def _arena(*args: str, cwd: Path, timeout: float = 240) -> subprocess.CompletedP
     )
 
 
+@pytest.mark.slow
 def test_the_guide_rates_its_example_bot_with_intervals_and_a_plot(tmp_path: Path) -> None:
     """docs/rate_your_bot.md: ./mybot.py is found from the current directory."""
     (tmp_path / "mybot.py").write_text((EXAMPLES / "mybot.py").read_text())

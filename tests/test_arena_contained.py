@@ -248,6 +248,7 @@ def _cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_the_command_line_contains_and_in_process_opts_out(
     bots: tuple[str, Path], tmp_path: Path
 ) -> None:
@@ -266,6 +267,7 @@ def test_the_command_line_contains_and_in_process_opts_out(
     assert refused.returncode == 2 and "full_information" in refused.stderr
 
 
+@pytest.mark.slow
 def test_contained_bots_in_worker_processes(bots: tuple[str, Path], tmp_path: Path) -> None:
     """Two worker processes, each with its own bot process, reused game after game."""
     name, log = bots

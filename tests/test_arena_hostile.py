@@ -438,6 +438,7 @@ RUNS_AS = {"another arena's arena.json": {"entrants": ["heuristic", "ismcts:5"]}
 @pytest.mark.parametrize(
     ("case", "folder", "corrupt", "where", "says"), CASES, ids=[case[0] for case in CASES]
 )
+@pytest.mark.slow
 def test_a_corrupted_results_folder_is_refused_and_left_as_it_was(
     folders: dict[str, Path],
     tmp_path: Path,
@@ -599,6 +600,7 @@ def _wait_for_lines(log: Path, n: int, proc: subprocess.Popen[str], limit: float
 
 
 @pytest.mark.parametrize("workers", ["0", "1"])
+@pytest.mark.slow
 def test_a_printing_bot_does_not_corrupt_json(tmp_path: Path, workers: str) -> None:
     args = ["-e", "arena_bots:Prints,heuristic", "--players", "2", "--deals", "1", "--json"]
     done = subprocess.run(
@@ -649,6 +651,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow
 def test_every_call_into_a_bot_in_this_process_is_bounded_and_forfeits() -> None:
     """In this process (workers=0): an answer whose __index__ raises, exits or sleeps, a reset or
     a constructor that sleeps, an exception that cannot be printed: each forfeits its games
@@ -836,6 +839,7 @@ def test_ctrl_c_stops_the_arena_within_a_second(tmp_path: Path) -> None:
     assert not (out / "ratings.png").exists(), "an interrupted run leaves no stale plot"
 
 
+@pytest.mark.slow
 def test_a_forfeit_record_too_long_to_store_is_replaced_by_the_deal() -> None:
     """A forfeit's record grows with the game (a Panda Head game with bust_threshold=10**6 has
     one of 5 MB): one longer than a stored line may hold is replaced by the deal's start, said in

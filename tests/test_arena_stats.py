@@ -252,6 +252,7 @@ def coverage(truth: float, arenas: list[list[MatchResult]]) -> float:
 
 
 @pytest.mark.parametrize("p", [0.5, 0.2])
+@pytest.mark.slow
 def test_win_interval_covers_with_deal_correlation(p: float) -> None:
     """Deals that favour one entrant in all their games (a Beta-distributed deal effect, strong
     correlation): naive per-game intervals would cover far less than 95%."""

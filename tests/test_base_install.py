@@ -7,6 +7,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 EXTRAS = [
     "pyarrow", "openskill", "pebble", "matplotlib", "ray", "fastapi", "uvicorn", "jax", "flax",
     "optax", "safetensors", "gymnasium", "pettingzoo", "textual",
@@ -35,6 +37,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_the_command_line_runs_without_any_extra() -> None:
     for game in ("head", "year", "spin"):
         done = run("simulate", "--game", game, "--games", "20", "--bots", "neural,heuristic")

@@ -74,6 +74,7 @@ def test_a_search_returns_a_legal_move_at_its_deadline(name: str) -> None:
 
 
 @pytest.mark.parametrize("limit", [1, 0.05, np.float64(0.05), np.float32(0.05), Fraction(1, 20)])
+@pytest.mark.slow
 def test_any_real_number_is_a_limit(limit: Any) -> None:
     game = position("head")
     move = run_with_timeout(lambda: game.bot_move("ismcts:1000000", seed=2, time_limit=limit))
@@ -129,6 +130,7 @@ def test_a_finished_game_is_still_game_over() -> None:
 
 
 @pytest.mark.skipif(os.name != "posix", reason="SIGINT delivery is POSIX")
+@pytest.mark.slow
 def test_ctrl_c_stops_a_timed_search() -> None:
     """A search with an hour's limit still stops on SIGINT: the child prints ``interrupted``
     (it would print ``finished`` after a full search of a million iterations otherwise)."""

@@ -24,6 +24,7 @@ SHARDS = 6
 @pytest.mark.parametrize(
     "shard", [0, *(pytest.param(k, marks=pytest.mark.slow) for k in range(1, SHARDS))]
 )
+@pytest.mark.slow
 def test_s_all_rules_rust_matches_oracle_on_seeded_games(
     preset: str, mood: str, shard: int
 ) -> None:

@@ -19,6 +19,7 @@ pytest_plugins = ["pytester"]
 TESTS = Path(__file__).resolve().parent
 
 
+@pytest.mark.slow
 def test_a_test_that_forks_fails(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -169,6 +169,7 @@ def test_a_missing_deck_is_a_clean_error() -> None:
     assert "deck" in err
 
 
+@pytest.mark.slow
 def test_first_player_and_first_dealer_are_used() -> None:
     base = summary("--game", "spin", "-n", "400", "--seed", "2")
     moved = summary("--game", "spin", "-n", "400", "--seed", "2", "--first-player", "2")
@@ -201,6 +202,7 @@ def test_save_records_writes_the_games_played(game: str, tmp_path: Path) -> None
     assert [round(r * 25) for r in rates] == wins
 
 
+@pytest.mark.slow
 def test_readme_quick_start_runs() -> None:
     done = run("simulate", "--games", "100000", "--players", "4", "--bots", "heuristic,random")
     assert done.returncode == 0, done.stderr

@@ -93,6 +93,7 @@ def interrupt(
     return latency, rest
 
 
+@pytest.mark.slow
 def test_simulate_head_batch_stops_and_the_interpreter_stays_usable() -> None:
     latency, rest = interrupt(
         """
@@ -108,6 +109,7 @@ def test_simulate_head_batch_stops_and_the_interpreter_stays_usable() -> None:
     assert "(7,)" in rest
 
 
+@pytest.mark.slow
 def test_simulate_climb_batch_stops() -> None:
     latency, _ = interrupt(
         """
@@ -118,6 +120,7 @@ def test_simulate_climb_batch_stops() -> None:
     assert latency < BOUND
 
 
+@pytest.mark.slow
 def test_simulate_with_progress_raises_keyboard_interrupt_not_a_panic() -> None:
     # The old PanicException: the first numpy array built after a pending SIGINT.
     latency, rest = interrupt(
@@ -134,6 +137,7 @@ def test_simulate_with_progress_raises_keyboard_interrupt_not_a_panic() -> None:
     assert "5" in rest.split()
 
 
+@pytest.mark.slow
 def test_a_search_bot_in_a_batch_stops_inside_its_decision() -> None:
     # One ISMCTS decision with 10**6 iterations takes seconds: the search itself must stop.
     latency, _ = interrupt(
@@ -189,6 +193,7 @@ def test_large_vector_env_steps_stop_and_the_env_resets(game: str) -> None:
     assert ("stepped" in rest or "torn" in rest or "stale" in rest) and "reset ok" in rest
 
 
+@pytest.mark.slow
 def test_cli_prints_the_partial_table_and_exits_130(tmp_path: Path) -> None:
     child = subprocess.Popen(
         [sys.executable, "-m", "panda_core.cli", "simulate", "--games", "100000000", "-q"],

@@ -149,6 +149,7 @@ def test_climb_game_mid_game_continues_identically(protocol: int) -> None:
     assert play_out_climb(back) == play_out_climb(g)
 
 
+@pytest.mark.slow
 def test_climb_game_with_a_custom_deck_and_from_a_snapshot(tmp_path: Path) -> None:
     path = tmp_path / "copy.toml"
     shutil.copy(DECK, path)

@@ -70,6 +70,7 @@ def wait_until_refused(change: Callable[[], object], worker: Background) -> Conc
     pytest.fail("the worker finished before a concurrent change was seen")
 
 
+@pytest.mark.slow
 def test_head_apply_while_a_bot_thinks_is_refused() -> None:
     g = HeadGame(4, 11)
     before = g.snapshot()
@@ -94,6 +95,7 @@ def test_head_apply_while_a_bot_thinks_is_refused() -> None:
     assert worker.error is None and worker.result in g.legal_actions()
 
 
+@pytest.mark.slow
 def test_climb_apply_in_every_form_while_a_bot_thinks_is_refused() -> None:
     g = ClimbGame(4, 11)
     before = g.snapshot()

@@ -96,6 +96,7 @@ def test_sizes_are_checked_before_allocating() -> None:
     fast(lambda: simulate(5, chunk=0), ArgumentError, "chunk")
 
 
+@pytest.mark.slow
 def test_legal_move_features_are_bounded_before_allocating() -> None:
     # 2**17 envs of a few dozen moves each: ~10**6 rows of 326 floats, above 2**27 floats.
     env = ClimbVectorEnv(2**17, rules=ClimbSettings(preset="year"))

@@ -170,6 +170,7 @@ def test_h4_h5_h6_corner_positions_agree_to_the_end(p: dict[str, Any]) -> None:
 
 
 @given(positions().filter(lambda p: p["corner"] == "survivors"))
+@pytest.mark.slow
 def test_h6_3_last_two_survivors_game_ends_with_one_awake(p: dict[str, Any]) -> None:
     rust, _ = build(p)
     awake = [s for s in range(p["players"]) if not p["pooped"][s]]

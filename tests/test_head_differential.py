@@ -47,6 +47,7 @@ def play_and_compare(rust: HeadGame, orc: OracleHeadGame, chooser: random.Random
 @pytest.mark.parametrize(
     "shard", [0, *(pytest.param(k, marks=pytest.mark.slow) for k in range(1, SHARDS))]
 )
+@pytest.mark.slow
 def test_r2_h_all_rules_rust_matches_oracle_on_seeded_games(shard: int) -> None:
     """R-2/R-3/R-4 dealing and every H rule, compared over seeded games of every variant."""
     games = 0

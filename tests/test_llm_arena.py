@@ -78,6 +78,7 @@ def files_text(folder: Path) -> str:
         pytest.param("spin", 2, 3, marks=pytest.mark.slow),
     ],
 )
+@pytest.mark.slow
 def test_an_llm_entrant_plays_an_arena_with_telemetry(
     game: str, players: int, deals: int, tmp_path: Path
 ) -> None:

@@ -166,6 +166,7 @@ def test_server_errors_are_retried(status: int) -> None:
     assert f"HTTP {status} from the server: scripted failure" == t["failures"][0]["detail"]
 
 
+@pytest.mark.slow
 def test_retry_after_is_waited_for_and_the_backoff_doubles() -> None:
     game = position()
     script = [Status(429, headers=(("Retry-After", "0.4"),)), Status(503), Status(503)]
@@ -346,6 +347,7 @@ def test_telemetry_of_other_bots_is_none() -> None:
     assert telemetry_of(lambda game, player: 0) is None
 
 
+@pytest.mark.slow
 def test_the_concurrency_limit_holds_across_threads() -> None:
     game = position()
     with serve([Slow(0.3)] * 6) as server:

@@ -52,6 +52,7 @@ def lines(path: Path) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("game", ["head", "year", "spin"])
+@pytest.mark.slow
 def test_every_decision_is_a_chat_example_that_replays_the_game(
     game: str, datasets: dict[str, Path], tmp_path: Path
 ) -> None:

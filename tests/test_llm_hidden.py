@@ -123,6 +123,7 @@ def play_and_check(game_name: str, players: int, seed: int, server: ScriptedServ
         pytest.param("head", 2, [5], marks=pytest.mark.slow),
     ],
 )
+@pytest.mark.slow
 def test_no_prompt_holds_a_hidden_card(game_name: str, players: int, seeds: list[int]) -> None:
     with serve(default=Varied()) as server:
         for seed in seeds:

@@ -107,6 +107,7 @@ DECIDE = "bot(game.clone(), game.current_player)"
     [Slow(30.0), Trickle(every=0.05, count=10_000)],
     ids=["slow-answer", "trickle"],
 )
+@pytest.mark.slow
 def test_ctrl_c_stops_a_request(step: object) -> None:
     with serve([step]) as server, child(DECIDE, server.base_url) as process:
         wait_for_request(server)
@@ -123,6 +124,7 @@ def test_ctrl_c_stops_the_wait_before_a_retry() -> None:
     assert len(server.requests) == 2  # the 503, then the one more decision
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_the_wait_for_a_slot() -> None:
     from panda_core.llm.options import make_options
     from panda_core.llm.slots import slot
@@ -163,6 +165,7 @@ except ArenaInterrupted as stop:
 """
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_an_arena_with_an_llm_entrant() -> None:
     with serve([*([first_legal] * 5), Slow(30.0)]) as server:
         with child(ARENA, server.base_url) as process:

@@ -158,6 +158,7 @@ def doc_prompt(game: str) -> str:
 
 
 @pytest.mark.parametrize("game", ["head", "year", "spin"])
+@pytest.mark.slow
 def test_the_prompt_is_the_same_from_a_seat_rebuilt_from_protocol_messages(game: str) -> None:
     """A contained LLM bot (one behind the protocol's adapter) is shown the same prompt, at
     every decision of a complete game."""

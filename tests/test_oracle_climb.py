@@ -1082,6 +1082,7 @@ def _check_invariants(snap: dict[str, Any], seen_blue: set[int]) -> None:
 @pytest.mark.parametrize(
     ("preset", "mood"), [("year", "hungry"), ("year", "flip"), ("spin", "hungry"), ("spin", "flip")]
 )
+@pytest.mark.slow
 def test_smoke_random_games_keep_invariants_and_end(preset: str, mood: str) -> None:
     pick = random.Random(f"{preset}-{mood}")
     for game_no in range(30):

@@ -473,6 +473,7 @@ def check_invariants(game: OracleHeadGame, rules: HeadRules) -> None:
         assert legal and legal == sorted(set(legal))
 
 
+@pytest.mark.slow
 def test_h_random_games_end_and_keep_every_card_once() -> None:
     chooser = random.Random(20240601)
     for _ in range(50):

@@ -171,6 +171,7 @@ def test_a_task_ending_its_worker_with_exit_code_0_is_a_dead_worker_at_once() ->
 
 
 @pytest.mark.parametrize("backend", PROCESSES, indirect=True)
+@pytest.mark.slow
 def test_a_task_past_its_timeout_is_stopped_and_the_others_finish(backend: Backend) -> None:
     started = time.monotonic()
     got = outcomes(
@@ -205,6 +206,7 @@ def test_timeouts_are_checked(backend: Backend) -> None:
 # ---- stopping -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_breaking_off_or_raising_stops_every_worker_and_the_backend_starts_again() -> None:
     before = children()
     with ProcessBackend(2) as backend:
@@ -221,6 +223,7 @@ def test_breaking_off_or_raising_stops_every_worker_and_the_backend_starts_again
     assert new_children(before) == []
 
 
+@pytest.mark.slow
 def test_the_pool_stays_up_across_runs_until_closed() -> None:
     before = children()
     backend = ProcessBackend(2)
@@ -300,6 +303,7 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(os.name != "posix", reason="SIGINT delivery is POSIX")
+@pytest.mark.slow
 def test_ctrl_c_stops_the_process_pool_and_leaves_no_worker() -> None:
     took, code, lines = interrupt("local")
     assert took < BOUND, f"{took:.2f} s from Ctrl-C to the end"

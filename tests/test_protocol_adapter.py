@@ -515,6 +515,7 @@ def test_junk_answers_resign_as_illegal(talk: Any) -> None:
     assert conversation.close() == 0
 
 
+@pytest.mark.slow
 def test_a_looping_bot_leaves_the_adapter_able_to_exit(talk: Any) -> None:
     for bot in ("Looping", "Spinning"):
         conversation = talk(bot)
@@ -567,6 +568,7 @@ def test_a_thread_the_bot_leaves_running_does_not_keep_the_adapter_alive(talk: A
     assert conversation.close(timeout=10) == 0
 
 
+@pytest.mark.slow
 def test_the_end_during_an_ask_stops_the_bot_and_the_next_game_plays(talk: Any) -> None:
     conversation = talk("Swallowing")
     conversation.hello()

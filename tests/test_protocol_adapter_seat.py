@@ -199,6 +199,7 @@ def play(game_name: str, players: int, seed: int, deep_every: int) -> int:
 
 
 @pytest.mark.parametrize("game_name", GAMES)
+@pytest.mark.slow
 def test_remote_seat_equals_the_game_at_every_decision(game_name: str) -> None:
     assert play(game_name, 3, 2, deep_every=10) > 0
 

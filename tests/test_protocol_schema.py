@@ -113,6 +113,7 @@ def check_engine_messages(game_name: str, players: int, seed: int, asks_every: i
 
 
 @pytest.mark.parametrize("game_name", GAMES)
+@pytest.mark.slow
 def test_every_engine_message_of_a_complete_game_validates(game_name: str) -> None:
     check_engine_messages(game_name, 3, 5, asks_every=7)
 
@@ -135,6 +136,7 @@ SENDERS = {
 
 
 @pytest.mark.parametrize("sender", SENDERS)
+@pytest.mark.slow
 def test_the_lines_bots_send_validate(sender: str) -> None:
     """The adapter's and the reference bot's lines, as they wrote them, in complete games."""
     conversation = Conversation(SENDERS[sender])

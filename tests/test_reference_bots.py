@@ -117,6 +117,7 @@ def test_the_policies_agree_on_the_generator() -> None:
 
 
 @pytest.mark.parametrize("command", commands(), ids=lambda c: Path(c[-1]).name)
+@pytest.mark.slow
 def test_a_reference_bot_plays_complete_games_as_its_twin(command: list[str]) -> None:
     conversation = Conversation(command)
     try:

@@ -76,6 +76,7 @@ def decisions(name: str, seed: int) -> Iterator[AnyGame]:
 
 
 @pytest.mark.parametrize("name", GAMES)
+@pytest.mark.slow
 def test_no_seat_shows_a_hidden_card_at_any_decision(name: str) -> None:
     checked = 0
     seen: list[int] = [0, 0, 0]

@@ -332,6 +332,7 @@ def bad_answer(game: Any, player: int) -> Any:
 
 
 @pytest.mark.parametrize("workers", [0, 1])
+@pytest.mark.slow
 def test_a_bot_that_never_answers_fails_its_shard_in_move_time(
     tmp_path: Path, workers: int
 ) -> None:
@@ -346,6 +347,7 @@ def test_a_bot_that_never_answers_fails_its_shard_in_move_time(
     assert "seat 0 (Sleeper)" in str(caught.value)
 
 
+@pytest.mark.slow
 def test_a_bot_that_cannot_be_interrupted_loses_its_worker(tmp_path: Path) -> None:
     start = time.monotonic()
     with pytest.raises(SelfPlayError) as caught:
@@ -397,6 +399,7 @@ PIDS_BOT = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_workers_die_with_their_parent(tmp_path: Path) -> None:
     (tmp_path / "pidsbot.py").write_text(PIDS_BOT)
     pids = tmp_path / "pids"

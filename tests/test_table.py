@@ -199,6 +199,7 @@ def test_the_same_seed_and_seats_play_the_same_game(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.slow
 def test_a_seat_is_never_shown_a_hidden_card(game: str) -> None:
     """At every decision of every person, nothing in ``state(seat)`` is a card that seat may
     not know (``tests/hidden_cards.py`` computes those from the full game)."""

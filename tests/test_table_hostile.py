@@ -91,6 +91,7 @@ REPLAY_IN_CHILD = """
 # ---- item 1: a replay costs memory linear in the moves ---------------------------------------
 
 
+@pytest.mark.slow
 def test_the_18_kb_record_of_the_issue_replays_in_little_memory(tmp_path: Path) -> None:
     """The issue's repro: 18 KB of record took ~4 GB and 21 s (a clone with the whole history
     after every move). Now: every frame is there, in tens of MB above the interpreter."""
@@ -191,6 +192,7 @@ def _played(game: str, players: int, seed: int, bot: str) -> str:
         pytest.param("spin", 3, 6, "heuristic", marks=pytest.mark.slow),
     ],
 )
+@pytest.mark.slow
 def test_frames_are_those_of_a_clone_after_every_move(
     game: str, players: int, seed: int, bot: str
 ) -> None:
@@ -502,6 +504,7 @@ SHORT_HEAD = HeadRules(bust_threshold=6)
         ("raising_index", "could not be read: raised RuntimeError: index boom"),
     ],
 )
+@pytest.mark.slow
 def test_a_contained_bot_that_misbehaves_is_replaced_and_the_table_goes_on(
     kind: str, reason: str, bots_module: str
 ) -> None:
@@ -625,6 +628,7 @@ def test_panda_core_play_goes_on_when_its_bots_crash(bots_module: str, tmp_path:
     assert panda_core.make("head").from_json(record).is_over
 
 
+@pytest.mark.slow
 def test_ctrl_c_while_a_contained_bot_hangs_quits_and_stops_it(
     bots_module: str, tmp_path: Path
 ) -> None:

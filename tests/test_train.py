@@ -222,6 +222,7 @@ def test_the_policy_file_follows_format_1(runs: dict[str, Path], game: str) -> N
     assert (info.input_size, info.output_size) == ((96, 24) if game == "head" else (952 + 326, 1))
 
 
+@pytest.mark.slow
 def test_the_policy_file_is_byte_reproducible_and_reads_back() -> None:
     settings = _tiny("year")
     info = game_info("year")

@@ -216,6 +216,7 @@ CORRUPTIONS: dict[str, tuple[Callable[[Path], None], str]] = {
 
 
 @pytest.mark.parametrize("case", sorted(CORRUPTIONS))
+@pytest.mark.slow
 def test_a_damaged_train_state_is_refused_naming_it(run: Path, case: str) -> None:
     damage, match = CORRUPTIONS[case]
     damage(run / STATE)

@@ -138,6 +138,7 @@ def test_climb_env_replays_the_single_game_of_its_seed() -> None:
         lambda t: ClimbVectorEnv(70, players=4, rules=ClimbSettings(preset="spin"), threads=t),
     ],
 )
+@pytest.mark.slow
 def test_deterministic_whatever_the_thread_count(make: object) -> None:
     build = make  # type: ignore[assignment]
     one = run(build(1), 120)  # type: ignore[operator]

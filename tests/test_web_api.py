@@ -113,6 +113,7 @@ def test_a_complete_game_over_http(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.slow
 def test_no_page_ever_receives_a_card_its_seat_may_not_know(game: str) -> None:
     with served() as (client, traffic):
         created = new_table(client, game, players=3, bots=["heuristic", "random"], seed=23)
@@ -647,6 +648,7 @@ def test_a_real_server_plays_a_game_over_http_and_a_websocket() -> None:
         assert frame.status_code == 200 and frame.json()["frame"] == 0
 
 
+@pytest.mark.slow
 def test_panda_core_serve_prints_its_address_and_stops_on_ctrl_c() -> None:
     import signal
     import subprocess

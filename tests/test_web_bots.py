@@ -293,6 +293,7 @@ def test_a_bot_plays_a_whole_table_game_of_each_game(game: str) -> None:
     _play_a_table_game(game, by_id_where_unique)
 
 
+@pytest.mark.slow
 def test_two_bots_at_one_table_one_forfeits_and_the_other_plays_on() -> None:
     def illegal(decision: Message) -> Message:
         return {"type": "move", "game_id": decision["game_id"], "id": 99999}
@@ -450,6 +451,7 @@ def test_bot_tokens_from_options_and_files(tmp_path: Any) -> None:
         BotTokens.parse([], [tokens_file])
 
 
+@pytest.mark.slow
 def test_serve_takes_bots_from_a_token_file(tmp_path: Any) -> None:
     tokens_file = tmp_path / "bots.txt"
     tokens_file.write_text(f"alice {TOKEN}\n", encoding="utf-8")
@@ -616,6 +618,7 @@ def test_a_bot_that_reconnects_within_the_grace_time_goes_on_with_its_game() -> 
         run(scenario())
 
 
+@pytest.mark.slow
 def test_a_bot_that_comes_back_after_the_grace_time_has_forfeited() -> None:
     with server(bots=settings(reconnect_grace=0.5)) as address:
 
@@ -645,6 +648,7 @@ def test_a_bot_that_comes_back_after_the_grace_time_has_forfeited() -> None:
 # ---- bad answers -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_an_illegal_move_forfeits_the_game_and_keeps_the_connection() -> None:
     def illegal(decision: Message) -> Message:
         return {"type": "move", "game_id": decision["game_id"], "id": 99999}
@@ -748,6 +752,7 @@ def test_junk_closes_the_connection_and_forfeits_its_games() -> None:
         run(scenario())
 
 
+@pytest.mark.slow
 def test_a_bot_that_does_not_answer_in_time_forfeits() -> None:
     with server(bot_time=0.4) as address:
 
@@ -791,6 +796,7 @@ def test_a_bot_thinking_holds_up_no_page_and_no_other_table() -> None:
         run(scenario())
 
 
+@pytest.mark.slow
 def test_too_many_asks_forfeit() -> None:
     def asks(decision: Message) -> Message:
         return {"type": "ask", "game_id": decision["game_id"], "ask": "observation"}
@@ -837,6 +843,7 @@ def test_a_table_seat_for_a_bot_not_connected_or_twice_is_refused() -> None:
         run(scenario())
 
 
+@pytest.mark.slow
 def test_a_table_closed_before_its_end_ends_the_bots_game() -> None:
     with server(idle_timeout=0.5) as address:
 

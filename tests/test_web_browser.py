@@ -431,6 +431,7 @@ def test_an_uploaded_record_replays_from_a_seat(
     assert check_traffic(server, {rid: record}) >= 5
 
 
+@pytest.mark.slow
 def test_the_lobby_offers_a_bot_for_every_other_seat_and_the_rules(
     page: Page, server: LiveServer
 ) -> None:

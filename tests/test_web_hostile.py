@@ -243,6 +243,7 @@ def _send_endless_body(address: str, path: str, limit: int) -> tuple[str, int]:
         return sock.recv(4096).decode("latin-1").split("\r\n")[0], sent
 
 
+@pytest.mark.slow
 def test_an_endless_upload_is_cut_off_at_the_limit_and_memory_stays_bounded() -> None:
     """200 MB sent without a length to a server whose limit is 1 MB: refused (413) once the
     limit is passed, long before the body ends, and the server's peak memory barely moves."""
@@ -323,6 +324,7 @@ def test_a_slow_replay_build_leaves_the_other_tables_served(
         assert len(registry.replays) == 1 + REPLAY_QUEUE
 
 
+@pytest.mark.slow
 def test_a_hostile_record_upload_leaves_the_server_up() -> None:
     """Issue 19's upload, at its size: a never-busting Panda Head record of 8,100 random moves
     (18 KB; it once took ~4 GB and aborted ``panda-core serve``). The server replays it in
@@ -833,6 +835,7 @@ def test_the_page_needs_no_inline_script_or_style() -> None:
 # ---- the command --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_public_host_prints_a_warning() -> None:
     with child_server("--host", "0.0.0.0", "--allow-host", "games.lan") as child:
         assert child.process.stderr is not None
