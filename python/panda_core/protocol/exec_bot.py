@@ -138,58 +138,11 @@ def check_command(command: str | Sequence[str]) -> tuple[str, ...]:
 # ---- the seat, as the messages read it ----------------------------------------------------------
 
 
-class _Seat:
-    """What the messages read of the seat ``player``: the seat object the loop handed in, or the
-    seat of a game (a loop that hands the whole game: the research opt-in), so that every message
-    holds ``player``'s information only."""
-
-    def __init__(self, obj: Any, player: int) -> None:
-        if type(getattr(obj, "player", None)) is not int:  # a game: its seat
-            obj = obj.seat(player)
-        self.obj = obj
-        self.player: int = obj.player
-
-    @property
-    def current_player(self) -> int | None:
-        return self.obj.current_player  # type: ignore[no-any-return]
-
-    @property
-    def scores(self) -> list[int]:
-        return list(self.obj.scores)
-
-    @property
-    def winner(self) -> int | None:
-        return self.obj.winner  # type: ignore[no-any-return]
-
-    @property
-    def is_over(self) -> bool:
-        return bool(self.obj.is_over)
-
-    @property
-    def players(self) -> int:
-        return int(self.obj.players)
-
-    def game_name(self) -> str:
-        return spec_of(self.obj).name
-
-    def rules_dict(self) -> dict[str, Any]:
-        return spec_of(self.obj).rules_dict(self.obj.rules)
-
-    def view(self, player: int | None = None) -> Any:
-        return self.obj.view()
-
-    def events(self) -> list[Any]:
-        return list(self.obj.events())
-
-    def legal_list(self) -> list[dict[str, Any]]:
-        return list(self.obj.legal_list())
-
-    def result(self) -> Any:
-        return self.obj.result()
-
-
-def _as_seat(obj: Any, player: int) -> _Seat:
-    return _Seat(obj, player)
+def _as_seat(obj: Any, player: int) -> Any:
+    """The seat object the messages are built from: the one the loop handed in, or the seat of a
+    game (a loop that hands the whole game: the research opt-in), so that every message holds
+    ``player``'s information only."""
+    return obj if type(getattr(obj, "player", None)) is int else obj.seat(player)
 
 
 # ---- processes --------------------------------------------------------------------------------
@@ -538,15 +491,15 @@ class ExecBot:
         with _no_alarm():
             self._drop()
 
-    def _begin(self, session: _Session, game: _Game, view: _Seat, deadline: float) -> None:
+    def _begin(self, session: _Session, game: _Game, view: Any, deadline: float) -> None:
         session.close_unfinished(deadline)
         session.games += 1
         session.proc.new_game()
         game.game_id = f"g-{session.games}"
         start = start_message(
             game_id=game.game_id,
-            game=view.game_name(),
-            rules=view.rules_dict(),
+            game=spec_of(view).name,
+            rules=spec_of(view).rules_dict(view.rules),
             players=view.players,
             seat=game.player,
             seed=self._seed,
@@ -557,15 +510,15 @@ class ExecBot:
         game.sent = 0
 
     def _decide(
-        self, session: _Session, game: _Game, view: _Seat, left: float, deadline: float
+        self, session: _Session, game: _Game, view: Any, left: float, deadline: float
     ) -> int | str:
         if not game.started:
             self._begin(session, game, view, deadline)
         if session.proc.has_unread():
             raise ExecBotError("sent a line before it was asked anything (one answer a message)")
-        events = view.events()
+        events = list(view.events())
         game.decisions += 1
-        game.scores = view.scores
+        game.scores = list(view.scores)
         message = decision_message(
             game_id=game.game_id,
             decision=game.decisions,
@@ -614,9 +567,9 @@ class ExecBot:
             return action
         return str(answer["notation"])
 
-    def _ask(self, view: _Seat, ask: Mapping[str, Any], deadline: float) -> Any:
+    def _ask(self, view: Any, ask: Mapping[str, Any], deadline: float) -> Any:
         try:
-            return answer_value(view.obj, ask, deadline - time.monotonic())
+            return answer_value(view, ask, deadline - time.monotonic())
         except AskRefused as err:
             raise ExecBotError(str(err)) from None
 
@@ -645,7 +598,7 @@ class ExecBot:
             try:
                 if not game.started:
                     self._begin(session, game, view, deadline)
-                events = view.events()
+                events = list(view.events())
                 message = end_message(
                     game_id=game.game_id, seat=view, events=events[game.sent :], forfeit=stop
                 )
