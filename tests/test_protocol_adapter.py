@@ -515,34 +515,41 @@ def test_junk_answers_resign_as_illegal(talk: Any) -> None:
     assert conversation.close() == 0
 
 
+def first_decision(conversation: Any, name: str, game_id: str, seed: int) -> tuple[Any, int]:
+    """Start a 3-player game of ``name`` for the seat to move and send its first decision (200
+    ms each); the game and the seat."""
+    game = panda_core.make(name, players=3, seed=seed)
+    seat = game.current_player
+    assert seat is not None
+    conversation.send(
+        messages.start_message(
+            game_id=game_id,
+            game=name,
+            rules=spec(name).rules_dict(game.rules),
+            players=3,
+            seat=seat,
+            seed=1,
+            move_time_ms=200,
+        )
+    )
+    conversation.send(
+        messages.decision_message(
+            game_id=game_id,
+            decision=0,
+            seat=game.seat(seat),
+            events=game.events(seat),
+            time_left_ms=200,
+        )
+    )
+    return game, seat
+
+
 @pytest.mark.slow
 def test_a_looping_bot_leaves_the_adapter_able_to_exit(talk: Any) -> None:
     for bot in ("Looping", "Spinning"):
         conversation = talk(bot)
         conversation.hello()
-        game = panda_core.make("head", players=3, seed=1)
-        seat = game.current_player
-        assert seat is not None
-        conversation.send(
-            messages.start_message(
-                game_id="loop",
-                game="head",
-                rules=spec("head").rules_dict(game.rules),
-                players=3,
-                seat=seat,
-                seed=1,
-                move_time_ms=200,
-            )
-        )
-        conversation.send(
-            messages.decision_message(
-                game_id="loop",
-                decision=0,
-                seat=game.seat(seat),
-                events=game.events(seat),
-                time_left_ms=200,
-            )
-        )
+        game, seat = first_decision(conversation, "head", "loop", seed=1)
         assert conversation.silent(0.5)  # the engine's deadline passes: it ends the game
         conversation.send(
             messages.end_message(
@@ -572,29 +579,7 @@ def test_a_thread_the_bot_leaves_running_does_not_keep_the_adapter_alive(talk: A
 def test_the_end_during_an_ask_stops_the_bot_and_the_next_game_plays(talk: Any) -> None:
     conversation = talk("Swallowing")
     conversation.hello()
-    game = panda_core.make("spin", players=3, seed=2)
-    seat = game.current_player
-    assert seat is not None
-    conversation.send(
-        messages.start_message(
-            game_id="cut",
-            game="spin",
-            rules=spec("spin").rules_dict(game.rules),
-            players=3,
-            seat=seat,
-            seed=1,
-            move_time_ms=200,
-        )
-    )
-    conversation.send(
-        messages.decision_message(
-            game_id="cut",
-            decision=0,
-            seat=game.seat(seat),
-            events=game.events(seat),
-            time_left_ms=200,
-        )
-    )
+    game, seat = first_decision(conversation, "spin", "cut", seed=2)
     ask = conversation.read()
     assert ask is not None and ask["type"] == "ask"
     conversation.send(  # no answer: the engine ends the game (the bot overran)
