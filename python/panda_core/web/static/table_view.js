@@ -1,0 +1,187 @@
+// A live table: the seat's websocket, its states drawn on the board, and the game-over box.
+
+import { Board } from "./board.js";
+import { app, api, capital, clearMessage, h, navigate, roundWord, seatName, showMessage, testid } from "./util.js";
+
+export class TableView {
+  constructor(params) {
+    this.id = params.table;
+    this.seat = Number(params.seat);
+    this.token = params.token;
+    this.closed = false;
+    this.retries = 0;
+    this.state = null;
+    this.pending = false;
+    this.board = new Board((move) => this.play(move));
+    this.summary = h("div", { class: "summary-slot" });
+    this.root = h(
+      "section",
+      testid("table-view", {
+        class: "table-view",
+        dataset: { table: this.id, seat: this.seat, over: "false" },
+      }),
+      this.summary,
+      this.board.root,
+    );
+    app.append(this.root);
+    this.query = new URLSearchParams({ seat: this.seat, token: this.token }).toString();
+    this.connect();
+  }
+
+  dispose() {
+    this.closed = true;
+    if (this.ws) this.ws.close();
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const path = `/ws/tables/${encodeURIComponent(this.id)}?${this.query}`;
+    const url = `${scheme}://${location.host}${path}`;
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    let opened = false;
+    ws.addEventListener("open", () => {
+      opened = true;
+      this.retries = 0;
+    });
+    ws.addEventListener("message", (e) => {
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      if (msg.type === "state") {
+        this.pending = false;
+        clearMessage();
+        this.show(msg.state);
+      } else if (msg.type === "error") {
+        this.pending = false;
+        showMessage(msg.message);
+        if (this.state) this.show(this.state);
+      }
+    });
+    ws.addEventListener("close", () => {
+      if (this.closed || ws !== this.ws) return;
+      if (this.state && this.state.is_over) return; // nothing more will come
+      this.recover(opened);
+    });
+  }
+
+  /** The connection dropped (or never opened): ask over HTTP why, and try again a few times. */
+  async recover(wasOpen) {
+    try {
+      const state = await api(`/api/tables/${encodeURIComponent(this.id)}?${this.query}`);
+      this.show(state);
+    } catch (err) {
+      if (err.status >= 400 && err.status < 500) {
+        showMessage(`${err.message} — start a new game from the lobby.`);
+        this.closed = true;
+        return;
+      }
+      showMessage(`lost the connection to the server (${err.message}); retrying…`);
+    }
+    if (this.closed || this.retries >= 8) return;
+    this.retries += 1;
+    const delay = Math.min(4000, 250 * 2 ** this.retries);
+    setTimeout(() => {
+      if (!this.closed) this.connect();
+    }, wasOpen ? 100 : delay);
+  }
+
+  async play(move) {
+    if (this.pending) return;
+    clearMessage();
+    this.pending = true;
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify({ type: "move", move }));
+      return;
+    }
+    try {
+      const state = await api(`/api/tables/${encodeURIComponent(this.id)}/moves`, {
+        method: "POST",
+        json: { seat: this.seat, token: this.token, move },
+      });
+      this.show(state);
+    } catch (err) {
+      showMessage(err.message);
+    } finally {
+      this.pending = false;
+    }
+  }
+
+  show(state) {
+    this.state = state;
+    this.pending = false;
+    this.root.dataset.over = String(Boolean(state.is_over));
+    this.board.render(state);
+    this.summary.replaceChildren(state.is_over ? this.gameOver(state) : "");
+  }
+
+  gameOver(state) {
+    const base = `/api/tables/${encodeURIComponent(this.id)}`;
+    const winner = state.winner;
+    let headline = `${seatName(state, winner)} wins.`;
+    if (winner === null) headline = "The game is over.";
+    else if (winner === this.seat) headline = "You win!";
+    const scores = h("ol", { class: "final-scores", start: 0 });
+    state.scores.forEach((score, s) => {
+      const line = `${seatName(state, s)}: ${score}`;
+      scores.append(h("li", { class: s === winner ? "winner" : "" }, line));
+    });
+    const replayButton = h(
+      "button",
+      testid("replay-this-game", {
+        type: "button",
+        class: "primary",
+        onclick: async () => {
+          replayButton.disabled = true;
+          try {
+            const made = await api(`${base}/replay`, {
+              method: "POST",
+              json: { seat: this.seat, token: this.token },
+            });
+            navigate({ replay: made.replay, seat: this.seat, frame: 0 });
+          } catch (err) {
+            showMessage(err.message);
+            replayButton.disabled = false;
+          }
+        },
+      }),
+      "Replay this game",
+    );
+    return h(
+      "section",
+      testid("game-over", {
+        class: "game-over fresh",
+        dataset: { winner: winner ?? "" },
+        "aria-label": "game over",
+      }),
+      h("h2", {}, headline),
+      h(
+        "p",
+        {},
+        `${capital(roundWord(state))}s played: ${(state.round_results || []).length}.`,
+        state.seed !== null && state.seed !== undefined ? ` Seed ${state.seed}.` : "",
+      ),
+      scores,
+      h(
+        "p",
+        { class: "game-over__links" },
+        replayButton,
+        " ",
+        h(
+          "a",
+          testid("download-record", {
+            href: `${base}/record?${this.query}`,
+            download: `panda-${state.game}-${this.id}.json`,
+            class: "button",
+          }),
+          "Download record",
+        ),
+        " ",
+        h("a", testid("new-game", { href: "#", class: "button" }), "New game"),
+      ),
+    );
+  }
+}
