@@ -305,6 +305,9 @@ pub type MoveOf<R> = <<R as RecordedGame>::State as GameState>::Move;
 /// did. It is what a replayable record is written from and what a Python game object holds:
 /// everything a game object shows is read here, as core values (serde-serialisable where Python
 /// reads them as plain data), so the binding binds each verb once for every game.
+/// A seat number no player has: the events "seen by" it are the public ones.
+pub const NOBODY: u8 = u8::MAX;
+
 pub trait RecordedGame: Clone + Send + Sync + Sized {
     type State: Determinize;
     /// One event of the log (`{"type": ..., ...}` as JSON).
@@ -353,6 +356,11 @@ pub trait RecordedGame: Clone + Send + Sync + Sized {
     fn events(&self) -> &[Self::Event];
     /// The events `seat` may see (no hidden card of another seat).
     fn events_seen_by(&self, seat: u8) -> Vec<Self::Event>;
+    /// The events as a spectator sees them: what every seat is shown, no seat's private cards
+    /// (the draws and deals of every seat hidden alike).
+    fn public_events(&self) -> Vec<Self::Event> {
+        self.events_seen_by(NOBODY)
+    }
     fn round_results(&self) -> Self::Rounds;
     /// Rounds played or under way when the game ended (`result()["rounds_played"]`).
     fn rounds_played(&self) -> usize;

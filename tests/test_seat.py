@@ -214,3 +214,22 @@ def test_python_bots_in_play_game_are_handed_their_seat() -> None:
     for name in GAMES:
         play_game(name, [bot, "heuristic", bot], seed=3)
     assert handed and all(kind.endswith("Seat") and s == p for kind, s, p in handed)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_public_events_show_only_cards_every_seat_was_shown(name: str) -> None:
+    """A spectator's log (``game.public_events()``) holds no card some seat was not shown, and
+    it is the same log as each seat's, event for event (only the private cards are missing)."""
+    checked = 0
+    for k, game in enumerate(decisions(name, seed=5)):
+        if k % 25 and not game.is_over:
+            continue
+        seen = [game.events(q) for q in range(game.players)]
+        public = game.public_events()
+        shared = set.intersection(*(card_ids(events) for events in seen))
+        assert card_ids(public) <= shared
+        assert [e["type"] for e in public] == [e["type"] for e in seen[0]]
+        checked += 1
+    hands = [e for e in game.public_events() if e["type"] == "deal"]
+    assert hands and not card_ids(hands)  # the deals show nobody's cards
+    assert checked > 3

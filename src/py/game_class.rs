@@ -216,6 +216,11 @@ pub fn events<'py, G: GameClass>(
     }
 }
 
+/// `public_events()`: what a spectator may see.
+pub fn public_events<'py, G: GameClass>(game: &G, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    events_to_py(py, &game.core().public_events())
+}
+
 /// `round_results`: one dict per finished round.
 pub fn round_results<'py, G: GameClass>(game: &G, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
     serde_to_py(py, &game.core().round_results())
@@ -436,6 +441,14 @@ macro_rules! bind_game {
                 player: Option<$crate::py::args::Int>,
             ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::types::PyList>> {
                 $crate::py::game_class::events(self, py, player)
+            }
+            /// The events a spectator may see: every seat's private cards hidden (a draw shows
+            /// who drew, not the card; a deal shows no hand).
+            fn public_events<'py>(
+                &self,
+                py: pyo3::Python<'py>,
+            ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::types::PyList>> {
+                $crate::py::game_class::public_events(self, py)
             }
             /// One dict per finished round (a hand, in Panda Head), each with the `scores` after it.
             #[getter]
