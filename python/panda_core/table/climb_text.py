@@ -250,6 +250,13 @@ def card_help(info: Mapping[str, Any], face: str | None, rules: Any) -> str:
     )
 
 
+_PANDA_SUMMARY = {
+    "hungry": "takes a point from the player whose play it beats",
+    "flip": "lets you turn a white card of your hand blue",
+    "steal": "steals a point from an opponent you choose",
+}
+
+
 def _summary(rules: Any) -> str:
     special = _special(rules)
     if rules is None:
@@ -257,6 +264,7 @@ def _summary(rules: Any) -> str:
         end = "The game ends at its target score: at a trick end (year), by showing out (spin)"
         panda = "takes a point (year, mood hungry), turns a card blue (flip) or steals (spin)"
         special = "element / wind"
+        effect = "win (year) or hold (spin)"
     else:
         show_cap = getattr(rules, "show_out_cap", None)
         cap = "no cap" if show_cap is None else f"at most {show_cap}"
@@ -266,8 +274,8 @@ def _summary(rules: Any) -> str:
             if special == "element"
             else f"A player reaching {target} by showing out wins"
         )
-        panda = _panda_effect(rules).replace("you ", "", 1)
-    effect = "win" if special == "element" else "hold"
+        panda = _PANDA_SUMMARY.get(str(getattr(rules, "panda_effect", "")), "takes a point")
+        effect = "win" if special == "element" else "hold"
     return "\n".join(
         [
             "Climbing game (year: docs/rules/year.md, spin: docs/rules/spin.md). "
@@ -281,8 +289,8 @@ def _summary(rules: Any) -> str:
             "S-6  Beat or pass; a pass is final for the trick. Passed white cards come back to "
             "you blue.",
             f"S-7  Symbols: bamboo scores a point, the panda {panda}, fire is wild.",
-            f"S-8  An {special} card whose condition holds for the play to beat: draw 2, "
-            f"{effect} the trick.",
+            f"S-8  {'An' if special[0] in 'aeiou' else 'A'} {special} card whose condition "
+            f"holds for the play to beat: draw 2, {effect} the trick.",
             f"S-9  Emptying your hand shows you out: you score the largest hand held ({cap}).",
             f"S-10 {end}.",
         ]
