@@ -451,3 +451,34 @@ def test_every_text_of_whole_games_reads_as_words(name: str, players: int) -> No
         while not game.is_over:
             check_state(game, state_of(game, game.current_player), name)
             game.apply(game.bot_move("heuristic", seed=1))
+
+
+@needs_catalogue
+def test_s7_3_s7_4_flip_and_steal_choices_are_said() -> None:
+    """S-7.3 (year, mood flip): the cards turned blue; S-7.4 (spin): the seat stolen from."""
+    snap_game = position("year", [EA4, WO5, ME3], [EA4])
+    snap = snap_game.snapshot()
+    snap["panda_mood"] = "flip"
+    flip = panda_core.ClimbGame.from_snapshot(snap)
+    said = texts(state_of(flip, 0))
+    assert said["single Ea4 flip Wo5"] == "single 8 (Earth, blue), turn Wo5 blue"
+    assert said["single Ea4"] == "single 8 (Earth, blue)"
+    spin = position("spin", [EA4, WO5], [EA4])
+    snap = spin.snapshot()
+    snap["scores"] = [0, 2, 0, 0, 0]
+    said = texts(state_of(panda_core.ClimbGame.from_snapshot(snap), 0))
+    assert said["single Ea4 steal 1"] == "single 8 (Earth, blue), steal from seat 1 (bot1)"
+
+
+def test_h3_3_the_pile_to_beat_names_its_highest_play_and_player() -> None:
+    """H-3.3: the highest value wins, ties to the last one played."""
+    for seed in range(40):
+        game = bot_game("head", 4, seed, moves=2)
+        table = state_of(game, game.current_player)["table"]
+        plays = table["plays"]
+        if len(plays) == 2:
+            top = max(p["value"] for p in plays)
+            last = [p for p in plays if p["value"] == top][-1]
+            assert table["to_beat"].startswith(f"highest value {top}: {last['describe']} by ")
+            return
+    pytest.fail("no pile with two plays in 40 seeds")
