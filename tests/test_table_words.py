@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import panda_core
-from hidden_cards import hidden_cards_shown, private_events_leak
+from hidden_cards import card_ids_in, hidden_cards_shown, private_events_leak
 from panda_core._registry import AnyGame, spec
 from panda_core.table.cards import CardBook
 from panda_core.table.seat_state import SeatStateBuilder
@@ -405,6 +405,9 @@ def check_state(game: AnyGame, state: dict[str, Any], name: str) -> None:
         assert not ("Drowsy" in words and "Pooped" in words)
     seqs = {e["seq"] for e in events}
     assert all(e["seq"] in seqs for e in state["consequences"])
+    # The story fields show only cards the seat's own log showed it (S-11, H-2).
+    told = card_ids_in({"events": events, "hand": state["hand"], "hands": state["hands"]})
+    assert card_ids_in({"x": [state["last_trick"], state["consequences"]]}) <= told
     last = state["last_trick"]
     if last is not None:
         assert last["title"] and last["text"] and isinstance(last["plays"], list)
