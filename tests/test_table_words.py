@@ -173,6 +173,8 @@ def test_s4_5_s5_2_a_bomb_and_a_blue_single_following() -> None:
     assert said["bomb Fi8+Ea2+MeA as 2"] == "bomb: four 2s (wild as 2)"
     assert "single Ea4" not in said  # blue Ea4 is an 8: it does not beat a K
     assert state["table"]["to_beat"] == "single K (Earth, white) by seat 1 (bot1): EaK"
+    # a position without its log: the play on the table is said from the play to beat
+    assert state["table"]["plays"][0]["describe"] == "single K (Earth, white)"
     lower = position("year", [EA4, WO5], [EA4], to_beat={**single_k, "cards": [WO5 - 1],
                      "rank": 1})  # fmt: skip
     assert texts(state_of(lower, 0))["single Ea4"] == "single 8 (Earth, blue)"
