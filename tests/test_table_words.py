@@ -413,6 +413,9 @@ def check_state(game: AnyGame, state: dict[str, Any], name: str) -> None:
     last = state["last_trick"]
     if last is not None:
         assert last["title"] and last["text"] and isinstance(last["plays"], list)
+        at = max(i for i, g in enumerate(log) if g["title"] == last["title"])
+        deals = [i for i, g in enumerate(log) if g["title"].startswith(("round", "hand"))]
+        assert not deals or deals[-1] < at  # never a trick of a round dealt again since
     if game.is_over:
         places = state["places"]
         assert places[0]["place"] == 1 and game.winner in places[0]["seats"]
