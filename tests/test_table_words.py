@@ -205,8 +205,14 @@ def test_s8_2_after_a_wind_to_beat_names_the_player_of_the_play() -> None:
     single = {"player": 1, "kind": "single", "cards": [WO5], "named": [], "rank": 2,
               "units": 1, "length": 1, "copies": 1, "has_blue": False}  # fmt: skip
     game = position("spin", [EA4, 66], [], to_beat=single)
-    said = texts(state_of(game, 0))
+    state = state_of(game, 0)
+    said = texts(state)
     assert said["element Ea!"] == "play the centre wind card"
+    rules = {m["notation"]: m["rule"] for m in state["legal"]}
+    assert rules["element Ea!"] == (
+        "S-5.3 / S-8 a wind card whose condition holds for the play to beat"
+    )
+    assert rules["discard_element Ea!"] == "S-6.5 discard a wind card; your turn goes on"
     game.apply("element Ea!")
     table = state_of(game, 2)["table"]
     assert table["to_beat"] == (
