@@ -496,3 +496,20 @@ def test_h3_3_the_pile_to_beat_names_its_highest_play_and_player() -> None:
             assert table["to_beat"].startswith(f"highest value {top}: {last['describe']} by ")
             return
     pytest.fail("no pile with two plays in 40 seeds")
+
+
+@needs_catalogue
+@pytest.mark.parametrize("name", GAMES)
+def test_a_replay_log_reads_as_words(name: str) -> None:
+    """``panda-core replay --log``: every line of a whole game, for everyone and for one seat."""
+    from panda_core.table import Replay
+
+    record = bot_game(name, 3, 23).to_json()
+    for seat in (None, 1):
+        lines = Replay(record, seat=seat, names=["Ada", "heuristic", "random"]).log()
+        assert lines
+        for line in lines:
+            assert line.strip() and not any(bad in line for bad in BAD), line
+            assert not ONE_PLURAL.search(line), line
+        said = (" Panda ",) if name == "head" else (" plays a ", " plays three ", " pair of ")
+        assert any(word in line for line in lines for word in said)
