@@ -746,6 +746,17 @@ def _dressed(state: dict[str, Any]) -> dict[str, Any]:
         {"title": "trick 4", "seqs": [seqs[cut], seqs[-1]], "current": True},
     ]
     out["consequences"] = [{"text": "you draw 2 cards: Fi3 Ea4"}]
+    out["presence"] = [
+        {"seat": 0, "kind": "person", "name": "Ada", "status": "here", "text": "Ada is here"},
+        {
+            "seat": 1,
+            "kind": "person",
+            "name": "Bo",
+            "status": "stand_in",
+            "text": "Bo is away: the heuristic bot plays for Bo until they return",
+        },
+        {"seat": 2, "kind": "bot", "name": "heuristic", "status": "bot", "text": "heuristic"},
+    ]
     return out
 
 
@@ -759,6 +770,13 @@ def test_the_board_shows_status_the_last_trick_the_log_groups_and_places(page: P
     assert badges == [
         ["1", "Drowsy", "Drowsy: score back to 5", "Drowsy: Drowsy: score back to 5"],
         ["2", "Pooped", "is Pooped: out of the game", "Pooped: is Pooped: out of the game"],
+    ]
+    presence = page.js(
+        """return [...document.querySelectorAll('[data-testid=seat-presence]')].map(b =>
+          [b.dataset.seat, b.dataset.word, b.title])"""
+    )
+    assert presence == [
+        ["1", "bot plays", "Bo is away: the heuristic bot plays for Bo until they return"]
     ]
     last = page.find("last-trick")
     assert last.get_attribute("data-winner") == "2"
@@ -917,3 +935,20 @@ def test_replay_auto_play_reaches_the_end_and_names_the_seats(
     page.wait(lambda d: play.get_attribute("aria-pressed") == "true", "Enter starts auto-play")
     play.send_keys(Keys.ENTER)
     page.wait(lambda d: play.get_attribute("aria-pressed") == "false", "Enter stops it")
+
+
+def test_a_spectator_is_shown_no_hand_and_told_it_is_watching(page: Page) -> None:
+    state = _year_lead()
+    watching = {
+        **state,
+        "seat": None,
+        "spectator": True,
+        "your_turn": False,
+        "hand": [],
+        "legal": [],
+    }
+    page.draw(watching)
+    assert not page.all(tid("hand")) and not page.all(tid("move"))
+    assert "watching" in page.find("moves").text
+    assert all("You" not in page.find(f"seat-{p}").text for p in range(state["players"]))
+    assert not page.all(".seat--you")
