@@ -422,7 +422,7 @@ export class Board {
         "h3",
         {},
         state.frame !== undefined && state.seat !== null && state.seat !== undefined
-          ? `${seatLabel(state, state.seat)}: hand (${cards.length})`
+          ? `${seatLabel(state, state.seat)}'s hand (${cards.length})`
           : `Your hand (${cards.length})`,
         cards.some((c) => c.help)
           ? h("span", { class: "hand__hint muted" }, " · hover, focus or tap a card for its help")
