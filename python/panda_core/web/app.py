@@ -81,7 +81,13 @@ def _json(text: str) -> Response:
 
 
 def _viewer(
-    registry: Registry, table_id: str, seat: int | None, token: str | None, spectator: str | None
+    registry: Registry,
+    table_id: str,
+    seat: int | None,
+    token: str | None,
+    spectator: str | None,
+    *,
+    present: bool = True,
 ) -> tuple[LiveTable, int | None]:
     """The table and who looks at it: a seat (``?seat=S&token=T``) or a spectator
     (``?spectator=TOKEN``, seat ``None``)."""
@@ -94,7 +100,7 @@ def _viewer(
             "give seat and token (a player's, from the invite link) or spectator (the "
             "spectators' token)"
         )
-    return registry.table(table_id, seat, token), seat
+    return registry.table(table_id, seat, token, present=present), seat
 
 
 def _invites(live: LiveTable) -> dict[str, Any]:
@@ -329,7 +335,7 @@ def create_app(
         # check and the taking (Registry.connect).
         await websocket.accept()
         try:
-            live, who = _viewer(registry, table_id, seat, token, spectator)
+            live, who = _viewer(registry, table_id, seat, token, spectator, present=False)
             connection = registry.connect(live, who)
         except WebError as err:
             await websocket.send_text(error_message(err.message))

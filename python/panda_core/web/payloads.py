@@ -208,13 +208,13 @@ class NewTable(_Request):
         """The engine's and the registry's checks of the values (422 with their message)."""
         if self.per_seat:
             if self.bots is not None or "seat" in self.model_fields_set:
-                raise Unprocessable(
+                raise Malformed(
                     "give either seats (one choice per seat) or seat and bots, not both"
                 )
-        elif self.bots is None:
-            raise Unprocessable(
-                "give seats (one {'kind': 'person', 'name'} or {'kind': 'bot', 'bot'} per seat) "
-                "or seat and bots (one bot per other seat)"
+        elif self.bots is None or self.players is None:
+            raise Malformed(
+                "give players (an integer), seat and bots (one bot per other seat), or seats "
+                "(one {'kind': 'person', 'name'} or {'kind': 'bot', 'bot'} per seat)"
             )
         try:
             spec(self.game)
@@ -271,7 +271,7 @@ class NewTable(_Request):
         if self.seats is not None:
             return len(self.seats)
         if self.players is None:
-            raise Unprocessable("players is needed with seat and bots")
+            raise Malformed("players (an integer) is needed with seat and bots")
         return self.players
 
     def stand_in_bot(self) -> str | None:

@@ -193,7 +193,9 @@ class LiveTable:
         return sorted(self.tokens)
 
     def name(self, seat: int) -> str:
-        return self.table.seats[seat].name
+        """The seat's name as others see it (the one-person form's "you" is "person")."""
+        name = self.table.seats[seat].name
+        return "person" if name == "you" else name
 
     def presence(self) -> list[dict[str, Any]]:
         """Each seat's presence (``state["presence"]``, docs/web_api.md)."""
@@ -419,15 +421,17 @@ class Registry:
             except BotRefused as err:
                 raise Unprocessable(str(err)) from None
 
-    def table(self, table_id: str, seat: int, token: str) -> LiveTable:
+    def table(self, table_id: str, seat: int, token: str, *, present: bool = True) -> LiveTable:
         """The open table ``table_id`` if ``token`` is ``seat``'s (404, 403 otherwise). The seat
-        counts as present (an absent person's seat is given back)."""
+        counts as present (an absent person's seat is given back) unless ``present`` is false
+        (a websocket: :meth:`connect` does it)."""
         live = self._open(table_id)
         expected = live.tokens.get(seat)
         if expected is None or not secrets.compare_digest(expected, token):
             raise Forbidden(f"seat {seat} with this token does not belong to table {table_id!r}")
         live.last_used = self.clock()
-        self._seen(live, seat)
+        if present:
+            self._seen(live, seat)
         return live
 
     def spectate(self, table_id: str, token: str) -> LiveTable:
@@ -537,7 +541,7 @@ class Registry:
                     f"{name} left the table; the {live.stand_in} bot plays for {name} if they "
                     f"are not back within {live.hold:g} s"
                 )
-            self._presence_changed(live, why)
+            self._presence_changed(live, why, about=seat)
             self._arm(live, seat)
 
     # ---- people: presence, hold and stand-in -------------------------------------------------
@@ -552,23 +556,29 @@ class Registry:
         name = live.name(seat)
         if seat in live.standing_in:
             live.standing_in.discard(seat)
-            self._presence_changed(live, f"{name} is back and plays their seat again")
+            self._presence_changed(live, f"{name} is back and plays their seat again", about=seat)
         elif first_page:
             joined = seat in live.joined
             self._presence_changed(
-                live, f"{name} is back at the table" if joined else f"{name} joined the table"
+                live,
+                f"{name} is back at the table" if joined else f"{name} joined the table",
+                about=seat,
             )
         live.joined.add(seat)
         if live.pages(seat) == 0:
             self._arm(live, seat)  # a request without a page: held from now
 
-    def _presence_changed(self, live: LiveTable, notice: str | None) -> None:
-        """Every page is sent ``notice`` (if any) and the state again (its presence changed)."""
+    def _presence_changed(
+        self, live: LiveTable, notice: str | None, *, about: int | None = None
+    ) -> None:
+        """Every page is sent the state again (its presence changed), and every page but those
+        of seat ``about`` the ``notice`` (if any)."""
         if live.closed:
             return
         message = None if notice is None else notice_message(notice)
         for connection in list(live.connections):
-            sent = message is None or connection.put(message)
+            told = message is None or (about is not None and connection.seat == about)
+            sent = told or connection.put(message)
             if not (sent and connection.want_state(again=True)):
                 live.connections.discard(connection)
                 connection.close(POLICY_VIOLATION, NOT_READING)
@@ -602,6 +612,7 @@ class Registry:
                         live,
                         f"{name} is away: the {live.stand_in} bot plays for {name} until they "
                         "come back",
+                        about=seat,
                     )
                     self._start_bots(live)
                 return
