@@ -254,8 +254,13 @@ export class Board {
     );
   }
 
-  /** Game over: the places, best first, with their scores (the server's ranking). */
+  /**
+   * Game over: the places, best first, with their scores (the server's ranking). A live table's
+   * view shows them in its own game-over box (table_view.js), so the board draws them only in a
+   * replay and in the HTML views.
+   */
   places(state) {
+    if (this.onMove) return null;
     if (!state.is_over || !Array.isArray(state.places) || !state.places.length) return null;
     const list = h("ol", { class: "places__list" });
     for (const place of state.places) {
@@ -276,6 +281,7 @@ export class Board {
           h("strong", { class: "place__rank" }, placeWord(place.place)),
           " ",
           h("span", { class: "place__who" }, who),
+          place.text ? " " : null,
           place.text ? h("span", { class: "place__text" }, place.text) : null,
         ),
       );
