@@ -829,7 +829,7 @@ def test_the_board_shows_status_the_last_trick_the_log_groups_and_places(page: P
     )
     assert [p[:2] for p in places] == [["1", "2"], ["2", "0 1"]]
     assert places[0][2].startswith("1st") and "15" in places[0][2]
-    assert "Seat 0: 9" in places[1][2] and "9 points each" in places[1][2]
+    assert places[1][2].startswith("2nd Seat 0") and "9 points each" in places[1][2]
     page.screenshot("board-places")
 
 
