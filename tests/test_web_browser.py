@@ -338,6 +338,11 @@ def test_a_person_plays_a_whole_game_and_replays_it(
     assert frame_counter(page) == (0, len(replay))
     mine = replay.for_seat(0)
     assert hand_ids(page) == [c["id"] for c in mine.frame(0)["hand"]]
+    # The replay keeps the table's names: the bot's seat is named, in the seat choice and on
+    # the board.
+    options = [o.text for o in page.all(f"{tid('replay-seat')} option")]
+    assert options[2] == "as seat 1 (heuristic) saw it"
+    assert "Seat 1 (heuristic)" in page.find("seat-1").text
     page.find("replay-next").click()
     wait_frame(page, 1)
     page.find("replay-last").click()
