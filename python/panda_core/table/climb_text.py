@@ -363,10 +363,13 @@ class ClimbPresenter:
     ) -> dict[str, Any] | None:
         """The last finished trick: its plays (passes left out) and its winner (S-6.4)."""
         listed = list(events)
-        done = [g for g in groups(listed) if g.end is not None]
+        found = groups(listed)
+        done = [g for g in found if g.end is not None]
         if not done:
             return None
         last = done[-1]
+        if any(g.closed and g.end is None and g.first > last.first for g in found):
+            return None  # dealt again since: its cards are back in the deck, maybe in a hand
         moves = [
             e
             for e in listed[last.first : last.last + 1]

@@ -199,10 +199,13 @@ class HeadPresenter:
     ) -> dict[str, Any] | None:
         """The last finished pile: its plays and its winner (H-3.3)."""
         listed = list(events)
-        done = [g for g in groups(listed) if g.end is not None]
+        found = groups(listed)
+        done = [g for g in found if g.end is not None]
         if not done:
             return None
         last = done[-1]
+        if any(g.closed and g.end is None and g.first > last.first for g in found):
+            return None  # dealt again since: its cards are back in the deck, maybe in a hand
         end = last.end or {}
         plays = [
             {
