@@ -785,7 +785,7 @@ def test_the_board_shows_status_the_last_trick_the_log_groups_and_places(page: P
     ]
     last = page.find("last-trick")
     assert last.get_attribute("data-winner") == "2"
-    assert "Last trick 3" in last.text and "won by seat 2" in last.text
+    assert "Last finished: trick 3" in last.text and "won by seat 2" in last.text
     shown = [
         int(c.get_attribute("data-card-id")) for c in last.find_elements("css selector", ".chip")
     ]

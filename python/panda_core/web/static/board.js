@@ -390,7 +390,7 @@ export class Board {
         "aria-label": "the last finished trick",
         dataset: { winner: last.winner ?? "" },
       }),
-      h("h3", {}, `Last ${last.title || "trick"}`),
+      h("h3", {}, `Last finished: ${last.title || "trick"}`),
       last.text ? h("p", { class: "last-trick__text" }, last.text) : null,
       h(
         "div",
