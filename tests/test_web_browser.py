@@ -830,11 +830,12 @@ def test_the_board_shows_status_the_last_trick_the_log_groups_and_places(page: P
     page.draw(over, live=False)  # a replay's last frame (a live table has its game-over box)
     places = page.js(
         """return [...document.querySelectorAll('[data-testid=place]')].map(p =>
-          [p.dataset.place, p.dataset.seats, p.textContent])"""
+          [p.dataset.place, p.dataset.seats, p.textContent, p.title])"""
     )
     assert [p[:2] for p in places] == [["1", "2"], ["2", "0 1"]]
-    assert places[0][2].startswith("1st") and "15" in places[0][2]
-    assert places[1][2].startswith("2nd Seat 0") and "9 points each" in places[1][2]
+    assert places[0][2].startswith("1st Seat 2") and places[0][2].endswith(": 15")
+    assert places[1][2].startswith("2nd Seat 0") and places[1][2].endswith(": 9")
+    assert [p[3] for p in places] == ["15 points", "9 points each"]
     page.screenshot("board-places")
 
 

@@ -277,12 +277,11 @@ export class Board {
               Number(place.place) === 1 ? " place--first" : ""
             }`,
             dataset: { place: place.place, seats: seats.join(" ") },
+            title: place.text || null,
           }),
           h("strong", { class: "place__rank" }, placeWord(place.place)),
           " ",
-          h("span", { class: "place__who" }, who),
-          place.text ? " " : null,
-          place.text ? h("span", { class: "place__text" }, place.text) : null,
+          h("span", { class: "place__who" }, who || place.text || ""),
         ),
       );
     }
