@@ -572,27 +572,51 @@ def test_the_hand_and_the_moves_fit_every_screen(game: str, page: Page, server: 
             page.open(f"#table={made['table']}&seat=0&token={made['token']}")
             page.wait(lambda d: page.all(tid("move")), "the moves")
             page.wait_quiet()
-            found = boxes(page, "hand", "moves", "move", "move-notation", "table-area", "status")
-            view = found["viewport"]
-            assert view["scrollWidth"] <= width, f"the page is wider than {width} px"
-            for name in ("hand", "moves", "move", "move-notation", "table-area", "status"):
-                assert name in found, f"no {name} on the page"
-                box = dict(found[name])
-                if width < 900:  # a phone scrolls: only the sides must fit
-                    box["top"], box["bottom"] = 0, 0
-                inside(box, view, f"{name} at {width}x{height}")
-            hand = page.all(f"{tid('hand')} [data-card-id]")
-            assert len(hand) == len(state["hand"])
-            for card in hand:  # every card of the hand is whole on screen (sideways on a phone)
-                b = card.rect
-                assert b["x"] >= 0 and b["x"] + b["width"] <= width + 0.5, f"a card cut at {width}"
-                if width >= 900:
-                    assert b["y"] + b["height"] <= height + 0.5, f"a card cut at {width}x{height}"
-            if width < 900:
-                # The hand begins within the first two screens, and the moves right after it.
-                assert found["hand"]["top"] < 2 * height
-                assert found["moves"]["top"] - found["hand"]["bottom"] < 40
+            check_fits(page, width, height, len(state["hand"]))
             page.screenshot(f"layout-{game}-{width}x{height}")
+    finally:
+        page.resize(1280, 900)
+
+
+def check_fits(page: Page, width: int, height: int, hand_size: int) -> None:
+    """The layout checks of one screen: nothing wider than the screen; on a laptop screen the
+    hand, the moves, the first move and the notation box inside the window; on a phone the
+    hand soon after the top and the moves right after the hand."""
+    found = boxes(page, "hand", "moves", "move", "move-notation", "table-area", "status")
+    view = found["viewport"]
+    assert view["scrollWidth"] <= width, f"the page is wider than {width} px"
+    for name in ("hand", "moves", "move", "move-notation", "table-area", "status"):
+        assert name in found, f"no {name} on the page"
+        box = dict(found[name])
+        if width < 900:  # a phone scrolls: only the sides must fit
+            box["top"], box["bottom"] = 0, 0
+        inside(box, view, f"{name} at {width}x{height}")
+    hand = page.all(f"{tid('hand')} [data-card-id]")
+    assert len(hand) == hand_size
+    for card in hand:  # every card of the hand is whole on screen (sideways on a phone)
+        b = card.rect
+        assert b["x"] >= 0 and b["x"] + b["width"] <= width + 0.5, f"a card cut at {width}"
+        if width >= 900:
+            assert b["y"] + b["height"] <= height + 0.5, f"a card cut at {width}x{height}"
+    if width < 900:
+        # The hand begins within the first two screens, and the moves right after it.
+        assert found["hand"]["top"] < 2 * height
+        assert found["moves"]["top"] - found["hand"]["bottom"] < 40
+
+
+@pytest.mark.slow
+def test_a_crowded_board_still_fits_every_screen(page: Page) -> None:
+    """A lead with many moves in several groups, a last trick, seat badges and the line of what
+    the seat's move caused: the same checks at the three sizes."""
+    state = _dressed(_year_lead())
+    assert len(state["legal"]) > 15
+    try:
+        for width, height in SIZES:
+            page.resize(width, height)
+            page.draw(state)
+            page.wait_quiet()
+            check_fits(page, width, height, len(state["hand"]))
+            page.screenshot(f"layout-crowded-year-{width}x{height}")
     finally:
         page.resize(1280, 900)
 
