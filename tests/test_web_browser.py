@@ -984,3 +984,58 @@ def test_a_spectator_is_shown_no_hand_and_told_it_is_watching(page: Page) -> Non
     assert "watching" in page.find("moves").text
     assert all("You" not in page.find(f"seat-{p}").text for p in range(state["players"]))
     assert not page.all(".seat--you")
+
+
+@pytest.mark.slow
+def test_damaged_and_huge_states_draw_safely(page: Page) -> None:
+    """The board reads what a server sends: fields of the wrong kind, markup in the words,
+    and a huge state draw without an error, markup stays text, and a huge state draws fast."""
+    state = _year_lead()
+    markup = '<img src=x data-evil="1"><script>window.__evil = 1</script>'
+    bad = {
+        **state,
+        "seat_status": "Drowsy",
+        "log": [{"title": markup, "seqs": "0-9", "current": 1}, None, 7],
+        "last_trick": "trick 3",
+        "places": [{"place": "first", "seats": "0", "scores": None, "text": markup}],
+        "consequences": {"text": "not a list"},
+        "presence": [None, {"seat": 1, "kind": "person", "status": markup}],
+        "legal": [
+            {**m, "group": {"order": "soon", "label": markup}, "text": markup}
+            for m in state["legal"]
+        ],
+        "hand": [{**c, "help": markup} for c in state["hand"]],
+        "is_over": True,
+        "frame": 3,
+        "frames": 9,
+    }
+    page.draw(bad)
+    assert page.js("return window.__evil === undefined")
+    assert not page.all("[data-evil]") and not page.all(f"{tid('board')} script")
+    assert markup in page.find("moves").text
+    assert len(page.all(tid("move"))) == len(state["legal"])
+    assert page.all(f"{tid('seat-presence')}")  # an unknown status is shown as given, as text
+    assert not [m for m in page.console() if "SEVERE" in m]
+
+    # Huge: 3,000 moves in 40 groups and 5,000 log lines in 500 groups draw in well under 2 s.
+    one = state["legal"][1]
+    moves = [
+        {**one, "index": i, "text": f"move {i}", "group": {"order": i % 40, "label": f"g{i % 40}"}}
+        for i in range(3000)
+    ]
+    events = [{"seq": i, "type": "note", "text": f"line {i}"} for i in range(5000)]
+    log = [
+        {"title": f"trick {g}", "seqs": [10 * g, 10 * g + 9], "current": g == 499}
+        for g in range(500)
+    ]
+    huge = {**state, "legal": moves, "events": events, "log": log, "since_last_turn": 4990}
+    page.draw(huge)
+    took = page.driver.execute_script(
+        "const t = performance.now(); window.__board.render(arguments[0]);"
+        "return performance.now() - t;",
+        huge,
+    )
+    print(f"a huge state drew in {took:.0f} ms")
+    assert took < 2000, f"drawing a huge state took {took:.0f} ms"
+    assert len(page.all(tid("move-group"))) == 40
+    assert len(page.all(tid("log-group"))) == 500
