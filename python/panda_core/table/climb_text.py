@@ -328,6 +328,15 @@ def _group(kind: str, combo: Mapping[str, Any] | None, rules: Any) -> dict[str, 
     return {"order": 700, "label": f"discard {special} cards"}
 
 
+def _describe_to_beat(to_beat: Mapping[str, Any], book: CardBook) -> str:
+    """The view's play to beat in words (its ``has_blue`` is the face of a single's card)."""
+    cards = list(to_beat.get("cards", []))
+    faces: list[str | None] = (
+        ["blue" if to_beat.get("has_blue") else "white"] if len(cards) == 1 else []
+    )
+    return describe_play(str(to_beat.get("kind", "")), to_beat, cards, faces, book)
+
+
 def _trick_plays(events: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """The move events of the trick being played (since the last trick end or round start)."""
     start = 0
@@ -452,6 +461,7 @@ class ClimbPresenter:
     ) -> dict[str, Any]:
         trick = view["trick"]
         blue = view["blue"]
+        to_beat = trick.get("to_beat")
         moves = _trick_plays(events)
         plays = []
         for seat, cards in enumerate(trick["played"]):
@@ -463,22 +473,20 @@ class ClimbPresenter:
                 for e in moves
                 if e.get("player") == seat and e.get("cards") and set(e["cards"]) <= on_table
             ]
+            if not said and to_beat and to_beat.get("player") == seat:
+                said = [_describe_to_beat(to_beat, book)]  # a position without its log
             plays.append(
                 {
                     "player": seat,
                     "text": f"{names(seat)}:",
                     "cards": book.cards(cards, blue),
-                    "describe": ", then ".join(said),
+                    "describe": ", then ".join(said) or book.tokens(cards),
                 }
             )
-        to_beat = trick.get("to_beat")
         beat_text = None
         if to_beat:
             cards = list(to_beat.get("cards", []))
-            faces: list[str | None] = (
-                ["blue" if to_beat.get("has_blue") else "white"] if len(cards) == 1 else []
-            )
-            what = describe_play(str(to_beat.get("kind", "")), to_beat, cards, faces, book)
+            what = _describe_to_beat(to_beat, book)
             player = to_beat.get("player")
             beat_text = what if player is None else f"{what} by {names(player)}"
             beat_text += f": {book.tokens(cards)}"

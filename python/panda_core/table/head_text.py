@@ -299,10 +299,14 @@ class HeadPresenter:
             for seat, _action, value, cards in view["pile_plays"]
         ]
         highest = max((p["value"] for p in plays), default=None)
+        to_beat = None
+        if highest is not None:  # ties go to the last one played (H-3.3)
+            top = [p for p in plays if p["value"] == highest][-1]
+            to_beat = f"highest value {highest}: {top['describe']} by {names(top['player'])}"
         return {
             "title": f"pile {view['pile_number'] + 1} of 7",
             "plays": plays,
-            "to_beat": None if highest is None else f"highest value {highest}",
+            "to_beat": to_beat,
             "notes": [
                 f"leader: {names(view['leader'])}",
                 f"dealer: {names(view['dealer'])}",
