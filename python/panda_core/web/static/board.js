@@ -609,7 +609,8 @@ export class Board {
     const since = Number(state.since_last_turn ?? events.length);
     // A replay frame's new events are those of the move that led to it.
     const replaying = state.frame !== undefined;
-    const sinceWord = replaying ? "the last move" : "since your last turn";
+    let sinceWord = replaying ? "the last move" : "since your last turn";
+    if (state.spectator && !replaying) sinceWord = "the latest";
     const groups = (Array.isArray(state.log) ? state.log : []).filter(
       (g) => g && Array.isArray(g.seqs) && g.seqs.length === 2,
     );
