@@ -72,6 +72,7 @@ export class Board {
     const oldLog = this.root.querySelector(".log__list");
     const stuckToBottom =
       !oldLog || oldLog.scrollTop + oldLog.clientHeight >= oldLog.scrollHeight - 8;
+    const oldTop = oldLog ? oldLog.scrollTop : 0;
 
     const playing = Boolean(this.onMove && (state.legal || []).length);
     this.root.className = [
@@ -116,7 +117,9 @@ export class Board {
         // The latest lines; but never a current group cut at its top (its title explains it).
         const bottom = list.scrollHeight;
         list.scrollTop = current ? Math.min(current.offsetTop, bottom) : bottom;
-      } else if (firstNew && !oldLog) firstNew.scrollIntoView({ block: "nearest" });
+      } else if (oldLog) {
+        list.scrollTop = oldTop; // the person scrolled back to read: stay there
+      } else if (firstNew) firstNew.scrollIntoView({ block: "nearest" });
     }
   }
 
