@@ -835,6 +835,16 @@ def test_the_board_shows_status_the_last_trick_the_log_groups_and_places(page: P
                 list.scrollTop, list.scrollHeight - list.clientHeight];"""
     )
     assert top[0] >= -1, f"the current group's title is scrolled away: {top}"
+    # Scrolled back to read, the log stays there when the board redraws the same position.
+    kept = page.driver.execute_script(
+        """const list = document.querySelector('.log__list');
+        list.scrollTop = 40;
+        const was = list.scrollTop;
+        window.__board.render(arguments[0]);
+        return [was, document.querySelector('.log__list').scrollTop];""",
+        state,
+    )
+    assert kept[0] == 40 and kept[1] == kept[0]
     page.screenshot("board-status-last-trick")
 
     # Game over: the places in the server's order, with scores.
