@@ -205,8 +205,14 @@ def test_s8_2_after_a_wind_to_beat_names_the_player_of_the_play() -> None:
     single = {"player": 1, "kind": "single", "cards": [WO5], "named": [], "rank": 2,
               "units": 1, "length": 1, "copies": 1, "has_blue": False}  # fmt: skip
     game = position("spin", [EA4, 66], [], to_beat=single)
-    said = texts(state_of(game, 0))
+    state = state_of(game, 0)
+    said = texts(state)
     assert said["element Ea!"] == "play the centre wind card"
+    rules = {m["notation"]: m["rule"] for m in state["legal"]}
+    assert rules["element Ea!"] == (
+        "S-5.3 / S-8 a wind card whose condition holds for the play to beat"
+    )
+    assert rules["discard_element Ea!"] == "S-6.5 discard a wind card; your turn goes on"
     game.apply("element Ea!")
     table = state_of(game, 2)["table"]
     assert table["to_beat"] == (
@@ -490,3 +496,20 @@ def test_h3_3_the_pile_to_beat_names_its_highest_play_and_player() -> None:
             assert table["to_beat"].startswith(f"highest value {top}: {last['describe']} by ")
             return
     pytest.fail("no pile with two plays in 40 seeds")
+
+
+@needs_catalogue
+@pytest.mark.parametrize("name", GAMES)
+def test_a_replay_log_reads_as_words(name: str) -> None:
+    """``panda-core replay --log``: every line of a whole game, for everyone and for one seat."""
+    from panda_core.table import Replay
+
+    record = bot_game(name, 3, 23).to_json()
+    for seat in (None, 1):
+        lines = Replay(record, seat=seat, names=["Ada", "heuristic", "random"]).log()
+        assert lines
+        for line in lines:
+            assert line.strip() and not any(bad in line for bad in BAD), line
+            assert not ONE_PLURAL.search(line), line
+        said = (" Panda ",) if name == "head" else (" plays a ", " plays three ", " pair of ")
+        assert any(word in line for line in lines for word in said)

@@ -28,8 +28,8 @@ __all__ = ["PRESENTER", "ClimbPresenter", "describe_play"]
 
 _RULES = {
     "pass": "S-6.1 pass: you are out of this trick; S-6.3 your white cards come back blue",
-    "discard_element": "S-6.5 discard an element or wind card; your turn goes on",
-    "element": "S-5.3 / S-8 an element or wind card whose condition holds for the play to beat",
+    "discard_element": "S-6.5 discard {an} {special} card; your turn goes on",
+    "element": "S-5.3 / S-8 {an} {special} card whose condition holds for the play to beat",
     "single": "S-4.1 a single unit; S-5.1 beats a single of lower rank",
     "set": "S-4.2 units of one rank; S-5.1 beats a set of as many units, lower rank",
     "run": "S-4.3 2–5 consecutive ranks; S-5.1 beats a run of the same length, lower top",
@@ -526,11 +526,15 @@ class ClimbPresenter:
             "text": text,
             "cards": [book.card(c, faces.get(c)) for c in cards],
             "group": _group(kind, combo, book.rules),
-            "rule": self.rule_of(move),
+            "rule": self.rule_of(move, book.rules),
         }
 
-    def rule_of(self, move: Any) -> str:
-        return _RULES.get(move.kind, "S-6")
+    def rule_of(self, move: Any, rules: Any = None) -> str:
+        """The rule that allows ``move``; with the game's ``rules``, its special cards in their
+        preset's word (element / wind)."""
+        special = _special(rules) if rules is not None else "element or wind"
+        an = "an" if special[0] in "aeiou" else "a"
+        return _RULES.get(move.kind, "S-6").format(an=an, special=special)
 
     def round_text(self, result: Mapping[str, Any], names: SeatNames) -> str:
         out = names.list(result.get("shown_out", []))

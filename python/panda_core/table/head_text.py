@@ -354,7 +354,7 @@ class HeadPresenter:
     def card_help(self, info: Mapping[str, Any], face: str | None, rules: Any) -> str:
         return card_help(info, face, rules)
 
-    def rule_of(self, move: Any) -> str:
+    def rule_of(self, move: Any, rules: Any = None) -> str:
         return _RULES.get(move.kind, "H-3")
 
     def round_text(self, result: Mapping[str, Any], names: SeatNames) -> str:
