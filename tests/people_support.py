@@ -86,7 +86,7 @@ def presence_of(state: State, seat: int) -> str:
     return status
 
 
-# ---- what the pages were sent ---------------------------------------------------------------------
+# ---- what the pages were sent ----------------------------------------------------------------
 
 
 def spectator_secret(game: Any) -> set[int]:
@@ -145,3 +145,114 @@ def check_table_traffic(
             key = str(seat)
         checked[key] = checked.get(key, 0) + 1
     return checked
+
+
+# ---- two real browsers at one table (the slow tests) ---------------------------------------------
+
+
+class SharedTable:
+    """A table made from the lobby of ``ada`` (a :class:`browser_support.Page`) for Ada at seat
+    0, her friend Bob at seat 1 and the heuristic bot at seat 2; ``bob`` is Bob's page. What the
+    table is doing is read through the spectators' link (a spectator's request changes nothing
+    about anyone's presence)."""
+
+    def __init__(self, ada: Any, bob: Any, game: str, hold: float) -> None:
+        self.ada, self.bob, self.game = ada, bob, game
+        self.server = ada.server
+        self.clicks = 0
+        self.rng = __import__("random").Random(game)
+        self._create(hold)
+
+    def _create(self, hold: float) -> None:
+        from selenium.webdriver.support.ui import Select
+
+        page = self.ada
+        page.open()
+        Select(page.find("lobby-game")).select_by_value(self.game)
+        Select(page.find("lobby-players")).select_by_value("3")
+        Select(page.find("lobby-seat")).select_by_value("0")
+        page.find("lobby-name").send_keys("Ada")
+        page.find("lobby-person-1").click()
+        page.find("lobby-name-1").send_keys("Bob")
+        Select(page.find("lobby-bot-2")).select_by_value("heuristic")
+        page.find("lobby-hold").send_keys(f"{hold:g}")
+        if self.game == "head":
+            box = page.find("lobby-rule-bust_threshold")
+            box.clear()
+            box.send_keys("12")
+        page.screenshot(f"people-{self.game}-1-lobby")
+        page.find("lobby-start").click()
+        page.find("invites")
+        self.bob_link = page.find("invite-link-1").get_attribute("value")
+        self.spectator_link = page.find("invite-link-spectator").get_attribute("value")
+        assert self.bob_link.startswith(self.server.url + "/#table=")
+        params = dict(p.split("=", 1) for p in self.spectator_link.split("#", 1)[1].split("&"))
+        self.table, self.spectator_token = params["table"], params["spectator"]
+        page.screenshot(f"people-{self.game}-2-invites")
+        page.find("invite-take-seat").click()
+        page.find("table-view")
+        self.bob.driver.get(self.bob_link)
+        self.bob.find("table-view")
+
+    def watched(self) -> State:
+        """The table's public state now (as its spectators see it)."""
+        state: State = self.server.get(f"/api/tables/{self.table}?spectator={self.spectator_token}")
+        return state
+
+    def moves(self) -> int:
+        return sum(1 for e in self.watched()["events"] if e["type"] == "move")
+
+    def presence(self, seat: int) -> str:
+        return presence_of(self.watched(), seat)
+
+    def _turn(self, page: Any) -> str | None:
+        found = page.js(
+            """
+            if (document.querySelector('[data-testid=game-over]')) return 'over';
+            const status = document.querySelector('[data-testid=status]');
+            const moves = document.querySelectorAll('[data-testid=move]');
+            if (status && status.dataset.yourTurn === 'true' && moves.length) return 'turn';
+            return null;
+            """
+        )
+        return str(found) if found else None
+
+    def play(self, pages: list[Any], *, moves: int | None = None) -> None:
+        """Click legal moves on ``pages`` whenever one is to move, until the game is over on
+        every page (or ``moves`` more moves were played)."""
+        from selenium.common.exceptions import StaleElementReferenceException
+        from selenium.webdriver.common.by import By
+
+        target = None if moves is None else self.moves() + moves
+        deadline = time.monotonic() + 600
+        last: dict[int, int] = {}
+        while True:
+            assert time.monotonic() < deadline, "the game did not end"
+            turns = [self._turn(p) for p in pages]
+            if all(t == "over" for t in turns):
+                return
+            if target is not None and self.moves() >= target:
+                return
+            for k, (page, turn) in enumerate(zip(pages, turns, strict=True)):
+                if turn != "turn":
+                    continue
+                count = self.moves()
+                if last.get(k) == count:  # its move is on its way
+                    continue
+                buttons = page.driver.find_elements(By.CSS_SELECTOR, '[data-testid="move"]')
+                if not buttons:
+                    continue
+                try:
+                    self.rng.choice(buttons).click()
+                except StaleElementReferenceException:  # redrawn between lookup and click
+                    continue
+                last[k] = count
+                self.clicks += 1
+            time.sleep(0.02)  # polling two pages for a turn, not synchronising with one
+
+    def message(self, page: Any) -> str:
+        text: str = page.js(
+            "const m = document.querySelector('[data-testid=message]');"
+            "return m && !m.hidden ? m.textContent : ''"
+        )
+        return text
