@@ -224,6 +224,31 @@ def try_card_filter(page: Page) -> bool:
     return True
 
 
+def check_the_servers_words(page: Page) -> None:
+    """On a live table, as the server sends it: the moves in groups of non-decreasing order,
+    each with words and the chips of its cards; every hand card with its help tooltip."""
+    groups = page.js(
+        """return [...document.querySelectorAll('[data-testid=move-group]')].map(g =>
+          [Number(g.dataset.order), g.dataset.label, g.querySelectorAll('[data-testid=move]')
+            .length])"""
+    )
+    assert groups and [g[0] for g in groups] == sorted(g[0] for g in groups), groups
+    assert all(label and n for _, label, n in groups)
+    buttons = page.js(
+        """return [...document.querySelectorAll('[data-testid=move]')].map(b =>
+          [b.dataset.cards, [...b.querySelectorAll('.chip')].map(c => c.dataset.cardId).join(' '),
+           b.querySelector('.move__text').textContent.trim()])"""
+    )
+    for cards, chips, text in buttons:
+        assert chips == cards and text, (cards, chips, text)
+    helps = page.js(
+        """return [...document.querySelectorAll('[data-testid=hand] [data-card-id]')].map(c =>
+          [c.dataset.help, (document.getElementById(c.getAttribute('aria-describedby')) || {})
+            .textContent])"""
+    )
+    assert helps and all(flag == "true" and text for flag, text in helps), helps
+
+
 def refuse_then_type_a_move(page: Page) -> None:
     """A typed move the server refuses shows its message and changes nothing; a typed legal
     notation is played."""
@@ -258,6 +283,8 @@ def play_game(
         if outcome == "over":
             return clicks
         seen.look(page)
+        if clicks == 0:
+            check_the_servers_words(page)
         if not filtered:
             filtered = try_card_filter(page)
         if not shot_blue and page.all(f"{tid('hand')} [data-face=blue]"):
