@@ -989,6 +989,13 @@ def test_replay_auto_play_reaches_the_end_and_names_the_seats(
         lambda d: play.get_attribute("aria-pressed") == "false", "auto-play stopped at the end"
     )
     assert page.find("replay-next").get_attribute("disabled") is not None
+    # The last frame: the places as the server ranks them, best first.
+    last = server.get(f"/api/replays/{rid}/frames/{n - 1}?seat=1")
+    shown = page.js(
+        """return [...document.querySelectorAll('[data-testid=place]')].map(p =>
+          [Number(p.dataset.place), p.dataset.seats])"""
+    )
+    assert shown == [[p["place"], " ".join(map(str, p["seats"]))] for p in last["places"]]
     page.screenshot("replay-auto-play-end")
     # The keyboard: P starts it (from the deal again, at the end) and stops it.
     body = page.driver.find_element("css selector", "body")
