@@ -17,7 +17,8 @@ Legal = dict[str, Any]
 @dataclass(frozen=True)
 class Command:
     """One line of input: ``kind`` is ``pick`` (``number``), ``notation`` (``text``), ``next``,
-    ``prev``, ``filter`` (``text``), ``help``, ``quit`` or ``empty``."""
+    ``prev``, ``filter`` (``text``), ``help``, ``explain`` (``text``: ``? 12``, ``? Ea8``),
+    ``log``, ``last``, ``quit`` or ``empty``."""
 
     kind: str
     number: int = 0
@@ -36,6 +37,12 @@ def parse_line(line: str) -> Command:
     low = line.lower()
     if low in ("?", "h", "help"):
         return Command("help")
+    if line.startswith("?"):
+        return Command("explain", text=line[1:].strip())
+    if low in ("l", "log"):
+        return Command("log")
+    if low in ("t", "last"):
+        return Command("last")
     if low in ("q", "quit", "exit"):
         return Command("quit")
     if low in ("n", "next", "+"):
@@ -92,7 +99,7 @@ class MovePicker:
         self.filter, self.page = text, 0
         if text and not self.matching():
             self.filter = ""
-            return f"no legal move contains {text[:30]!r}; showing all"
+            return f'no legal move contains "{text[:30]}"; showing all'
         return ""
 
     def index_of(self, number: int) -> int | None:

@@ -16,6 +16,7 @@ from rich.console import Group
 from rich.text import Text
 
 from panda_core._core import PandaCoreError
+from panda_core.tui import log as tui_log
 from panda_core.tui import render
 from panda_core.tui.moves import MovePicker, parse_line
 from panda_core.tui.terminal import InputRefused, Terminal
@@ -33,6 +34,10 @@ KEYS = """Keys (type one and press Enter):
   =7                 play the notation 7 (a plain number is a move number)
   n  p               next / previous page of moves
   /text  /           only the moves containing text / all of them again
+  ? 12   ? Ea8       what move 12 is, or what card Ea8 is (its faces, effect, when it
+                     may be played); ? =7 is the card 7 (a plain number is a move)
+  l                  the whole log of this game, by trick / pile
+  t                  the last trick / pile that finished
   ?                  this help
   q                  save the record and quit (Ctrl-D too; Ctrl-C at once)"""
 
@@ -66,6 +71,9 @@ class PlaySession:
         self.save_to = save_to
         self.hot_seat = len(table.humans) > 1
         self._saved: Path | None = None
+        # What each person's last move caused, as that seat saw it (shown at its next turn),
+        # until the table model's state["consequences"] is there to say it.
+        self._after: dict[int, list[dict[str, Any]]] = {}
 
     def run(self) -> int:
         """Play to the end (or until the person quits); the exit status."""
@@ -131,7 +139,10 @@ class PlaySession:
         message, redraw = "", True
         while True:
             if redraw or self.term.interactive:
-                self.term.show(render.play_screen(state, picker, message, self.term.height))
+                screen = render.play_screen(
+                    state, picker, message, self.term.height, after=self._after.get(seat)
+                )
+                self.term.show(screen)
             elif message:
                 self.term.say(message, style="bold red")
             redraw = False
@@ -149,6 +160,16 @@ class PlaySession:
                 message = f"type a move number (1-{len(picker.legal)}), a notation, ? or q"
             elif command.kind == "help":
                 self._help(seat)
+                redraw = True
+            elif command.kind == "explain":
+                message = self._explain(state, picker, command.text)
+                redraw = True
+            elif command.kind == "log":
+                log = tui_log.whole_log_text(tui_log.groups(state))
+                self._log_pages(log)
+                redraw = True
+            elif command.kind == "last":
+                self._pages(render.last_trick_text(state), "Last trick")
                 redraw = True
             elif command.kind == "quit":
                 return Turn.QUIT
@@ -168,18 +189,58 @@ class PlaySession:
                 move = command.text
             if move is None:
                 continue
+            seen = len(state.get("events") or [])
             try:
                 self.table.play(seat, move)
             except PandaCoreError as err:  # an illegal move or notation: state unchanged
                 message = one_line(f"not a legal move: {err}")
                 continue
+            # The events this seat saw from its move on, before any bot moves: the move itself
+            # (the first, not repeated), then what it caused.
+            self._after[seat] = list(self.table.state(seat).get("events") or [])[seen + 1 :]
             return Turn.PLAYED
 
+    def _explain(self, state: dict[str, Any], picker: MovePicker, what: str) -> str:
+        """``? 12`` (move 12), ``? Ea8`` / ``? =7`` (a card on the screen): its help, or the
+        message to show when there is no such move or card."""
+        if not what:
+            return "? 12 explains move 12, ? Ea8 a card; ? alone is the help"
+        if what.isdigit():
+            number = int(what[:9])
+            if not 1 <= number <= len(picker.legal):
+                return f"no move {number}: choose 1-{len(picker.legal)}"
+            self._pages(render.move_help_text(number, picker.legal[number - 1]), "Move")
+            return ""
+        token = what[1:].strip() if what.startswith("=") else what
+        card = render.find_card(state, token)
+        if card is None:
+            return f'no card "{token[:20]}" on your screen (your hand, the table, your moves)'
+        self._pages(render.card_help_text(card), "Card")
+        return ""
+
     def _help(self, seat: int) -> None:
-        text = f"{KEYS}\n\n{self.table.help(seat)}"
+        self._pages(f"{KEYS}\n\n{self.table.help(seat)}", "Help")
+
+    def _log_pages(self, text: str) -> None:
+        """The whole log, from its newest page: p older, n newer, Enter back to the game."""
+        page = 10**9
+        while True:
+            screen, pages = render.help_screen(text, page, self.term.height, "The whole log")
+            page = min(page, pages - 1)
+            self.term.show(screen)
+            try:
+                line = self.term.read("p: older  n: newer  Enter: back to the game ")
+            except InputRefused:
+                continue
+            if line is None or line.lower() not in ("p", "n"):
+                return
+            page = max(0, page - 1) if line.lower() == "p" else min(pages - 1, page + 1)
+
+    def _pages(self, text: str, title: str) -> None:
+        """``text`` a screen at a time (Enter for the next; the last one goes back)."""
         page, pages = 0, 1
         while page < pages:
-            screen, pages = render.help_screen(text, page, self.term.height)
+            screen, pages = render.help_screen(text, page, self.term.height, title)
             self.term.show(screen)
             more = "Enter: more" if page + 1 < pages else "Enter: back to the game"
             if not self.term.wait_enter(more):
