@@ -417,7 +417,7 @@ def test_many_moves_are_paged_and_filtered(tmp_path: Path) -> None:
         assert all(first.get(k, runs[k]) == runs[k] for k in runs)  # same numbers, same moves
         pty.send("/zzz")
         pty.expect(TURN_PROMPT)
-        assert "no legal move contains 'zzz'" in pty.text()
+        assert 'no legal move contains "zzz"' in pty.text()
         assert moves_on_screen(pty.display()) == first
         pty.send("p")
         pty.expect(TURN_PROMPT)

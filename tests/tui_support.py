@@ -197,7 +197,7 @@ def tokens_of(cards: Iterable[dict[str, Any]]) -> set[str]:
     return {str(c["token"]) for c in cards}
 
 
-PLAY_EVENTS = ("Since your last turn", "Your hand")
+PLAY_EVENTS = (("After your move", "Log"), "Your hand")
 REPLAY_EVENTS = ("Latest events", "Replay: Enter/n next")
 
 
@@ -206,7 +206,7 @@ def check_hides(
     full: dict[str, Any],
     known: dict[str, Any],
     display: list[str],
-    events: tuple[str, str],
+    events: tuple[str | tuple[str, ...], str],
 ) -> None:
     """The screen ``display`` of one moment shows no card another seat holds unseen.
 
