@@ -251,9 +251,11 @@ def after_lines(texts: Sequence[str], max_lines: int = 2) -> list[Text]:
     for k, text in enumerate(texts):
         piece = text + (";" if k + 1 < len(texts) else "")
         line = lines[-1]
-        if line.cell_len > len(indent) and line.cell_len + 1 + len(piece) > WIDTH:
+        more = f" (+{len(texts) - k} more: l)"
+        room = WIDTH - (len(more) if len(lines) == max_lines and k + 1 < len(texts) else 0)
+        if line.cell_len > len(indent) and line.cell_len + 1 + len(piece) > room:
             if len(lines) == max_lines:
-                line.append(f" (+{len(texts) - k} more: l)", style="dim")
+                line.append(more, style="dim")
                 break
             lines.append(Text(indent))
             line = lines[-1]
