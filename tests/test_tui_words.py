@@ -352,3 +352,25 @@ def test_pty_whole_game_words_status_places(name: str, tmp_path: Path) -> None:
         assert re.search(rf"\n\s*1\s+{first['seats'][0]}\s", out), out[-2000:]
     if any(final.get("seat_status") or []):
         assert "status" in out
+
+
+def test_replay_log_and_last_trick_screens(tmp_path: Path) -> None:
+    """``l`` in the replay shows the log up to the frame by group; ``t`` the last trick."""
+    import subprocess
+    import sys
+
+    table = Table("year", players=2, seats=["random", "random"], seed=3)
+    table.advance()
+    path = tmp_path / "r.json"
+    table.save(path)
+    run = subprocess.run(
+        [sys.executable, "-m", "panda_core.cli", "replay", str(path), "--plain"],
+        input="g 30\nl\n\nt\n\nq\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "The log up to here" in run.stdout and "── " in run.stdout
+    assert "Last trick" in run.stdout
+    assert not REPR.search(run.stdout.split("The log up to here")[1])

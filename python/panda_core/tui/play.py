@@ -19,6 +19,7 @@ from panda_core._core import PandaCoreError
 from panda_core.tui import log as tui_log
 from panda_core.tui import render
 from panda_core.tui.moves import MovePicker, parse_line
+from panda_core.tui.pager import page_through
 from panda_core.tui.terminal import InputRefused, Terminal
 
 if TYPE_CHECKING:
@@ -222,27 +223,7 @@ class PlaySession:
         self._pages(f"{KEYS}\n\n{self.table.help(seat)}", "Help")
 
     def _log_pages(self, text: str) -> None:
-        """The whole log, from its newest page: p older, n newer, Enter back to the game."""
-        page = 10**9
-        while True:
-            screen, pages = render.help_screen(text, page, self.term.height, "The whole log")
-            page = min(page, pages - 1)
-            self.term.show(screen)
-            try:
-                line = self.term.read("p: older  n: newer  Enter: back to the game ")
-            except InputRefused:
-                continue
-            if line is None or line.lower() not in ("p", "n"):
-                return
-            page = max(0, page - 1) if line.lower() == "p" else min(pages - 1, page + 1)
+        page_through(self.term, text, "The whole log", "back to the game", newest=True)
 
     def _pages(self, text: str, title: str) -> None:
-        """``text`` a screen at a time (Enter for the next; the last one goes back)."""
-        page, pages = 0, 1
-        while page < pages:
-            screen, pages = render.help_screen(text, page, self.term.height, title)
-            self.term.show(screen)
-            more = "Enter: more" if page + 1 < pages else "Enter: back to the game"
-            if not self.term.wait_enter(more):
-                return
-            page += 1
+        page_through(self.term, text, title, "back to the game")
