@@ -354,23 +354,18 @@ def test_pty_whole_game_words_status_places(name: str, tmp_path: Path) -> None:
         assert "status" in out
 
 
-def test_replay_log_and_last_trick_screens(tmp_path: Path) -> None:
+def test_replay_log_and_last_trick_screens() -> None:
     """``l`` in the replay shows the log up to the frame by group; ``t`` the last trick."""
-    import subprocess
-    import sys
+    from panda_core.table import Replay
+    from panda_core.tui.replay import ReplayViewer
+    from panda_core.tui.terminal import Terminal, make_console
 
     table = Table("year", players=2, seats=["random", "random"], seed=3)
     table.advance()
-    path = tmp_path / "r.json"
-    table.save(path)
-    run = subprocess.run(
-        [sys.executable, "-m", "panda_core.cli", "replay", str(path), "--plain"],
-        input="g 30\nl\n\nt\n\nq\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert run.returncode == 0, run.stderr
-    assert "The log up to here" in run.stdout and "── " in run.stdout
-    assert "Last trick" in run.stdout
-    assert not REPR.search(run.stdout.split("The log up to here")[1])
+    out = io.StringIO()
+    term = Terminal(make_console(True, out), io.StringIO("g 30\nl\n\nt\n\nq\n"))
+    assert ReplayViewer(Replay(table.record()), term, None).run() == 0
+    text = out.getvalue()
+    assert "The log up to here" in text and "── " in text
+    assert "Last trick" in text
+    assert not REPR.search(text.split("The log up to here")[1])
