@@ -65,6 +65,12 @@ def caused(table: Table, index: int) -> list[str]:
     return [str(e["text"]) for e in after["events"][seen + 1 :] if e.get("text")]
 
 
+def number_of(state: dict[str, Any], index: int) -> int:
+    """The number the screen gives the table model's legal move ``index``."""
+    picker = MovePicker(state["legal"])
+    return next(k + 1 for k, m in enumerate(picker.legal) if m["index"] == index)
+
+
 def consequential_turns(name: str, seed: int) -> tuple[list[int], list[str]]:
     """Move numbers for seat 0 (1-based, as typed) until one of its moves caused something it
     must be told (a card drawn or turned up, cards back in its hand), and what that was."""
@@ -79,7 +85,7 @@ def consequential_turns(name: str, seed: int) -> tuple[list[int], list[str]]:
             if "+B" in move["notation"] or (move["notation"] == "pass" and mine):
                 index = move["index"]
                 break
-        picks.append(index + 1)
+        picks.append(number_of(state, index))
         texts = caused(table, index)
         if any(re.search(r"draw|turned up|go back to you|come back", t) for t in texts):
             return picks, texts
@@ -192,7 +198,7 @@ def test_after_your_move_is_shown(name: str) -> None:
     for number in picks:
         state = table.state(0)
         seen = len(state["events"])
-        table.play(0, number - 1)
+        table.play(0, int(MovePicker(state["legal"]).index_of(number) or 0))
         after = table.state(0)["events"][seen + 1 :]
         table.advance()
     state = table.state(0)
@@ -228,6 +234,19 @@ def test_seat_status_row_and_places() -> None:
     assert [r[:2] for r in rows] == [["1", "1"], ["2", "0"]]
 
 
+def test_moves_are_numbered_in_group_order() -> None:
+    legal = [
+        {"index": 0, "notation": "run", "group": {"order": 5, "label": "runs of 3"}},
+        {"index": 1, "notation": "pass", "group": {"order": 0, "label": "pass"}},
+        {"index": 2, "notation": "single", "group": {"order": 1, "label": "singles"}},
+    ]
+    picker = MovePicker(legal)
+    assert [m["notation"] for _n, m in picker.shown()] == ["pass", "single", "run"]
+    assert picker.index_of(1) == 1 and picker.index_of(3) == 0
+    picker.set_filter("runs of")
+    assert [n for n, _m in picker.matching()] == [3]
+
+
 def test_explain_commands_parse() -> None:
     assert parse_line("?") .kind == "help"  # fmt: skip
     assert (parse_line("? 12").kind, parse_line("? 12").text) == ("explain", "12")
@@ -245,7 +264,7 @@ def test_card_and_move_help_texts(name: str) -> None:
         assert card["help"] in said
     assert render.find_card(state, str(card["token"]).lower()) is not None
     assert render.find_card(state, "Zz99") is None
-    move = state["legal"][0]
+    move = MovePicker(state["legal"]).legal[0]
     about = render.move_help_text(1, move)
     assert about.startswith(f"Move 1: {move.get('text') or move['notation']}")
     for c in move.get("cards") or []:
@@ -289,7 +308,7 @@ def test_pty_after_your_move_and_help(name: str, tmp_path: Path) -> None:
         state = table_at(name).state(0)
         pty.send("? 1")
         pty.expect("Enter: ")
-        move = state["legal"][0]
+        move = MovePicker(state["legal"]).legal[0]
         assert f"Move 1: {move.get('text') or move['notation']}"[:60] in pty.text()
         pty.send("")
         pty.expect(TURN_PROMPT)

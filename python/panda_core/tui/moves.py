@@ -69,6 +69,9 @@ class MovePicker:
     _numbered: list[tuple[int, Legal]] = field(init=False)
 
     def __post_init__(self) -> None:
+        # Numbered in the table model's group order (passes, singles, pairs…) when its moves
+        # carry one, else in its list order; ``legal`` follows the numbers.
+        self.legal = sorted(self.legal, key=_group_order)
         self._numbered = [(k + 1, m) for k, m in enumerate(self.legal)]
 
     def matching(self) -> list[tuple[int, Legal]]:
@@ -109,5 +112,13 @@ class MovePicker:
         return None
 
 
+def _group_order(move: Legal) -> tuple[int, int]:
+    group = move.get("group") or {}
+    order = group.get("order") if isinstance(group, dict) else None
+    return (int(order) if isinstance(order, int) else 0, int(move.get("index", 0)))
+
+
 def _searchable(move: Legal) -> str:
-    return f"{move.get('notation', '')}\n{move.get('text', '')}".lower()
+    group = move.get("group") or {}
+    label = group.get("label", "") if isinstance(group, dict) else ""
+    return f"{move.get('notation', '')}\n{move.get('text', '')}\n{label}".lower()
