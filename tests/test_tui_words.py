@@ -388,3 +388,17 @@ def test_replay_log_and_last_trick_screens() -> None:
     assert "The log up to here" in text and "── " in text
     assert "Last trick" in text
     assert not REPR.search(text.split("The log up to here")[1])
+
+
+def test_hot_seat_summaries_come_from_the_spectators_state() -> None:
+    """At a hot seat everyone sees the hand summaries: they are drawn from the state a spectator
+    is shown (no hand, no private card in the closing events), not from one person's."""
+    from panda_core.tui.play import PlaySession
+    from panda_core.tui.terminal import Terminal, make_console
+
+    table = Table("year", players=3, seats=["human", "human", "random"], seed=2)
+    term = Terminal(make_console(True, io.StringIO()), io.StringIO(""))
+    public = PlaySession(table, term)._public()
+    assert public["seat"] is None and public.get("spectator") is True and not public["hand"]
+    alone = Table("year", players=2, seats=["human", "random"], seed=2)
+    assert PlaySession(alone, term)._public()["seat"] == 0

@@ -130,8 +130,11 @@ class PlaySession:
                 return self._quit()
 
     def _public(self) -> dict[str, Any]:
-        """A state for what everyone may see (names, scores, round results): the summaries and
-        the hot-seat screen use only those keys, never a hand."""
+        """The state the summaries and the hot-seat screen are drawn from: the person's own (it
+        says "you"), or at a hot seat the spectators' (no hand, no private card in its log: the
+        summary's closing events are shown to everyone at the terminal)."""
+        if self.hot_seat:
+            return dict(self.table.spectator_state())
         return dict(self.table.state(self.table.humans[0]))
 
     def _turn(self, seat: int) -> Turn:
