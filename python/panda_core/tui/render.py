@@ -151,7 +151,8 @@ def seats_height(state: State) -> int:
 
 
 def table_lines(state: State) -> list[Text]:
-    """What lies on the table: its title and the plays (the newest kept when too many); 3 lines."""
+    """What lies on the table: its title and the plays (the newest kept when too many); 2 or 3
+    lines."""
     table = state.get("table") or {}
     title = Text(str(table.get("title") or "Table"), style="bold")
     if table.get("to_beat"):
@@ -176,9 +177,7 @@ def table_lines(state: State) -> list[Text]:
     body.reverse()
     if not plays:
         body = [Text("  (nothing played yet)", style="dim")]
-    body = body[-2:]
-    while len(body) < 2:
-        body.append(Text(""))
+    body = [t for t in body[-2:] if t.plain.strip()] or [Text("")]
     return [_fit(title), *(_fit(t) for t in body)]
 
 
@@ -288,7 +287,7 @@ def play_screen(
 ) -> RenderableType:
     """The screen of one turn for ``state['seat']`` (``picker`` is ``None`` when not its turn).
 
-    Line budget: header 1, seats 3 (4 with a status row), table 3, ``After your move`` 0-2, log
+    Line budget: header 1, seats 3 (4 with a status row), table 2-3, ``After your move`` 0-2, log
     heading 1, hand ≤3, moves heading 1, message 1 and the prompt line the caller prints. The
     lines left go first to the current log group (whole, leaving the moves at least
     ``MIN_MOVE_ROWS``), then to the moves, then to older log groups, whole.
@@ -297,7 +296,8 @@ def play_screen(
     since = int(state.get("since_last_turn") or 0)
     consequences = after_lines(consequence_texts(state, after))
     log = tui_log.groups(state)
-    fixed = 1 + seats_height(state) + 3 + len(consequences) + 1 + len(hand) + 1 + 1
+    on_table = table_lines(state)
+    fixed = 1 + seats_height(state) + len(on_table) + len(consequences) + 1 + len(hand) + 1 + 1
     rows = height - fixed - (1 if picker is not None else 0)
     current = len(log[-1].lines) if log else 0
     moves_wanted = 0
@@ -314,7 +314,7 @@ def play_screen(
     parts: list[RenderableType] = [
         header(state, _title(state)),
         seats_table(state),
-        *table_lines(state),
+        *on_table,
         *consequences,
         log_heading(state, "Log", since),
         *log_lines,
@@ -346,7 +346,8 @@ def frame_screen(frame: State, view: str, message: str = "", height: int = 24) -
         "Replay: Enter/n next  p back  g K move  r N round  s S|all seat  ? help  q quit",
         style="dim",
     )
-    rows = height - 1 - seats_height(frame) - 3 - len(hand) - 1 - 1 - 1 - 1
+    on_table = table_lines(frame)
+    rows = height - 1 - seats_height(frame) - len(on_table) - len(hand) - 1 - 1 - 1 - 1
     legend = "* = blue face" if hands is not None else ""
     since = int(frame.get("since_last_turn") or 0)
     head = Text("Latest events", style="bold")
@@ -355,7 +356,7 @@ def frame_screen(frame: State, view: str, message: str = "", height: int = 24) -
     parts: list[RenderableType] = [
         header(frame, title, legend, you=False),
         seats_table(frame),
-        *table_lines(frame),
+        *on_table,
         *hand,
         _fit(head),
         *(log_lines or [Text("  (nothing yet)", style="dim")]),
