@@ -14,7 +14,20 @@ from typing import Any
 from panda_core.table.cards import CardBook
 from panda_core.table.names import SeatNames
 
-__all__ = ["COMMON", "EventLine", "Writer", "write_event"]
+__all__ = ["COMMON", "EventLine", "Writer", "count", "scores_text", "write_event"]
+
+
+def count(n: object, noun: str) -> str:
+    """``"1 card"``, ``"2 cards"``: a number and its noun, singular for one."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def scores_text(scores: object, names: SeatNames) -> str:
+    """``"scores: you 3, seat 1 (heuristic) 0"``: every seat's score, named for the viewer
+    (never a Python list)."""
+    if not isinstance(scores, list | tuple):
+        return "scores: none"
+    return "scores: " + ", ".join(f"{names(s)} {v}" for s, v in enumerate(scores))
 
 
 class EventLine:
@@ -63,7 +76,9 @@ class EventLine:
 Writer = Callable[[EventLine], str]
 
 COMMON: dict[str, Writer] = {
-    "game_end": lambda e: f"game over: {e.seat('winner')} wins; scores {e['scores']}",
+    "game_end": lambda e: (
+        f"game over: {e.names.act(e['winner'], 'win', 'wins')}; {scores_text(e['scores'], e.names)}"
+    ),
     "bot_fallback": lambda e: (
         f"{e.whose} bot failed ({e['reason']}); the {e['played_by']} bot moved instead"
     ),
@@ -74,7 +89,11 @@ COMMON: dict[str, Writer] = {
 def write_event(
     writers: Mapping[str, Writer], event: Mapping[str, Any], book: CardBook, names: SeatNames
 ) -> str:
-    """The line of ``event`` (its type's name if no writer knows it)."""
+    """The line of ``event`` (a table note's own ``text``, or its type's name, if no writer
+    knows it)."""
     kind = str(event["type"])
     writer = writers.get(kind) or COMMON.get(kind)
-    return kind if writer is None else writer(EventLine(event, book, names))
+    if writer is None:
+        own = event.get("text")
+        return own if isinstance(own, str) and own else kind
+    return writer(EventLine(event, book, names))

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from panda_core.table.cards import CardBook, CardDict
-from panda_core.table.event_text import EventLine, Writer, write_event
+from panda_core.table.event_text import EventLine, Writer, count, scores_text, write_event
 from panda_core.table.names import SeatNames
 
 __all__ = ["PRESENTER", "HeadPresenter"]
@@ -27,7 +27,31 @@ _RULES = {
 
 def _move(e: EventLine) -> str:
     you, they = _OPTION.get(e["option"] or "", ("play", "plays"))
-    return f"{e.act(you, they)} {e['move']} (value {e['value']})"
+    what = describe_play(e["cards"] or [], e["value"], e.book)
+    if what.startswith("Big") or what.startswith("Bamboo"):
+        what = f"a {what}"
+    return f"{e.act(you, they)} {what}"
+
+
+def _threshold(rules: Any) -> str:
+    value = getattr(rules, "bust_threshold", None)
+    return "the threshold" if value is None else str(value)
+
+
+def _drowsy(e: EventLine) -> str:
+    over = _threshold(e.book.rules)
+    return (
+        f"{e.act('are', 'is')} Drowsy: over {over} for the first time, score "
+        f"{e['score_before']} back to {e['score']} (H-6.1)"
+    )
+
+
+def _pooped(e: EventLine) -> str:
+    over = _threshold(e.book.rules)
+    return (
+        f"{e.act('are', 'is')} Pooped: over {over} again, out of the game "
+        f"(score {e['score']}, H-6.2)"
+    )
 
 
 def _turn_up(e: EventLine) -> str:
@@ -53,27 +77,86 @@ EVENTS: dict[str, Writer] = {
     "turn_up": _turn_up,
     "draw": lambda e: f"{e.act('draw', 'draws')} {e.cards('card') or 'a card'}",
     "pile_won": lambda e: (
-        f"pile {e['pile'] + 1} to {e.seat('winner')} (value {e['value']}, {e['points']} points)"
+        f"pile {e['pile'] + 1} to {e.seat('winner')} "
+        f"(value {e['value']}, {count(e['points'], 'point')})"
     ),
-    "poor_panda": lambda e: f"Poor Panda: {e.who} loses {e['points']}",
-    "drowsy": lambda e: f"{e.act('are', 'is')} Drowsy: {e['score_before']} → {e['score']}",
-    "pooped": lambda e: (
-        f"{e.act('are Pooped and leave', 'is Pooped and leaves')} the game ({e['score']})"
+    "poor_panda": lambda e: (
+        f"Poor Panda: {e.act('lose', 'loses')} {count(e['points'], 'point')} (H-5.3)"
     ),
-    "round_end": lambda e: f"hand {e.round()} over; scores {e['scores']}",
+    "drowsy": _drowsy,
+    "pooped": _pooped,
+    "round_end": lambda e: f"hand {e.round()} over; {scores_text(e['scores'], e.names)}",
     "deal": _deal,
 }
 """The line of each Panda Head event (docs/game_api.md, "Events")."""
 
-SUMMARY = """\
-Panda Head — points are bad (docs/rules/head.md).
-H-2  Each hand, everyone gets 7 cards; 7 piles are played, one card each per pile.
-H-3.1 The leader plays any Panda (alone or with a Bamboo) or a Big Panda.
-H-3.2 Each other player plays once: (A) a value ≥ the highest on the pile, or (B) their lowest.
-H-3.3 The highest value wins the pile (ties: the last one played); the winner leads next.
-H-4  Big Panda: led, cards are turned up; following, worth highest + 1. Bamboo: +2, draw a card.
-H-5  Only the last (7th) pile scores: its winner takes the points (Poor Panda: ties lose them).
-H-6  Above the threshold once: Drowsy (score lowered); twice: Pooped, out. Last one in wins."""
+
+def _summary(rules: Any) -> str:
+    over = _threshold(rules)
+    return "\n".join(
+        [
+            "Panda Head — points are bad (docs/rules/head.md).",
+            "H-2  Each hand, everyone gets 7 cards; 7 piles are played, one card each per pile.",
+            "H-3.1 The leader plays any Panda (alone or with a Bamboo) or a Big Panda.",
+            "H-3.2 Each other player plays once: (A) a value ≥ the highest on the pile, or (B) "
+            "their lowest.",
+            "H-3.3 The highest value wins the pile (ties: the last one played); the winner leads "
+            "next.",
+            "H-4  Big Panda: led, cards are turned up; following, worth highest + 1. Bamboo: +2, "
+            "draw a card.",
+            "H-5  Only the last (7th) pile scores: its winner takes the points (Poor Panda: ties "
+            "lose them).",
+            f"H-6  Above {over} once: Drowsy (score lowered); twice: "
+            "Pooped, out. Last one in wins.",
+        ]
+    )
+
+
+SUMMARY = _summary(None)
+"""The rules in brief without a game's rules object."""
+
+_GROUPS = {
+    "panda": (0, "Pandas"),
+    "panda_bamboo": (1, "with a Bamboo"),
+    "big_panda": (2, "Big Panda"),
+    "bamboo": (3, "Bamboo alone"),
+}
+
+
+def describe_play(cards: Sequence[int], value: object, book: CardBook) -> str:
+    """What a play on a pile is, from its cards' kinds (the catalogue) and its value:
+    "Panda 7", "Panda 7 with a Bamboo (= 9)", "Big Panda (= 10)", "Bamboo alone (= 6)"."""
+    kinds = [book.info(c).get("kind") for c in cards]
+    pandas = [book.info(c).get("value") for c in cards if book.info(c).get("kind") == "panda"]
+    if "big_panda" in kinds:
+        return f"Big Panda (= {value})"
+    if "bamboo" in kinds:
+        return (
+            f"Panda {pandas[0]} with a Bamboo (= {value})"
+            if pandas
+            else f"Bamboo alone (= {value})"
+        )
+    return f"Panda {value}"
+
+
+def card_help(info: Mapping[str, Any], face: str | None, rules: Any) -> str:
+    """The help line of a Panda Head card (H-1.3, H-4)."""
+    kind = info.get("kind")
+    if kind == "big_panda":
+        return (
+            "Big Panda: led, cards are turned up until a Panda, whose value it takes (H-4.1); "
+            "following, worth the highest value on the pile + 1 (H-4.2)."
+        )
+    if kind == "bamboo":
+        return (
+            "Bamboo: played with a Panda it adds 2 and you draw a card (H-4.3); a hand of only "
+            "Bamboo plays one alone, and a card is turned up as the play (H-4.4)."
+        )
+    value = info.get("value")
+    return (
+        f"{info.get('label', 'Panda')}: worth {value}; with a Bamboo worth "
+        f"{value if not isinstance(value, int) else value + 2} and you draw a card (H-3, H-4.3)."
+    )
 
 
 class HeadPresenter:
@@ -86,7 +169,11 @@ class HeadPresenter:
         return book.cards(view["hand"])
 
     def table_area(
-        self, view: Mapping[str, Any], book: CardBook, names: SeatNames
+        self,
+        view: Mapping[str, Any],
+        book: CardBook,
+        names: SeatNames,
+        events: Sequence[Mapping[str, Any]] = (),
     ) -> dict[str, Any]:
         plays = [
             {
@@ -94,6 +181,7 @@ class HeadPresenter:
                 "text": f"{names(seat)} → {value}:",
                 "value": value,
                 "cards": book.cards(cards),
+                "describe": describe_play(cards, value, book),
             }
             for seat, _action, value, cards in view["pile_plays"]
         ]
@@ -108,7 +196,7 @@ class HeadPresenter:
                 *(
                     names.act(s, "are Drowsy", "is Drowsy")
                     for s, d in enumerate(view["drowsy"])
-                    if d
+                    if d and not view["pooped"][s]
                 ),
                 *(
                     names.act(s, "are Pooped", "is Pooped")
@@ -118,17 +206,36 @@ class HeadPresenter:
             ],
         }
 
-    def move(self, move: Any, book: CardBook, view: Mapping[str, Any]) -> dict[str, Any]:
+    def move(
+        self,
+        move: Any,
+        book: CardBook,
+        view: Mapping[str, Any],
+        game: Any = None,
+        names: SeatNames | None = None,
+    ) -> dict[str, Any]:
         kind = move.kind
         if kind == "panda_bamboo":
-            text = f"{move.value} with a Bamboo (= {move.effective_value}), draw a card"
+            text = f"Panda {move.value} with a Bamboo (= {move.effective_value}), draw a card"
         elif kind == "big_panda":
-            text = "Big Panda"
+            worth = move.effective_value
+            text = "Big Panda" + (
+                f" (= {worth})" if worth is not None else " (cards are turned up)"
+            )
         elif kind == "bamboo":
             text = "Bamboo alone (turn up a card)"
         else:
             text = f"Panda {move.value}"
-        return {"text": text, "cards": book.cards(move.cards)}
+        order, label = _GROUPS.get(kind, (9, str(kind)))
+        return {
+            "text": text,
+            "cards": book.cards(move.cards),
+            "group": {"order": order, "label": label},
+            "rule": self.rule_of(move),
+        }
+
+    def card_help(self, info: Mapping[str, Any], face: str | None, rules: Any) -> str:
+        return card_help(info, face, rules)
 
     def rule_of(self, move: Any) -> str:
         return _RULES.get(move.kind, "H-3")
@@ -136,9 +243,19 @@ class HeadPresenter:
     def round_text(self, result: Mapping[str, Any], names: SeatNames) -> str:
         deltas = result.get("deltas", [])
         gained = ", ".join(f"{names(s)} {d:+d}" for s, d in enumerate(deltas) if d) or "no points"
+        scores = list(result.get("scores", []))
+        status = [
+            names.act(s, "are Drowsy", "is Drowsy") + f": score back to {scores[s]}"
+            for s in result.get("new_drowsy", [])
+            if s < len(scores)
+        ] + [
+            names.act(s, "are Pooped", "is Pooped") + ": out of the game"
+            for s in result.get("new_pooped", [])
+        ]
+        said = "".join(f"; {x}" for x in status)
         return (
             f"hand {result['hand'] + 1}: last pile to {names(result.get('last_pile_winner'))}; "
-            f"{gained}; scores {result['scores']}"
+            f"{gained}{said}; {scores_text(scores, names)}"
         )
 
     def notation_legend(self, cards: Sequence[Mapping[str, Any]]) -> str:
@@ -156,8 +273,9 @@ class HeadPresenter:
             "(a card is turned up as the play)."
         )
 
-    def summary(self) -> str:
-        return SUMMARY
+    def summary(self, rules: Any = None) -> str:
+        """The rules in brief with their IDs; with the game's ``rules``, its own threshold."""
+        return _summary(rules)
 
 
 PRESENTER = HeadPresenter()

@@ -102,7 +102,7 @@ class SeatStateBuilder:
         if your_turn:
             moves: list[Any] = list(game.legal_moves())
             for i, move in enumerate(moves):
-                shown = self.presenter.move(move, self.book, view)
+                shown = self.presenter.move(move, self.book, view, game, names)
                 legal.append({"index": i, "notation": move.notation, **shown})
         events = self.events(game, seat, notes, public=public)
         results = [
@@ -131,7 +131,7 @@ class SeatStateBuilder:
             "draw_pile_size": view["draw_pile_size"],
             "hand": [] if seat is None else self.presenter.hand(view, self.book),
             "hands": hands,
-            "table": self.presenter.table_area(view, self.book, names),
+            "table": self.presenter.table_area(view, self.book, names, events),
             "view": view,
             "legal": legal,
             "events": events,
