@@ -183,13 +183,20 @@ def card_tokens(text: str) -> set[str]:
 
 
 def moves_on_screen(lines: Iterable[str]) -> dict[int, str]:
-    """The numbered moves on a play screen: number -> notation (columns are 40 wide)."""
-    found: dict[int, str] = {}
+    """The numbered moves on a play screen: number -> notation (columns are 40 wide; a cell is
+    ``12) what the move is  notation``, or just the notation when the words are the same)."""
+    return {n: cell[-1] for n, cell in move_cells(lines).items()}
+
+
+def move_cells(lines: Iterable[str]) -> dict[int, list[str]]:
+    """The numbered moves on a play screen: number -> the cell's pieces (its words, then its
+    notation when that differs), as drawn (a cut cell ends in …)."""
+    found: dict[int, list[str]] = {}
     for line in lines:
         for cell in (line[:40], line[40:]):
-            m = re.match(r"\s*(\d+)\) (.+?)(?:  |…|$)", cell)
+            m = re.match(r"\s*(\d+)\) (.+)$", cell.rstrip())
             if m:
-                found[int(m.group(1))] = m.group(2).strip()
+                found[int(m.group(1))] = [p.strip() for p in m.group(2).split("  ") if p.strip()]
     return found
 
 

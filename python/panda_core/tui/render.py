@@ -182,7 +182,10 @@ def table_lines(state: State) -> list[Text]:
 
 
 def _play_text(state: State, play: dict[str, Any]) -> Text:
+    """``seat 2 (heuristic): pair of 3s [Wo8*] [Me3]``: who, what the play is, its cards."""
     text = Text(str(play.get("text", "")))
+    if play.get("describe"):
+        text.append(f" {play['describe']}", style="bold")
     for card in play.get("cards") or []:
         text.append(" ")
         text.append_text(card_text(card, faces=False))
@@ -207,10 +210,11 @@ def move_lines(picker: MovePicker, rows: int) -> list[Text]:
     cells = []
     for number, move in shown:
         cell = Text(f"{number:>3}) ", style="bold cyan")
-        cell.append(str(move.get("notation", "")))
-        text = str(move.get("text") or "")
-        if text and text != move.get("notation"):
-            cell.append(f"  {text}", style="dim")
+        notation = str(move.get("notation", ""))
+        text = str(move.get("text") or "") or notation
+        cell.append(text)  # what the move is, in the table model's words
+        if notation != text and cell.cell_len + 2 + len(notation) <= col - 1:
+            cell.append(f"  {notation}", style="dim")  # what can be typed instead of the number
         cells.append(_fit(cell, col - 1))
     lines = [_fit(head)]
     per_column = -(-len(cells) // MOVE_COLUMNS) if cells else 0
