@@ -29,6 +29,8 @@ WIDTH = 80
 FACE_STYLES = {"blue": "bold bright_blue", "element": "magenta", "white": "bright_white"}
 MOVE_COLUMNS = 2
 MAX_HAND_LINES = 3
+MAX_TABLE_LINES = 3
+"""Lines for the plays on the table (the newest kept); one when one is enough."""
 
 
 def card_text(card: Card, faces: bool = True) -> Text:
@@ -151,7 +153,7 @@ def seats_height(state: State) -> int:
 
 
 def table_lines(state: State) -> list[Text]:
-    """What lies on the table: its title and the plays (the newest kept when too many); 2 or 3
+    """What lies on the table: its title and the plays (the newest kept when too many); 2 to 4
     lines."""
     table = state.get("table") or {}
     title = Text(str(table.get("title") or "Table"), style="bold")
@@ -165,7 +167,7 @@ def table_lines(state: State) -> list[Text]:
     for piece in reversed(plays):  # newest first, so truncation drops the oldest
         if line.cell_len > 2 and line.cell_len + 3 + piece.cell_len > WIDTH:
             body.append(line)
-            if len(body) == 2:
+            if len(body) == MAX_TABLE_LINES:
                 break
             line = Text("  ")
         if line.cell_len > 2:
@@ -177,7 +179,7 @@ def table_lines(state: State) -> list[Text]:
     body.reverse()
     if not plays:
         body = [Text("  (nothing played yet)", style="dim")]
-    body = [t for t in body[-2:] if t.plain.strip()] or [Text("")]
+    body = [t for t in body[-MAX_TABLE_LINES:] if t.plain.strip()] or [Text("")]
     return [_fit(title), *(_fit(t) for t in body)]
 
 
@@ -291,7 +293,7 @@ def play_screen(
 ) -> RenderableType:
     """The screen of one turn for ``state['seat']`` (``picker`` is ``None`` when not its turn).
 
-    Line budget: header 1, seats 3 (4 with a status row), table 2-3, ``After your move`` 0-2, log
+    Line budget: header 1, seats 3 (4 with a status row), table 2-4, ``After your move`` 0-2, log
     heading 1, hand ≤3, moves heading 1, message 1 and the prompt line the caller prints. The
     lines left go first to the current log group (whole, leaving the moves at least
     ``MIN_MOVE_ROWS``), then to the moves, then to older log groups, whole.
