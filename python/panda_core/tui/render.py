@@ -375,7 +375,7 @@ def frame_screen(frame: State, view: str, message: str = "", height: int = 24) -
 def round_end_texts(state: State, number: int) -> list[str]:
     """The lines that end hand/round ``number`` (0-based): the events after its last move up to
     its ``round_end``, then those right after it that are not the next deal's (a Drowsy or
-    Pooped announcement, the game's end)."""
+    Pooped announcement), without the round's and the game's end lines."""
     events = list(state.get("events") or [])
     ends = [i for i, e in enumerate(events) if e.get("type") == "round_end"]
     if number >= len(ends):
@@ -387,7 +387,9 @@ def round_end_texts(state: State, number: int) -> list[str]:
     stop = end + 1
     while stop < len(events) and events[stop].get("type") not in ("move", "deal", "round_start"):
         stop += 1
-    return [str(e["text"]) for e in events[start:stop] if e.get("text")]
+    # The round's and the game's own end lines say what the summary below says again.
+    said = [e for e in events[start:stop] if e.get("type") not in ("round_end", "game_end")]
+    return [str(e["text"]) for e in said if e.get("text")]
 
 
 def round_summary(state: State, result: dict[str, Any], number: int) -> RenderableType:
