@@ -12,7 +12,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from panda_core.table.cards import CardBook, CardDict
-from panda_core.table.event_text import EventLine, Writer, count, scores_text, write_event
+from panda_core.table.event_text import (
+    EventLine,
+    Group,
+    Writer,
+    count,
+    group_events,
+    places_list,
+    scores_text,
+    write_event,
+)
 from panda_core.table.names import SeatNames
 
 __all__ = ["PRESENTER", "ClimbPresenter", "describe_play"]
@@ -320,8 +329,95 @@ def _trick_plays(events: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]
     return [e for e in events[start:] if e.get("type") == "move" and e.get("kind") != "pass"]
 
 
+def _deal_title(event: Mapping[str, Any]) -> str | None:
+    """A round's start opens its deal group (the seats' ``deal`` events join it)."""
+    if event.get("type") == "round_start":
+        return f"round {int(event.get('round', 0)) + 1}"
+    return None
+
+
+def groups(events: Sequence[Mapping[str, Any]]) -> list[Group]:
+    """The events by trick: a round's deal, then ``trick 1``, ``trick 2`` … (a trick ends with
+    its ``trick_end``, S-6.4; its show-outs and the round's end stay with it)."""
+    return group_events(
+        list(events), lambda _e, n: f"trick {n}", frozenset({"trick_end"}), _deal_title
+    )
+
+
 class ClimbPresenter:
     round_word = "round"
+
+    def log_groups(self, events: Sequence[Mapping[str, Any]]) -> list[Group]:
+        return groups(events)
+
+    def last_trick(
+        self, events: Sequence[Mapping[str, Any]], book: CardBook, names: SeatNames
+    ) -> dict[str, Any] | None:
+        """The last finished trick: its plays (passes left out) and its winner (S-6.4)."""
+        listed = list(events)
+        done = [g for g in groups(listed) if g.end is not None]
+        if not done:
+            return None
+        last = done[-1]
+        moves = [
+            e
+            for e in listed[last.first : last.last + 1]
+            if e.get("type") == "move" and e.get("kind") != "pass"
+        ]
+        plays = [
+            {
+                "player": e.get("player"),
+                "text": f"{names(e.get('player'))}:",
+                "cards": book.cards(e.get("cards") or [], e.get("blue") or []),
+                "describe": describe_event(e, book),
+            }
+            for e in moves
+        ]
+        winner = last.end.get("winner") if last.end is not None else None
+        text = (
+            f"{last.title} to {names(winner)}" if winner is not None else f"{last.title}: no winner"
+        )
+        return {"title": last.title, "plays": plays, "winner": winner, "text": text}
+
+    def places(
+        self,
+        placements: Sequence[int],
+        scores: Sequence[int],
+        events: Sequence[Mapping[str, Any]],
+        names: SeatNames,
+    ) -> list[dict[str, Any]]:
+        """Game over by place: the winner (S-10, ties already broken by the engine) first, then
+        the highest scores; equal scores tie (the registry's placements)."""
+        ranked = sorted(range(len(scores)), key=lambda s: (placements[s], s))
+        return places_list(ranked, lambda s: placements[s], scores, names)
+
+    def seat_status(
+        self, view: Mapping[str, Any], book: CardBook, names: SeatNames
+    ) -> list[list[dict[str, str]]]:
+        """Per seat: shown out (S-9.1), passed this trick (S-6.1), holds the trick (S-6)."""
+        trick = view["trick"]
+        shown = set(view.get("shown_out") or [])
+        passed = set(trick.get("passed") or [])
+        holder = trick.get("holder") if trick.get("to_beat") else None
+        out: list[list[dict[str, str]]] = []
+        for seat in range(len(view["hand_sizes"])):
+            status = []
+            if seat in shown:
+                status.append(
+                    {"word": "shown out", "text": "shown out: no cards left this round (S-9.1)"}
+                )
+            elif seat in passed:
+                status.append({"word": "passed", "text": "passed: out of this trick (S-6.1)"})
+            if seat == holder:
+                status.append(
+                    {
+                        "word": "holds the trick",
+                        "text": "holds the trick: everyone else must "
+                        "beat the play to beat or pass (S-6.4)",
+                    }
+                )
+            out.append(status)
+        return out
 
     def describe(self, event: Mapping[str, Any], book: CardBook, names: SeatNames) -> str:
         return write_event(EVENTS, event, book, names)

@@ -8,7 +8,7 @@ table's own (``bot_fallback``) are written here once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from panda_core.table.cards import CardBook
@@ -97,3 +97,80 @@ def write_event(
         own = event.get("text")
         return own if isinstance(own, str) and own else kind
     return writer(EventLine(event, book, names))
+
+
+def ordinal(n: int) -> str:
+    """``"1st"``, ``"2nd"``, ``"3rd"``, ``"4th"``."""
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n if n < 20 else n % 10, "th")
+    return f"{n}{suffix}"
+
+
+class Group:
+    """Consecutive events shown under one title (a trick, a pile, a deal)."""
+
+    def __init__(self, title: str, first: int, closed: bool = False) -> None:
+        self.title = title
+        self.first = first
+        self.last = first
+        self.closed = closed
+        self.end: Mapping[str, Any] | None = None
+        """The event that finished it (``trick_end``, ``pile_won``), once it has one."""
+
+    def as_dict(self, events: list[Mapping[str, Any]], current: bool) -> dict[str, Any]:
+        seq = [events[self.first].get("seq", self.first), events[self.last].get("seq", self.last)]
+        return {"title": self.title, "seqs": seq, "current": current}
+
+
+def group_events(
+    events: list[Mapping[str, Any]],
+    opens: Callable[[Mapping[str, Any], int], str | None],
+    closes: frozenset[str],
+    deals: Callable[[Mapping[str, Any]], str | None],
+) -> list[Group]:
+    """The events split into groups: a deal event (``deals`` gives its title) starts a closed
+    group; a move after a closed group opens one (``opens(event, n)`` gives its title, ``n``
+    counting the groups opened since the last deal); an event whose type is in ``closes`` ends
+    the group it is in, and the events after it join that group until the next move."""
+    groups: list[Group] = []
+    opened = 0
+    for i, event in enumerate(events):
+        dealt = deals(event)
+        if dealt is not None:
+            if not (groups and groups[-1].title == dealt and groups[-1].closed):
+                groups.append(Group(dealt, i, closed=True))
+            opened = 0
+        elif event.get("type") == "move" and (not groups or groups[-1].closed):
+            opened += 1
+            groups.append(Group(opens(event, opened) or "", i))
+        elif not groups:
+            groups.append(Group("", i))
+        group = groups[-1]
+        group.last = i
+        if event.get("type") in closes and not group.closed:
+            group.closed = True
+            group.end = event
+    return groups
+
+
+def places_list(
+    ranked: Sequence[int],
+    key: Callable[[int], object],
+    scores: Sequence[int],
+    names: SeatNames,
+) -> list[dict[str, Any]]:
+    """``[{"place", "seats", "scores", "text"}]`` in place order: ``ranked`` seats, those with
+    equal ``key`` tied at one place (the next place counts the seats before it, as 1, 1, 3)."""
+    out: list[dict[str, Any]] = []
+    for i, seat in enumerate(ranked):
+        if out and key(ranked[i - 1]) == key(seat):
+            out[-1]["seats"].append(seat)
+            out[-1]["scores"].append(scores[seat])
+            continue
+        out.append({"place": i + 1, "seats": [seat], "scores": [scores[seat]]})
+    for place in out:
+        who = ", ".join(
+            f"{names(s)} {count(v, 'point')}"
+            for s, v in zip(place["seats"], place["scores"], strict=True)
+        )
+        place["text"] = f"{ordinal(place['place'])}: {who}"
+    return out

@@ -6,7 +6,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from panda_core.table.cards import CardBook, CardDict
-from panda_core.table.event_text import EventLine, Writer, count, scores_text, write_event
+from panda_core.table.event_text import (
+    EventLine,
+    Group,
+    Writer,
+    count,
+    group_events,
+    places_list,
+    scores_text,
+    write_event,
+)
 from panda_core.table.names import SeatNames
 
 __all__ = ["PRESENTER", "HeadPresenter"]
@@ -75,7 +84,10 @@ EVENTS: dict[str, Writer] = {
     "big_panda": lambda e: f"{e.who}: Big Panda, worth {e['value']}",
     "bamboo": lambda e: f"{e.who}: Bamboo alone" if e["alone"] else f"{e.who}: Bamboo, +2",
     "turn_up": _turn_up,
-    "draw": lambda e: f"{e.act('draw', 'draws')} {e.cards('card') or 'a card'}",
+    "draw": lambda e: (
+        f"{e.act('draw', 'draws')} "
+        + (e.book.label(e["card"]) if isinstance(e["card"], int) else "a card")
+    ),
     "pile_won": lambda e: (
         f"pile {e['pile'] + 1} to {e.seat('winner')} "
         f"(value {e['value']}, {count(e['points'], 'point')})"
@@ -159,8 +171,106 @@ def card_help(info: Mapping[str, Any], face: str | None, rules: Any) -> str:
     )
 
 
+def _deal_title(event: Mapping[str, Any]) -> str | None:
+    if event.get("type") == "deal":
+        return f"hand {int(event.get('round', 0)) + 1}"
+    return None
+
+
+def groups(events: Sequence[Mapping[str, Any]]) -> list[Group]:
+    """The events by pile: a hand's deal, then ``pile 1 of 7`` … (a pile ends with its
+    ``pile_won``, H-3.3; the hand's scoring stays with the last pile)."""
+    return group_events(
+        list(events),
+        lambda e, n: f"pile {int(e.get('pile', n - 1)) + 1} of 7",
+        frozenset({"pile_won"}),
+        _deal_title,
+    )
+
+
 class HeadPresenter:
     round_word = "hand"
+
+    def log_groups(self, events: Sequence[Mapping[str, Any]]) -> list[Group]:
+        return groups(events)
+
+    def last_trick(
+        self, events: Sequence[Mapping[str, Any]], book: CardBook, names: SeatNames
+    ) -> dict[str, Any] | None:
+        """The last finished pile: its plays and its winner (H-3.3)."""
+        listed = list(events)
+        done = [g for g in groups(listed) if g.end is not None]
+        if not done:
+            return None
+        last = done[-1]
+        end = last.end or {}
+        plays = [
+            {
+                "player": e.get("player"),
+                "text": f"{names(e.get('player'))} → {e.get('value')}:",
+                "value": e.get("value"),
+                "cards": book.cards(e.get("cards") or []),
+                "describe": describe_play(e.get("cards") or [], e.get("value"), book),
+            }
+            for e in listed[last.first : last.last + 1]
+            if e.get("type") == "move"
+        ]
+        winner = end.get("winner")
+        text = (
+            f"{last.title} to {names(winner)} "
+            f"(value {end.get('value')}, {count(end.get('points'), 'point')})"
+        )
+        return {"title": last.title, "plays": plays, "winner": winner, "text": text}
+
+    def seat_status(
+        self, view: Mapping[str, Any], book: CardBook, names: SeatNames
+    ) -> list[list[dict[str, str]]]:
+        """Per seat: Pooped (H-6.2, out of the game) or Drowsy (H-6.1), never both."""
+        over = _threshold(book.rules)
+        out: list[list[dict[str, str]]] = []
+        for drowsy, pooped in zip(view["drowsy"], view["pooped"], strict=True):
+            if pooped:
+                out.append(
+                    [
+                        {
+                            "word": "Pooped",
+                            "text": f"Pooped: over {over} twice, out of the game (H-6.2)",
+                        }
+                    ]
+                )
+            elif drowsy:
+                text = f"Drowsy: was over {over} once, score lowered; over again is out (H-6.1)"
+                out.append([{"word": "Drowsy", "text": text}])
+            else:
+                out.append([])
+        return out
+
+    def places(
+        self,
+        placements: Sequence[int],
+        scores: Sequence[int],
+        events: Sequence[Mapping[str, Any]],
+        names: SeatNames,
+    ) -> list[dict[str, Any]]:
+        """Game over by place (H-6.3): the last one in first; then the Pooped seats, the later
+        out the better; seats Pooped at the same hand's end by score, fewer points better
+        (points are bad), equal scores tied."""
+        winner = next((s for s, p in enumerate(placements) if p == 0), None)
+        out_at: dict[int, int] = {}
+        hand = 0
+        for event in events:
+            if event.get("type") == "deal":
+                hand = int(event.get("round", hand))
+            elif event.get("type") == "pooped" and isinstance(event.get("player"), int):
+                out_at[int(event["player"])] = hand
+
+        def key(seat: int) -> tuple[int, int, int]:
+            if seat == winner:
+                return (0, 0, 0)
+            return (1, -out_at.get(seat, hand + 1), scores[seat])
+
+        ranked = sorted(range(len(scores)), key=key)
+        return places_list(ranked, key, scores, names)
 
     def describe(self, event: Mapping[str, Any], book: CardBook, names: SeatNames) -> str:
         return write_event(EVENTS, event, book, names)
