@@ -112,16 +112,19 @@ def drive(pty: Pty, name: str, rng: random.Random, seat: int = 0) -> list[list[s
 
 
 def final_summary(display: list[str]) -> tuple[int, list[int]]:
+    """The winner and the scores by seat, read from the game-over screen (seats by place)."""
     text = "\n".join(display)
     won = re.search(r"Game over: Seat (\d) \(.*?\) wins", text)
     assert won, text
-    start = next(k for k, line in enumerate(display) if line.startswith("Final scores"))
-    scores = []
+    start = next(k for k, line in enumerate(display) if line.startswith("Final places"))
+    by_seat = {}
     for line in display[start + 1 :]:
-        m = re.match(r"\s*(\d)\s+.*?\s(\d+)$", line)
+        m = re.match(r"\s*(\d)\s+(\d)\s+.*?\s(\d+)$", line)
         if m:
-            scores.append(int(m.group(2)))
-    return int(won.group(1)), scores
+            by_seat[int(m.group(2))] = int(m.group(3))
+    first = re.match(r"\s*1\s+(\d)\s", display[start + 2])  # the place-1 row, under the heads
+    assert first and int(first.group(1)) == int(won.group(1)), text
+    return int(won.group(1)), [by_seat[k] for k in sorted(by_seat)]
 
 
 def check_no_hidden_cards(name: str, record: str, seat: int, turns: list[list[str]]) -> None:

@@ -55,14 +55,10 @@ def table_at(name: str, seed: int = 1, turns: int = 0) -> Table:
 
 
 def caused(table: Table, index: int) -> list[str]:
-    """Play legal move ``index`` for seat 0; the texts the screen must show after it (the
-    table's ``consequences`` once it has them, else the seat's events right after its move)."""
-    seen = len(table.state(0)["events"])
+    """Play legal move ``index`` for seat 0; what the screen must say it caused (the table
+    model's ``consequences``)."""
     table.play(0, index)
-    after = table.state(0)
-    if "consequences" in after:
-        return render.consequence_texts(after)
-    return [str(e["text"]) for e in after["events"][seen + 1 :] if e.get("text")]
+    return render.consequence_texts(table.state(0))
 
 
 def number_of(state: dict[str, Any], index: int) -> int:
@@ -199,24 +195,24 @@ def test_after_your_move_is_shown(name: str) -> None:
     table.advance()
     for number in picks:
         state = table.state(0)
-        seen = len(state["events"])
         table.play(0, int(MovePicker(state["legal"]).index_of(number) or 0))
-        after = table.state(0)["events"][seen + 1 :]
         table.advance()
     state = table.state(0)
-    lines = draw(render.play_screen(state, MovePicker(state["legal"]), after=after))
+    assert render.consequence_texts(state) == texts  # still there at the next turn
+    lines = draw(render.play_screen(state, MovePicker(state["legal"])))
     start = next(k for k, line in enumerate(lines) if line.startswith("After your move: "))
     end = next(k for k, line in enumerate(lines) if line.startswith("Log"))
     block = " ".join(line.strip() for line in lines[start:end])
     assert texts[0] in block, (texts, lines)
 
 
-def test_after_your_move_prefers_the_table_models_field() -> None:
-    state = {"consequences": [{"text": "you draw 2 cards: Wo5 Fi3"}]}
-    assert render.consequence_texts(state, [{"text": "old"}]) == ["you draw 2 cards: Wo5 Fi3"]
-    assert render.consequence_texts({}, [{"text": "old"}, {"text": ""}]) == ["old"]
+def test_after_your_move_lines() -> None:
+    state = {"consequences": [{"text": "you draw 2 cards: Wo5 Fi3"}, {"text": ""}]}
+    assert render.consequence_texts(state) == ["you draw 2 cards: Wo5 Fi3"]
+    assert render.consequence_texts({}) == []
     lines = render.after_lines([f"a longish consequence number {k}" for k in range(9)])
     assert len(lines) == 2 and "more: l" in lines[-1].plain
+    assert max(line.cell_len for line in lines) <= 80
 
 
 def test_seat_status_row_and_places() -> None:

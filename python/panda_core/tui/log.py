@@ -35,8 +35,8 @@ def groups(state: State) -> list[Group]:
     events = [e for e in state.get("events") or [] if isinstance(e, dict)]
     by_seq = {int(e.get("seq", i)): e for i, e in enumerate(events)}
     spans = state.get("log")
-    if spans is None:
-        spans = _interim_spans(state, events)
+    if spans is None:  # a state without groups: its events as one group
+        spans = [{"title": "log", "seqs": [0, len(events) - 1], "current": True}] if events else []
     out = []
     for span in spans:
         first, last = (int(x) for x in span["seqs"])
@@ -47,28 +47,6 @@ def groups(state: State) -> list[Group]:
         )
         out.append(Group(str(span.get("title") or ""), lines, bool(span.get("current"))))
     return [g for g in out if g.lines or g.current]
-
-
-# ---- interim, until the table model's state["log"] lands (design22 item 7): delete then -------
-
-_INTERIM_ENDS = ("trick_end", "pile_won", "round_end")
-_INTERIM_STARTS = ("move", "deal", "round_start")
-
-
-def _interim_spans(state: State, events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    spans: list[dict[str, Any]] = []
-    start, closed = 0, False
-    for i, event in enumerate(events):
-        kind = event.get("type")
-        if closed and kind in _INTERIM_STARTS:
-            spans.append({"title": "before", "seqs": [start, i - 1], "current": False})
-            start, closed = i, False
-        if kind in _INTERIM_ENDS:
-            closed = True
-    if start < len(events):
-        title = str((state.get("table") or {}).get("title") or "now")
-        spans.append({"title": title, "seqs": [start, len(events) - 1], "current": True})
-    return spans
 
 
 # ---- laying the log out ----------------------------------------------------------------------

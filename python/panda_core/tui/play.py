@@ -72,9 +72,6 @@ class PlaySession:
         self.save_to = save_to
         self.hot_seat = len(table.humans) > 1
         self._saved: Path | None = None
-        # What each person's last move caused, as that seat saw it (shown at its next turn),
-        # until the table model's state["consequences"] is there to say it.
-        self._after: dict[int, list[dict[str, Any]]] = {}
 
     def run(self) -> int:
         """Play to the end (or until the person quits); the exit status."""
@@ -143,10 +140,7 @@ class PlaySession:
         message, redraw = "", True
         while True:
             if redraw or self.term.interactive:
-                screen = render.play_screen(
-                    state, picker, message, self.term.height, after=self._after.get(seat)
-                )
-                self.term.show(screen)
+                self.term.show(render.play_screen(state, picker, message, self.term.height))
             elif message:
                 self.term.say(message, style="bold red")
             redraw = False
@@ -193,15 +187,11 @@ class PlaySession:
                 move = command.text
             if move is None:
                 continue
-            seen = len(state.get("events") or [])
             try:
                 self.table.play(seat, move)
             except PandaCoreError as err:  # an illegal move or notation: state unchanged
                 message = one_line(f"not a legal move: {err}")
                 continue
-            # The events this seat saw from its move on, before any bot moves: the move itself
-            # (the first, not repeated), then what it caused.
-            self._after[seat] = list(self.table.state(seat).get("events") or [])[seen + 1 :]
             return Turn.PLAYED
 
     def _explain(self, state: dict[str, Any], picker: MovePicker, what: str) -> str:

@@ -232,18 +232,10 @@ def move_lines(picker: MovePicker, rows: int) -> list[Text]:
     return lines
 
 
-def consequence_texts(state: State, after: Sequence[Any] | None = None) -> list[str]:
-    """What the seat's own last move caused (cards drawn or turned up, cards back blue):
-    ``state["consequences"]`` when the table model gives it, else ``after`` (the events the
-    seat saw right after its move, kept by the play loop)."""
-    found = state.get("consequences")
-    items = found if found is not None else after or []
-    texts = []
-    for item in items:
-        text = item.get("text") if isinstance(item, dict) else item
-        if text:
-            texts.append(str(text))
-    return texts
+def consequence_texts(state: State) -> list[str]:
+    """What the seat's own last move caused (cards drawn or turned up, cards back blue): the
+    texts of ``state["consequences"]``, the table model's."""
+    return [str(e["text"]) for e in state.get("consequences") or [] if e.get("text")]
 
 
 def after_lines(texts: Sequence[str], max_lines: int = 2) -> list[Text]:
@@ -289,7 +281,6 @@ def play_screen(
     picker: MovePicker | None,
     message: str = "",
     height: int = 24,
-    after: Sequence[Any] | None = None,
 ) -> RenderableType:
     """The screen of one turn for ``state['seat']`` (``picker`` is ``None`` when not its turn).
 
@@ -300,7 +291,7 @@ def play_screen(
     """
     hand = cards_lines(state.get("hand") or [], WIDTH, MAX_HAND_LINES, lead="Your hand: ")
     since = int(state.get("since_last_turn") or 0)
-    consequences = after_lines(consequence_texts(state, after))
+    consequences = after_lines(consequence_texts(state))
     log = tui_log.groups(state)
     on_table = table_lines(state)
     fixed = 1 + seats_height(state) + len(on_table) + len(consequences) + 1 + len(hand) + 1 + 1
