@@ -204,7 +204,7 @@ def tokens_of(cards: Iterable[dict[str, Any]]) -> set[str]:
     return {str(c["token"]) for c in cards}
 
 
-PLAY_EVENTS = (("After your move", "Log"), "Your hand")
+PLAY_EVENTS = (("After your", "Log"), "Your hand")
 REPLAY_EVENTS = ("Latest events", "Replay: Enter/n next")
 
 

@@ -72,6 +72,7 @@ class PlaySession:
         self.save_to = save_to
         self.hot_seat = len(table.humans) > 1
         self._saved: Path | None = None
+        self._moved_in: dict[int, int] = {}  # seat -> hands/rounds finished at its last move
 
     def run(self) -> int:
         """Play to the end (or until the person quits); the exit status."""
@@ -140,7 +141,9 @@ class PlaySession:
         message, redraw = "", True
         while True:
             if redraw or self.term.interactive:
-                self.term.show(render.play_screen(state, picker, message, self.term.height))
+                moved_in = self._moved_in.get(seat)
+                screen = render.play_screen(state, picker, message, self.term.height, moved_in)
+                self.term.show(screen)
             elif message:
                 self.term.say(message, style="bold red")
             redraw = False
@@ -192,6 +195,7 @@ class PlaySession:
             except PandaCoreError as err:  # an illegal move or notation: state unchanged
                 message = one_line(f"not a legal move: {err}")
                 continue
+            self._moved_in[seat] = len(state.get("round_results") or [])
             return Turn.PLAYED
 
     def _explain(self, state: dict[str, Any], picker: MovePicker, what: str) -> str:

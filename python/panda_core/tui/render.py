@@ -215,7 +215,9 @@ def move_lines(picker: MovePicker, rows: int) -> list[Text]:
         notation = str(move.get("notation", ""))
         text = str(move.get("text") or "") or notation
         cell.append(text)  # what the move is, in the table model's words
-        if notation != text and cell.cell_len + 2 + len(notation) <= col - 1:
+        said = f" {text} "
+        inside = notation == text or f" {notation} " in said  # "Panda 7": 7 is in the words
+        if not inside and cell.cell_len + 2 + len(notation) <= col - 1:
             cell.append(f"  {notation}", style="dim")  # what can be typed instead of the number
         cells.append(_fit(cell, col - 1))
     lines = [_fit(head)]
@@ -238,11 +240,12 @@ def consequence_texts(state: State) -> list[str]:
     return [str(e["text"]) for e in state.get("consequences") or [] if e.get("text")]
 
 
-def after_lines(texts: Sequence[str], max_lines: int = 2) -> list[Text]:
+def after_lines(
+    texts: Sequence[str], max_lines: int = 2, lead: str = "After your move: "
+) -> list[Text]:
     """``After your move: …`` on at most ``max_lines`` lines (the texts joined by ``;``)."""
     if not texts:
         return []
-    lead = "After your move: "
     lines = [Text(lead, style="bold yellow")]
     indent = " " * len(lead)
     for k, text in enumerate(texts):
@@ -281,17 +284,23 @@ def play_screen(
     picker: MovePicker | None,
     message: str = "",
     height: int = 24,
+    moved_in: int | None = None,
 ) -> RenderableType:
     """The screen of one turn for ``state['seat']`` (``picker`` is ``None`` when not its turn).
 
     Line budget: header 1, seats 3 (4 with a status row), table 2-4, ``After your move`` 0-2, log
     heading 1, hand ≤3, moves heading 1, message 1 and the prompt line the caller prints. The
     lines left go first to the current log group (whole, leaving the moves at least
-    ``MIN_MOVE_ROWS``), then to the moves, then to older log groups, whole.
+    ``MIN_MOVE_ROWS``), then to the moves, then to older log groups, whole. ``moved_in``: the
+    hands/rounds finished when the seat last moved (its last move's consequences then say which
+    hand they are from once a new one has begun).
     """
     hand = cards_lines(state.get("hand") or [], WIDTH, MAX_HAND_LINES, lead="Your hand: ")
     since = int(state.get("since_last_turn") or 0)
-    consequences = after_lines(consequence_texts(state))
+    lead = "After your move: "
+    if moved_in is not None and moved_in != len(state.get("round_results") or []):
+        lead = f"After your last move ({round_word(state)} {moved_in + 1}): "
+    consequences = after_lines(consequence_texts(state), lead=lead)
     log = tui_log.groups(state)
     on_table = table_lines(state)
     fixed = 1 + seats_height(state) + len(on_table) + len(consequences) + 1 + len(hand) + 1 + 1
@@ -439,7 +448,6 @@ def game_summary(state: State, saved: str) -> RenderableType:
     rounds = len(state.get("round_results") or [])
     plural = "" if rounds == 1 else "s"
     by_place = places_table(state)
-    texts = [str(p["text"]) for p in state.get("places") or [] if p.get("text")]
     return Group(
         Panel(
             Text(f"Game over: {line} after {rounds} {round_word(state)}{plural}.", style="bold"),
@@ -447,7 +455,6 @@ def game_summary(state: State, saved: str) -> RenderableType:
         ),
         Text("Final places" if by_place is not None else "Final scores", style="bold"),
         by_place if by_place is not None else scores_table(state, state["scores"]),
-        *(_fit(Text(f"  {t}", style="dim")) for t in texts[:6]),
         Text(f"Record saved to {saved}"),
         Text(f"Replay it with: panda-core replay {saved}", style="dim"),
     )
