@@ -9,6 +9,7 @@ screen: every screen fits 80×24, the final summary matches the saved record rep
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import subprocess
@@ -43,7 +44,11 @@ PROMPTS = [TURN_PROMPT, ENTER, READY, pexpect.EOF]
 
 
 def load(name: str, text: str) -> HeadGame | ClimbGame:
-    return HeadGame.from_json(text) if name == "head" else ClimbGame.from_json(text)
+    """The game of a record ``play`` saved: the engine's record inside the one with names."""
+    names = json.loads(text)
+    assert set(names) == {"panda_table", "names", "record"}
+    record = json.dumps(names["record"])
+    return HeadGame.from_json(record) if name == "head" else ClimbGame.from_json(record)
 
 
 def play_args(name: str, seed: int, *extra: str) -> list[str]:

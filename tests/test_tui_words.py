@@ -402,3 +402,25 @@ def test_hot_seat_summaries_come_from_the_spectators_state() -> None:
     assert public["seat"] is None and public.get("spectator") is True and not public["hand"]
     alone = Table("year", players=2, seats=["human", "random"], seed=2)
     assert PlaySession(alone, term)._public()["seat"] == 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_replay_log_says_what_the_table_said(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game played by ``play`` (its loop, in-process) and saved; ``replay --log --seat 0``
+    prints exactly the lines the table showed that seat, seat names included."""
+    from panda_core.cli import main
+    from panda_core.tui.play import PlaySession
+    from panda_core.tui.terminal import Terminal, make_console
+
+    table = Table(name, players=2, seats=["human:you", "random"], seed=6, **RULES[name])
+    term = Terminal(make_console(True, io.StringIO()), io.StringIO("1\n" * 3000))
+    path = tmp_path / "game.json"
+    assert PlaySession(table, term, path).run() == 0 and table.is_over
+    shown = [str(e["text"]) for e in table.state(0)["events"]]
+    assert main(["replay", str(path), "--log", "--seat", "0"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed == shown
+    assert any("(random)" in line for line in printed)
+    assert not any(REPR.search(line) or "card(s)" in line for line in printed)

@@ -87,7 +87,7 @@ class PlaySession:
     def save(self) -> Path:
         if self._saved is None:
             self._saved = self.save_to or free_path(Path(self.table.default_record_name()))
-        self.table.save(self._saved)
+        self.table.save(self._saved, names=True)  # replay and --log then name the seats
         return self._saved
 
     def _quit(self) -> int:
