@@ -18,11 +18,20 @@ import pexpect
 import pytest
 from rich.console import Console
 
-from panda_core.table import Table
+from panda_core.table import Replay, Table
 from panda_core.tui import log as tui_log
 from panda_core.tui import render
 from panda_core.tui.moves import MovePicker, parse_line
-from tui_support import ENTER, TURN_PROMPT, Pty, card_tokens, move_cells, plain, screens
+from tui_support import (
+    ENTER,
+    TURN_PROMPT,
+    Pty,
+    card_tokens,
+    check_no_hidden_token,
+    move_cells,
+    plain,
+    screens,
+)
 
 GAMES = ("head", "year", "spin")
 RULES: dict[str, dict[str, Any]] = {"head": {"bust_threshold": 6}, "year": {}, "spin": {}}
@@ -297,7 +306,10 @@ def play_args(name: str, seed: int) -> list[str]:
             "--save", "game.json", *RULE_ARGS[name]]  # fmt: skip
 
 
-@pytest.mark.parametrize("name", GAMES)
+# Panda Head in the inner loop (pytest -m "not slow"), every game in CI.
+@pytest.mark.parametrize(
+    "name", [GAMES[0], *(pytest.param(g, marks=pytest.mark.slow) for g in GAMES[1:])]
+)
 def test_pty_after_your_move_and_help(name: str, tmp_path: Path) -> None:
     """Through the pty: ``? 1`` explains move 1, ``? TOKEN`` a card of the hand, and after a
     move that drew, turned up or brought back cards the next screen says so."""
@@ -325,10 +337,25 @@ def test_pty_after_your_move_and_help(name: str, tmp_path: Path) -> None:
         shown = " ".join(line.strip() for line in pty.display())
         assert re.search(r"After your (last )?move( \((hand|round) \d+\))?: ", shown), shown
         assert texts[0][:40] in shown, (texts, pty.text())
+        pages = []
+        for key in ("l", "t"):  # the whole log, the last trick: nothing hidden on them either
+            pty.send(key)
+            pty.expect("Enter: back to the game")
+            pages.append(pty.text())
+            pty.send("")
+            pty.expect(TURN_PROMPT)
+        assert "The whole log" in pages[0] and "Last trick" in pages[1]
         pty.send("q")
         pty.expect(pexpect.EOF)
     finally:
         pty.close()
+    if name != "head":  # tokens are unique in the climbing games (see check_hides)
+        record = (tmp_path / "game.json").read_text()
+        full, mine = Replay(record), Replay(record, seat=0)
+        now = len(full) - 1
+        for page in pages:
+            assert not REPR.search(page), page
+            check_no_hidden_token(full.frame(now), mine.frame(now), page)
 
 
 @pytest.mark.slow
@@ -359,8 +386,6 @@ def test_pty_whole_game_words_status_places(name: str, tmp_path: Path) -> None:
         assert not REPR.search(screen), screen
     assert "card(s)" not in out
     record = (tmp_path / "game.json").read_text()
-    from panda_core.table import Replay
-
     final = Replay(record, seat=0).frame(len(Replay(record)) - 1)
     for event in final["events"]:
         if event["type"] in ("drowsy", "pooped"):

@@ -225,7 +225,6 @@ def check_hides(
     anywhere on the screen, event lines included. (Panda Head's tokens are values, shared by
     five cards and by every number on the screen: the bracket check is the one that applies.)
     """
-    seat = known["seat"]
     text = "\n".join(display)
     visible = tokens_of(known["hand"])
     for play in (known.get("table") or {}).get("plays") or []:
@@ -236,6 +235,16 @@ def check_hides(
     assert shown <= visible, (shown - visible, text)
     if name == "head":
         return
+    check_no_hidden_token(full, known, text)
+
+
+def check_no_hidden_token(full: dict[str, Any], known: dict[str, Any], text: str) -> None:
+    """``text`` (any screen of a climbing game) names no card of another hand that the seat
+    does not know: not blue, not in its own view (hand, table, event texts)."""
+    seat = known["seat"]
+    visible = tokens_of(known["hand"])
+    for play in (known.get("table") or {}).get("plays") or []:
+        visible |= tokens_of(play.get("cards") or [])
     said = " ".join(str(e.get("text", "")) for e in known["events"])
     for other, hand in enumerate(full["hands"]):
         if other == seat:
