@@ -182,6 +182,12 @@ def test_bad_keystrokes_then_q_saves(name: str, tmp_path: Path) -> None:
             ("=", "type the notation after '='"),
             ("x" * 500, "input too long"),
             ("\x1b[A", "control characters"),
+            ("? 0", "no move 0"),
+            ("? 123456789012", "no move 123456789"),
+            ("? zz", 'no card "zz" on your screen'),
+            ("?=", 'no card "" on your screen'),
+            ("?" + "Ea8" * 60, "no card"),
+            ("? [", "no card"),
             ("n" if len(moves_on_screen(first)) < 10 else "p", "moves"),
         ]:
             pty.send(line)
