@@ -148,29 +148,39 @@ def test_log_groups_come_from_the_state() -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_play_screen_keeps_the_current_group_whole_at_80x24(name: str) -> None:
-    """At many turns of a game the screen is 23 lines (the prompt is the 24th) and the current
-    log group is on it, every line, or its newest lines under the note that says how many
-    earlier lines ``l`` shows."""
-    table = table_at(name)
-    for _ in range(25):
+    """At many turns of a game (3 seats) the screen is 23 lines (the prompt is the 24th) and its
+    log is the newest groups, each one whole: the current one (or its newest lines under the
+    note that says how many earlier lines ``l`` shows), then older ones, never part of one. So
+    a line that explains a later one of its trick ("draws 2 cards" and the element card) is
+    never on the screen without it."""
+    table = Table(name, players=3, seats=["human", "random", "heuristic"], seed=2, **RULES[name])
+    table.advance()
+    for turn in range(40):
         if table.is_over:
             break
         state = table.state(0)
         lines = draw(render.play_screen(state, MovePicker(state["legal"]), height=24))
         assert len(lines) <= 23 and max(map(len, lines)) <= 80, "\n".join(lines)
-        current = tui_log.groups(state)[-1]
-        body = [line.split("│ ", 1)[1] for line in lines if "│ " in line]
-        texts = [t for _seq, t in current.lines]
-        if any("earlier lines of this group" in line for line in lines):
-            shown = body[1:]
-            assert shown and all(text.startswith(s.rstrip("…")) for s, text in zip(
-                shown, texts[-len(shown) :], strict=True))  # fmt: skip
-        else:
-            tail = body[-len(texts) :]
-            assert all(
-                text.startswith(s.rstrip("…")) for s, text in zip(tail, texts, strict=True)
-            ), "\n".join(lines)
-        table.play(0, len(state["legal"]) - 1)
+        blocks: list[tuple[str, list[str]]] = []
+        for line in lines:
+            if "│ " not in line:
+                continue
+            gutter, text = line.split("│ ", 1)
+            if gutter.strip() or not blocks:
+                blocks.append((gutter.strip(), []))
+            blocks[-1][1].append(text)
+        log = tui_log.groups(state)
+        shown = log[-len(blocks) :] if blocks else []
+        assert [b[0] for b in blocks] == [g.title[: tui_log.GUTTER_MAX] for g in shown]
+        for k, ((_title, texts), group) in enumerate(zip(blocks, shown, strict=True)):
+            wanted = [t for _seq, t in group.lines]
+            if texts and "earlier lines of this group" in texts[0]:
+                assert k == len(blocks) - 1  # only the current group is ever cut, from the top
+                texts, wanted = texts[1:], wanted[len(wanted) - len(texts) + 1 :]
+            assert len(texts) == len(wanted), ("\n".join(lines), wanted)
+            for drawn, text in zip(texts, wanted, strict=True):
+                assert text.startswith(drawn.rstrip().rstrip("…")), (drawn, text)
+        table.play(0, state["legal"][(7 * turn) % len(state["legal"])]["index"])
         table.advance()
 
 
