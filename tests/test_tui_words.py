@@ -416,12 +416,17 @@ def test_replay_log_and_last_trick_screens() -> None:
 
     table = Table("year", players=2, seats=["random", "random"], seed=3)
     table.advance()
+    replay = Replay(table.record())
+    card = replay.frame(30)["hands"][1][0]
     out = io.StringIO()
-    term = Terminal(make_console(True, out), io.StringIO("g 30\nl\n\nt\n\nq\n"))
-    assert ReplayViewer(Replay(table.record()), term, None).run() == 0
+    keys = f"g 30\nl\n\nt\n\n? {card['token']}\n\n?zz\nq\n"
+    term = Terminal(make_console(True, out), io.StringIO(keys))
+    assert ReplayViewer(replay, term, None).run() == 0
     text = out.getvalue()
     assert "The log up to here" in text and "── " in text
     assert "Last trick" in text
+    assert render.card_help_text(card)[:60] in text
+    assert 'no card "zz" on the screen' in text
     assert not REPR.search(text.split("The log up to here")[1])
 
 

@@ -508,8 +508,11 @@ def move_help_text(number: int, move: dict[str, Any]) -> str:
 
 
 def visible_cards(state: State) -> list[Card]:
-    """Every card the screen shows the seat: its hand, the table, the last trick, its moves."""
+    """Every card the screen shows the seat: its hand (every hand in a replay's full view), the
+    table, the last trick, its moves."""
     found: list[Card] = list(state.get("hand") or [])
+    for hand in state.get("hands") or []:
+        found += hand
     for play in (state.get("table") or {}).get("plays") or []:
         found += play.get("cards") or []
     for play in (state.get("last_trick") or {}).get("plays") or []:

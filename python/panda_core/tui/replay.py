@@ -23,6 +23,7 @@ KEYS = """Replay commands (type one and press Enter):
   g K          go to move K         r N      go to the start of hand/round N
   s S          see what seat S saw  s all    full information (every hand)
   l            the log up to here   t        the last trick / pile that finished
+  ? Ea8        a card on the screen: its faces, its effect, when it may be played
   ?            this help            q        quit"""
 
 
@@ -73,6 +74,14 @@ class ReplayViewer:
         frames = len(self.replay())
         if verb in ("q", "quit", "exit"):
             return "quit"
+        if verb.startswith("?") and (arg or len(verb) > 1):
+            token = (verb[1:] or arg).strip()
+            token = token[1:] if token.startswith("=") else token
+            card = render.find_card(self.replay().frame(self.frame), token)
+            if card is None:
+                return f'no card "{token[:20]}" on the screen'
+            self._show(render.card_help_text(card), "Card")
+            return ""
         if verb in ("?", "h", "help"):
             screen, _ = render.help_screen(KEYS, 0, self.term.height)
             self.term.show(screen)
