@@ -24,6 +24,7 @@ from panda_core.tui import render
 from panda_core.tui.moves import MovePicker, parse_line
 from tui_support import (
     ENTER,
+    REPR,
     TURN_PROMPT,
     Pty,
     card_tokens,
@@ -36,8 +37,6 @@ from tui_support import (
 GAMES = ("head", "year", "spin")
 RULES: dict[str, dict[str, Any]] = {"head": {"bust_threshold": 6}, "year": {}, "spin": {}}
 RULE_ARGS = {"head": ["--rule", "bust_threshold=6"], "year": [], "spin": []}
-REPR = re.compile(r"\[\d+, \d+|\{'|\(\d+, \d+\)|None\b")
-"""Python's own spelling of a list, dict, tuple or None: never on a screen (issue 22)."""
 
 
 def draw(renderable: Any, height: int = 24) -> list[str]:

@@ -31,6 +31,8 @@ CARD = re.compile(r"\[([^\[\]\s:*]+)(?::[^\]]*)?\*?\]")
 """A card as the front-end draws it: ``[token]``, ``[token:face]`` or ``[token*]``."""
 ANSI = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07]*\x07|[()][0-9A-Za-z]|[=>78cM])")
 TURN_PROMPT = r"\r\n> $"
+REPR = re.compile(r"\[\d+, \d+|\{'|\(\d+, \d+\)|None\b")
+"""Python's own spelling of a list, dict, tuple or None: never on a screen (issue 22)."""
 
 # What the prompts of the front-end look like (tests wait for them).
 ENTER = "press Enter to continue "
