@@ -206,7 +206,14 @@ def move_lines(picker: MovePicker, rows: int) -> list[Text]:
         first, last = picker.page * picker.per_page + 1, picker.page * picker.per_page + len(shown)
         head.append(f"  {first}-{last} of {total}")
     if picker.pages > 1:
-        head.append(f"  page {picker.page + 1}/{picker.pages}  n/p: pages", style="dim")
+        head.append(f"  page {picker.page + 1}/{picker.pages} n/p", style="dim")
+    labels: list[str] = []  # the kinds of move on this page, in the table model's words
+    for _n, move in shown:
+        label = str((move.get("group") or {}).get("label") or "")
+        if label and label not in labels:
+            labels.append(label)
+    if labels:
+        head.append(f"  {', '.join(labels)}")
     head.append("  /text: filter  ?: help  q: quit", style="dim")
     col = WIDTH // MOVE_COLUMNS
     cells = []
