@@ -462,9 +462,12 @@ def test_every_text_of_whole_games_reads_as_words(name: str, players: int) -> No
     play_checked(name, players, 100 + players, every=7, most=None)
     if name == "year":
         game = panda_core.make(name, players=players, seed=7, panda_mood="flip")
+        step = 0
         while not game.is_over:
-            check_state(game, state_of(game, game.current_player), name)
+            if step % 5 == 0:
+                check_state(game, state_of(game, game.current_player), name)
             game.apply(game.bot_move("heuristic", seed=1))
+            step += 1
 
 
 @needs_catalogue
@@ -513,3 +516,18 @@ def test_a_replay_log_reads_as_words(name: str) -> None:
             assert not ONE_PLURAL.search(line), line
         said = (" Panda ",) if name == "head" else (" plays a ", " plays three ", " pair of ")
         assert any(word in line for line in lines for word in said)
+
+
+@needs_catalogue
+def test_s9_2_s12_table_help_is_each_presets_own() -> None:
+    """S-9.2 / S-10 / S-12: ``Table.help`` (the terminal's ``?``, the page's help) in spin says no
+    cap, 20 points and wind cards; in year, at most 7, 15 points and element cards."""
+    from panda_core.table import Table
+
+    spin = Table("spin", seats=["human", "heuristic"], seed=4)
+    spin.advance()
+    text = spin.help(0)
+    assert "(no cap)" in text and "at most 7" not in text and "20 by showing out" in text
+    assert "wind card" in text and "element" not in text.split("\n", 1)[1]
+    year = Table("year", seats=["human", "heuristic"], seed=4).help(0)
+    assert "(at most 7)" in year and "reaches 15" in year and "wind" not in year
