@@ -21,9 +21,9 @@ from panda_core.table import NotYourTurnError, Replay, Table, TableError, load_b
 GAMES = ("head", "year", "spin")
 
 STATE_KEYS = {
-    "game", "title", "players", "seat", "seed", "seats", "to_move", "your_turn", "is_over",
-    "winner", "round", "round_word", "scores", "hand_sizes", "draw_pile_size", "hand", "hands",
-    "table", "view", "legal", "events", "since_last_turn", "round_results", "last_move",
+    "game", "title", "players", "seat", "spectator", "seed", "seats", "to_move", "your_turn",
+    "is_over", "winner", "round", "round_word", "scores", "hand_sizes", "draw_pile_size", "hand",
+    "hands", "table", "view", "legal", "events", "since_last_turn", "round_results", "last_move",
 }  # fmt: skip
 
 

@@ -1,7 +1,9 @@
 """The state one seat is shown: built only from what the engine says that seat may see.
 
 (A replay's full-information frame, ``seat=None``, is the one exception: it shows every hand and
-the whole log, and is only ever built from a finished record by :class:`Replay`.)
+the whole log, and is only ever built from a finished record by :class:`Replay`. A spectator's
+state, ``public=True``, is the other way round: no hand at all, and the log every seat was shown,
+``game.public_events()``.)
 
 Every field comes from ``game.view(seat)`` (the engine's per-seat view), ``game.events(seat)``
 (the event log filtered for the seat) and, when the seat is to move, ``game.legal_moves()``; the
@@ -50,12 +52,20 @@ class SeatStateBuilder:
         self.presenter = game_spec.presenter()
 
     def events(
-        self, game: AnyGame, seat: int | None, notes: Sequence[Note]
+        self, game: AnyGame, seat: int | None, notes: Sequence[Note], *, public: bool = False
     ) -> list[dict[str, Any]]:
-        """The events ``seat`` saw (``None``: every event, full information), with text."""
+        """The events ``seat`` saw (``None``: every event, full information; ``public``: the
+        events every seat was shown, a spectator's), with text. A table note reaches the seat
+        it is about, and every seat and spectator when it says ``"public": True``."""
         names = SeatNames(self.seat_names, seat)
-        raw = [dict(e) for e in game.events(seat)]
-        listed = merge_notes(raw, [n for n in notes if seat is None or n[1].get("player") == seat])
+        source = game.public_events() if public else game.events(seat)
+        raw = [dict(e) for e in source]
+        shown = [
+            n
+            for n in notes
+            if n[1].get("public") or (not public and (seat is None or n[1].get("player") == seat))
+        ]
+        listed = merge_notes(raw, shown)
         for i, event in enumerate(listed):
             event["seq"] = i
             event["text"] = self.presenter.describe(event, self.book, names)
@@ -70,14 +80,22 @@ class SeatStateBuilder:
         seed: int | None,
         notes: Sequence[Note],
         since: int,
+        public: bool = False,
     ) -> dict[str, Any]:
+        """The state ``seat`` is shown (``None``: full information, every hand). ``public``: a
+        spectator's state instead, whatever ``seat`` is: no hand, no hands, no legal moves, the
+        events every seat was shown (``game.public_events()``), ``seat`` None and
+        ``"spectator": True``."""
+        if public:
+            seat = None
         names = SeatNames(self.seat_names, seat)
         viewer = 0 if seat is None else seat
         view = dict(game.view(viewer))
         hands = None
-        if seat is None:  # full information (a replay's "all" seat): every hand, nobody's view
-            hands = [self.presenter.hand(game.view(p), self.book) for p in range(game.players)]
+        if seat is None:  # nobody's view: the public part of seat 0's
             view = _without_hand(view)
+            if not public:  # full information (a replay's "all" seat): every hand
+                hands = [self.presenter.hand(game.view(p), self.book) for p in range(game.players)]
         to_move = game.current_player
         your_turn = seat is not None and to_move == seat
         legal = []
@@ -86,7 +104,7 @@ class SeatStateBuilder:
             for i, move in enumerate(moves):
                 shown = self.presenter.move(move, self.book, view)
                 legal.append({"index": i, "notation": move.notation, **shown})
-        events = self.events(game, seat, notes)
+        events = self.events(game, seat, notes, public=public)
         results = [
             {**dict(r), "text": self.presenter.round_text(r, names)} for r in game.round_results
         ]
@@ -99,6 +117,7 @@ class SeatStateBuilder:
             "title": self.spec.title,
             "players": game.players,
             "seat": seat,
+            "spectator": public,
             "seed": seed,
             "seats": [dict(k) for k in seat_kinds],
             "to_move": to_move,
