@@ -17,6 +17,19 @@ function dataOf(id) {
   return { root, data: JSON.parse(data.textContent) };
 }
 
+/** A replay's data, stored as gzip in base64 (`{"gzip": …}`): unpacked by the browser itself. */
+async function unpacked(data) {
+  if (data.gzip === undefined) return data;
+  if (typeof DecompressionStream === "undefined") {
+    throw new Error("this browser cannot unpack the replay (it has no DecompressionStream)");
+  }
+  const text = atob(data.gzip);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i += 1) bytes[i] = text.charCodeAt(i);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return JSON.parse(await new Response(stream).text());
+}
+
 function fallbackGone(root) {
   const text = root.querySelector(":scope > .pc-html__text");
   if (text) text.hidden = true;
@@ -75,7 +88,17 @@ function framesOf(data) {
 function replay(id, options = {}) {
   const found = dataOf(id);
   if (!found || found.root.dataset.drawn) return;
-  const { root, data } = found;
+  found.root.dataset.drawn = "loading";
+  unpacked(found.data).then(
+    (data) => replayOf(found.root, data, options),
+    (err) => {
+      found.root.dataset.drawn = "failed";
+      found.root.prepend(h("p", testid("html-error", { class: "pc-html__note" }), err.message));
+    },
+  );
+}
+
+function replayOf(root, data, options) {
   const frames = framesOf(data);
   const last = frames.length - 1;
   const board = new Board(null);

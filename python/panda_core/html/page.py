@@ -22,6 +22,7 @@ __all__ = ["document", "embed_json", "fragment", "new_id", "plain_text"]
 
 _EXTRA_CSS = f"""
 .{SCOPE} {{ text-align: left; line-height: 1.35; padding: 0.4rem; border-radius: 8px; }}
+.{SCOPE} [hidden] {{ display: none !important; }}
 .{SCOPE}:focus {{ outline: 2px solid var(--accent); outline-offset: 2px; }}
 .{SCOPE} .pc-html__text {{ white-space: pre-wrap; font-size: 0.85rem; margin: 0; background: none;
   border: 0; color: var(--ink); }}

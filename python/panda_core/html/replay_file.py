@@ -5,10 +5,15 @@ only what that seat knew at each moment. They are stored compactly: a frame's ev
 the first ``n`` of the last frame's events (a log only grows), so the events are stored once and
 each frame keeps ``events_n``; every frame after the first is stored as the changes from the one
 before (``[path, value]`` to set, ``[path]`` to delete), which the page applies when it opens.
+The whole is stored gzipped (base64), unpacked by the browser's own ``DecompressionStream``: a
+1,079-move climbing game seen by one seat is a file of about 180 KB.
 """
 
 from __future__ import annotations
 
+import base64
+import gzip
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -19,14 +24,16 @@ from panda_core.html.page import document, fragment, plain_text
 __all__ = [
     "MAX_HTML_BYTES",
     "MAX_HTML_FRAMES",
+    "packed",
     "replay_data",
     "replay_fragment",
+    "unpacked",
     "write_replay_file",
 ]
 
 MAX_HTML_BYTES = 16 * 1024 * 1024
 """The largest replay file written. The longest records a replay reads hold 20,000 moves; a
-1,000-move climbing game makes a file of about 1 MB (docs/notebooks.md)."""
+1,079-move climbing game makes a file of 180 KB (210 KB with every hand; docs/notebooks.md)."""
 
 MAX_HTML_FRAMES = 5_001
 """The most frames (moves + 1) an HTML replay holds: each frame is built as the replay builds it,
@@ -99,6 +106,21 @@ def replay_data(replay: Any, seat: int | None, title: str | None = None) -> dict
     }
 
 
+def packed(data: dict[str, Any]) -> dict[str, str]:
+    """``data`` as ``{"gzip": base64}``: the page unpacks it with the browser's own
+    ``DecompressionStream`` (a 1,079-move game's frames: 1.1 MB of JSON, 84 KB of gzip)."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    raw = gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
+    return {"gzip": base64.b64encode(raw).decode("ascii")}
+
+
+def unpacked(data: dict[str, Any]) -> dict[str, Any]:
+    """What :func:`packed` packed (for tests and tools)."""
+    text = gzip.decompress(base64.b64decode(data["gzip"], validate=True)).decode("utf-8")
+    value: dict[str, Any] = json.loads(text)
+    return value
+
+
 def replay_fragment(
     replay: Any, seat: int | None, *, document_keys: bool = False, autoplay: bool = False
 ) -> tuple[str, str]:
@@ -111,7 +133,7 @@ def replay_fragment(
         "through it)\nFirst frame:\n" + plain_text(first)
     )
     body = fragment(
-        data,
+        packed(data),
         "replay",
         fallback,
         kind="replay",
