@@ -3,9 +3,9 @@
 // the page's modules into one classic script (panda_core.html.bundle), where `__pandaModules`
 // holds their exports. It knows no rule and no word of a game: every text is in the states.
 //
-// A view is an element `<div class="pc-html" id=ID>` holding `<script type="application/json"
-// id="ID-data">` (its data) and `<pre class="pc-html__text">` (the plain-text fallback, removed
-// once the board is drawn).
+// A view is an element (div.pc-html, id ID) holding its data as JSON in a script element of
+// type application/json (id ID-data) and the plain-text fallback (pre.pc-html__text, hidden once
+// the board is drawn).
 
 const { Board } = __pandaModules["board.js"];
 const { h, testid } = __pandaModules["util.js"];
