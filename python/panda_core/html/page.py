@@ -20,6 +20,18 @@ from panda_core.html.bundle import SCOPE, scoped_css, script
 
 __all__ = ["document", "embed_json", "fragment", "new_id", "plain_text"]
 
+_RESET_CSS = f"""
+.{SCOPE} :is(h1, h2, h3, h4, h5, h6, p, ol, ul, li, dl, dt, dd, button, select, option, input,
+  label, pre, code, table, thead, tbody, tr, td, th, strong, em, b, i, a, section, header,
+  footer, nav, form, fieldset, legend, blockquote, hr) {{ all: revert; box-sizing: border-box; }}
+"""
+"""Put before the page's style: the elements a notebook's own style sheet commonly styles (its
+headings, paragraphs, lists, tables, buttons) go back to the browser's defaults inside a view,
+then the page's rules apply to them as on the page. The reset's selector weighs as much as a
+notebook's ``.jp-RenderedHTMLCommon h3`` and comes later, so it wins; the page's rules weigh as
+much or more and come later still. (SVG drawings are left alone: ``all`` would drop their
+attributes.)"""
+
 _EXTRA_CSS = f"""
 .{SCOPE} {{ text-align: left; line-height: 1.35; padding: 0.4rem; border-radius: 8px; }}
 .{SCOPE} [hidden] {{ display: none !important; }}
@@ -53,7 +65,7 @@ def embed_json(value: Any) -> str:
 
 
 def style() -> str:
-    return scoped_css() + _EXTRA_CSS
+    return _RESET_CSS + scoped_css() + _EXTRA_CSS
 
 
 def fragment(
