@@ -1014,7 +1014,7 @@ def test_a_shared_climbing_id_plays_the_engines_pick_as_over_a_subprocess(name: 
     for seed in range(40):
         game = make(name, players=3, seed=seed)
         player = game.current_player
-        decision = bot_seat.decision(game, game_id="g", player=player, number=0)
+        decision = bot_seat.decision(game.seat(player), game_id="g", number=0)
         ids = [a for a, _ in decision.legal if a is not None]
         shared = {a for a in ids if ids.count(a) > 1}
         if not shared:

@@ -83,6 +83,15 @@ def query(created: dict[str, Any]) -> str:
     return f"seat={created['seat']}&token={created['token']}"
 
 
+PRESENCE = ("presence", "spectators")
+"""The parts of a table's state that change without a move (who has a page open)."""
+
+
+def game_part(state: State) -> State:
+    """A state without its presence (:data:`PRESENCE`), to compare the game shown."""
+    return {k: v for k, v in state.items() if k not in PRESENCE}
+
+
 def first_legal(state: State) -> int:
     index: int = state["legal"][0]["index"]
     return index

@@ -82,6 +82,7 @@ COMMON: dict[str, Writer] = {
     "bot_fallback": lambda e: (
         f"{e.whose} bot failed ({e['reason']}); the {e['played_by']} bot moved instead"
     ),
+    "stand_in": lambda e: f"the {e['bot']} bot plays for {e.who} while away",
 }
 
 

@@ -26,7 +26,14 @@ from panda_core.table.positions import Positions
 from panda_core.table.seat_state import SeatStateBuilder
 from panda_core.table.seats import check_seat
 
-__all__ = ["MAX_RECORD_BYTES", "MAX_RECORD_MOVES", "Replay"]
+__all__ = ["MAX_NAME", "MAX_RECORD_BYTES", "MAX_RECORD_MOVES", "NAMED_RECORD", "Replay"]
+
+NAMED_RECORD = "panda_table"
+"""The key of a record that carries its seats' names: ``{"panda_table": 1, "names": [one per
+seat], "record": {the engine's record}}`` (``Table.named_record()``, the web page's record
+download). :class:`Replay` reads both it and the engine's bare record."""
+MAX_NAME = 40
+"""The longest seat name a replay takes (a person's name at a table is at most as long)."""
 
 MAX_RECORD_MOVES = 20_000
 """The most moves a replayed record may hold, checked before any move is applied. The longest
@@ -56,13 +63,19 @@ class Replay:
                 f"a record is at most {MAX_RECORD_BYTES} characters, got {len(record)}"
             )
         parsed = _parse(record)
+        carried: list[str] | None = None
+        if isinstance(parsed, dict) and NAMED_RECORD in parsed:
+            carried, parsed = _unwrap(parsed)
         self.spec = spec_of_record(parsed)
         _check_move_count(self.spec, parsed)  # before any move is applied
         start, moves = self.spec.replay_start(parsed)
         self._positions = Positions(start, moves)
         self.players = start.players
         n = self.players
-        self.names = names or [f"seat {p}" for p in range(n)]
+        given = carried if names is None else _names(names, "names")
+        if given is not None and len(given) != n:
+            raise TableError(f"a {n}-player game needs {n} seat names, got {len(given)}")
+        self.names = given or [f"seat {p}" for p in range(n)]
         self.seat = None if seat is None else self._seat(seat)
         self._book = CardBook(start)
         self._builder = SeatStateBuilder(self.spec, self._book, self.names)
@@ -161,6 +174,43 @@ class Replay:
         from panda_core.html import SAME_SEAT, write_replay
 
         return write_replay(self, path, SAME_SEAT if seat is ... else seat, autoplay=autoplay)
+
+
+def _names(value: object, what: str) -> list[str]:
+    """``value`` as a list of seat names (1 to :data:`MAX_NAME` printable characters each)."""
+    if not isinstance(value, list) or not value or len(value) > 16:
+        raise TableError(f"{what} is a list with one seat name per player, got {cut(repr(value))}")
+    for name in value:
+        if not isinstance(name, str) or not name.strip():
+            raise TableError(f"a seat name in {what} is text, got {cut(repr(name))}")
+        if len(name) > MAX_NAME or not name.isprintable():
+            raise TableError(
+                f"a seat name in {what} is 1 to {MAX_NAME} printable characters, got "
+                f"{cut(repr(name))}"
+            )
+    return list(value)
+
+
+def _unwrap(parsed: dict[str, Any]) -> tuple[list[str], Any]:
+    """The names and the engine's record of a record with names (see :data:`NAMED_RECORD`)."""
+    keys = sorted(parsed)
+    if keys != sorted([NAMED_RECORD, "names", "record"]):
+        raise TableError(
+            f"a record with names has exactly the fields {NAMED_RECORD!r}, 'names' and 'record', "
+            f"got {[cut(k) for k in keys][:8]}"
+        )
+    version = parsed[NAMED_RECORD]
+    if version != 1 or isinstance(version, bool):
+        raise TableError(
+            f"this panda-core reads records with names of version 1, got {cut(repr(version))}"
+        )
+    inner = parsed["record"]
+    if not isinstance(inner, dict):
+        raise TableError(
+            f"the 'record' of a record with names is the game record (a JSON object), got "
+            f"{type(inner).__name__}"
+        )
+    return _names(parsed["names"], "the record's names"), inner
 
 
 def _check_move_count(game_spec: GameSpec, parsed: Any) -> None:

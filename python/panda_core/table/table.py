@@ -18,6 +18,7 @@ game logic: the legal moves, their texts, the cards and their faces all come fro
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 from collections.abc import Sequence
@@ -25,12 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from panda_core._args import cut, int_arg, players_arg, seed_arg, shown
-from panda_core._core import GameOverError
-from panda_core._registry import AnyGame, GameSpec, spec
-from panda_core.bots import BuiltinBot
+from panda_core._core import GameOverError, check_bot
+from panda_core._registry import AnyGame, AnySeat, GameSpec, spec
+from panda_core.bots import BuiltinBot, names_builtin
 from panda_core.table.bot_runner import FALLBACK_BOT, Fallback, ask_bot, close_bots, seat_bots
 from panda_core.table.cards import CardBook
 from panda_core.table.errors import NotYourTurnError, TableError
+from panda_core.table.replay import NAMED_RECORD
 from panda_core.table.seat_state import SeatStateBuilder
 from panda_core.table.seats import SeatSpec, check_seat, parse_seat
 
@@ -89,6 +91,7 @@ class Table:
         self._notes: list[tuple[int, dict[str, Any]]] = []  # (history length, table event)
         self._last_move_at = [0] * n  # history length after each seat's last move
         self._builder = SeatStateBuilder(self._spec, self._book, [s.name for s in self.seats])
+        self._stand_ins: dict[str, BuiltinBot] = {}  # the stand-in bots, by name
 
     # ---- who is where ----------------------------------------------------------------------
 
@@ -129,6 +132,19 @@ class Table:
     def seat_arg(self, seat: object) -> int:
         """``seat`` as a seat of this table (``TypeError`` / ``TableError`` otherwise)."""
         return check_seat(seat, self.players)
+
+    def seat(self, player: object) -> AnySeat:
+        """The engine's seat object of ``player`` (``game.seat(player)``): what that seat may
+        know and nothing else (no attribute, ``repr`` or ``to_json()`` of it shows a card the seat
+        may not know). A program that plays a seat from outside the table (a connected bot)
+        builds its messages from it."""
+        seat: AnySeat = self._game.seat(self.seat_arg(player))
+        return seat
+
+    @property
+    def names(self) -> list[str]:
+        """The seats' names as every seat sees them (a person's name, a bot's name)."""
+        return [s.name for s in self.seats]
 
     # ---- moving ----------------------------------------------------------------------------
 
@@ -173,6 +189,39 @@ class Table:
         if answer.fallback is not None:
             self._note(answer.fallback)
         return self._apply(seat, answer.move)
+
+    def play_for(self, seat: object, bot: str) -> list[dict[str, Any]]:
+        """The built-in bot ``bot`` plays one move for the person at ``seat`` (a stand-in: the
+        person is away), from that seat's information only, within :attr:`bot_time`. The log of
+        every seat (and of spectators) notes it: a ``stand_in`` event (``player``: the seat,
+        ``bot``, ``name``: the person's name) just before the move. Refused like :meth:`play`
+        when it is not that seat's turn; ``TableError`` for a seat that is a bot or a ``bot``
+        that is not a built-in one."""
+        s = self.seat_arg(seat)
+        if not isinstance(bot, str) or not names_builtin(bot):
+            raise TableError(f"a stand-in is a built-in bot (as 'heuristic'), got {shown(bot)}")
+        if self._game.is_over:
+            raise GameOverError("the game is over: no more moves")
+        if self._game.current_player != s:
+            raise NotYourTurnError(
+                f"seat {s} tried to move, but seat {self._game.current_player} is to move"
+            )
+        if not self.seats[s].is_human:
+            raise TableError(f"seat {s} is a bot: a stand-in plays only for a person")
+        stand_in = self._stand_ins.get(bot)
+        if stand_in is None:
+            check_bot(bot)
+            stand_in = self._stand_ins[bot] = BuiltinBot(bot, time_limit=self.bot_time)
+        answer = ask_bot(stand_in, bot, self._game, s, self.bot_time, self._fallback)
+        event = {
+            "type": "stand_in",
+            "player": s,
+            "bot": bot,
+            "name": self.seats[s].name,
+            "public": True,
+        }
+        self._notes.append((len(self._game.history), event))
+        return self._apply(s, answer.move)
 
     def advance(self, max_moves: int | None = None) -> list[dict[str, Any]]:
         """Let the bots move until a person must move or the game ends (at most ``max_moves``
@@ -223,6 +272,20 @@ class Table:
             since=self._last_move_at[s],
         )
 
+    def spectator_state(self) -> dict[str, Any]:
+        """What a spectator may know now: the public part of the table (no hand, no legal move,
+        the events every seat saw with every private card hidden, ``seat`` null and
+        ``"spectator": true``), JSON-ready."""
+        return self._builder.build(
+            self._game,
+            None,
+            seat_kinds=[x.public() for x in self.seats],
+            seed=self.seed if self._game.is_over else None,
+            notes=[n for n in self._notes if n[1].get("public")],
+            since=0,
+            public=True,
+        )
+
     def help(self, seat: object) -> str:
         """Help for ``seat``: the rules in brief with their IDs, and the rule behind each kind of
         move it may make now."""
@@ -242,11 +305,27 @@ class Table:
         """The game record: the engine's ``to_json()`` (``from_json`` and ``Replay`` load it)."""
         return self._game.to_json()
 
-    def save(self, path: str | os.PathLike[str]) -> Path:
-        """Write :meth:`record` to ``path`` (atomically: a crash never leaves half a record)."""
+    def named_record(self) -> str:
+        """The record with the seats' names: ``{"panda_table": 1, "names": [...], "record":
+        {...}}``, where ``record`` is :meth:`record` itself. :class:`Replay` and ``panda-core
+        replay`` read it (and show the names); the engine's ``from_json`` reads only
+        :meth:`record` (take ``json.loads(text)["record"]`` out of it)."""
+        return (
+            '{"'
+            + NAMED_RECORD
+            + '": 1, "names": '
+            + json.dumps(self.names)
+            + ', "record": '
+            + self.record()
+            + "}"
+        )
+
+    def save(self, path: str | os.PathLike[str], *, names: bool = False) -> Path:
+        """Write :meth:`record` (``names=True``: :meth:`named_record`) to ``path`` (atomically:
+        a crash never leaves half a record)."""
         target = Path(path)
         partial = target.with_name(target.name + ".partial")
-        partial.write_text(self.record(), encoding="utf-8")
+        partial.write_text(self.named_record() if names else self.record(), encoding="utf-8")
         os.replace(partial, target)
         return target
 

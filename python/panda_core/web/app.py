@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Query
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError, WebSocketRequestValidationError
 from pydantic import BaseModel
@@ -35,22 +35,23 @@ from panda_core.web.bot_arena import Challenges
 from panda_core.web.bot_hub import BotHub, BotSettings
 from panda_core.web.bot_socket import serve_bot
 from panda_core.web.catalog import games_catalog
-from panda_core.web.errors import NotFound, Unprocessable, WebError
+from panda_core.web.errors import Malformed, NotFound, Unprocessable, WebError
 from panda_core.web.guard import Guard, HostPolicy
 from panda_core.web.payloads import (
     FrameNumber,
     FrameSeat,
+    MaybeSeat,
     MoveRequest,
     NewChallenge,
     NewTable,
-    Seat,
+    OptionalToken,
     SeatToken,
-    Token,
+    Spectator,
 )
 from panda_core.web.refusals import refusal
 from panda_core.web.session import serve_socket
 from panda_core.web.sockets import POLICY_VIOLATION, close_reason, error_message
-from panda_core.web.tables import Registry
+from panda_core.web.tables import LiveTable, Registry
 from panda_core.web.traffic import Traffic, TrafficRecorder
 
 __all__ = ["STATIC", "create_app"]
@@ -79,6 +80,55 @@ def _json(text: str) -> Response:
     return Response(text, media_type="application/json")
 
 
+def _viewer(
+    registry: Registry,
+    table_id: str,
+    seat: int | None,
+    token: str | None,
+    spectator: str | None,
+    *,
+    present: bool = True,
+) -> tuple[LiveTable, int | None]:
+    """The table and who looks at it: a seat (``?seat=S&token=T``) or a spectator
+    (``?spectator=TOKEN``, seat ``None``)."""
+    if spectator is not None:
+        if seat is not None or token is not None:
+            raise Malformed("give seat and token (a player's) or spectator, not both")
+        return registry.spectate(table_id, spectator), None
+    if seat is None or token is None:
+        raise Malformed(
+            "give seat and token (a player's, from the invite link) or spectator (the "
+            "spectators' token)"
+        )
+    return registry.table(table_id, seat, token, present=present), seat
+
+
+def _invites(live: LiveTable) -> dict[str, Any]:
+    """The links of a new table: one per person's seat, one for its spectators."""
+    invites = [
+        {
+            "seat": s,
+            "name": live.name(s),
+            "token": live.tokens[s],
+            "link": f"#table={live.id}&seat={s}&token={live.tokens[s]}",
+        }
+        for s in live.people
+    ]
+    first = live.people[0]
+    return {
+        "table": live.id,
+        "seat": first,
+        "token": live.tokens[first],
+        "invites": invites,
+        "spectator": {
+            "token": live.spectator_token,
+            "link": f"#table={live.id}&spectator={live.spectator_token}",
+        },
+        "stand_in": live.stand_in,
+        "hold": live.hold,
+    }
+
+
 def create_app(
     *,
     idle_timeout: float = 1800.0,
@@ -90,6 +140,7 @@ def create_app(
     hosts: HostPolicy | None = None,
     traffic: Traffic | None = None,
     bots: BotSettings | None = None,
+    seat_hold: float = 60.0,
 ) -> FastAPI:
     """The app: tables with a person and bots, replays of records, the page.
 
@@ -102,7 +153,8 @@ def create_app(
     loopback names, see :class:`~panda_core.web.guard.HostPolicy`); ``traffic``: a list that
     receives everything the server sends to clients (``("http", path, body)``, ``("ws", path,
     text)``), for tests; ``bots``: the bots that may connect to ``/bots/ws`` (their tokens and
-    the protocol's times, docs/bot_server.md; ``None``: none may).
+    the protocol's times, docs/bot_server.md; ``None``: none may); ``seat_hold``: seconds an
+    absent person's seat is held before its stand-in plays, when the table does not say.
     """
     hub = BotHub(bots) if bots is not None and bots.tokens else None
     registry = Registry(
@@ -111,6 +163,7 @@ def create_app(
         bot_delay=bot_delay,
         creation_rate=creation_rate,
         hub=hub,
+        seat_hold=seat_hold,
     )
     challenges = Challenges(hub, bot_time)
 
@@ -195,8 +248,8 @@ def create_app(
             try:
                 return Table(
                     wanted.game,
-                    players=wanted.players,
-                    seats=wanted.seats(),
+                    players=wanted.player_count(),
+                    seats=wanted.seats_specs(),
                     seed=wanted.seed,
                     bot_time=bot_time,
                     **(wanted.rules or {}),
@@ -204,13 +257,24 @@ def create_app(
             except (PandaCoreError, TypeError) as err:
                 raise Unprocessable(str(err)) from None
 
-        live = await registry.add_table(build, wanted.seat, wanted.remote())
-        return {"table": live.id, "seat": wanted.seat, "token": live.tokens[wanted.seat]}
+        live = await registry.add_table(
+            build,
+            wanted.people(),
+            wanted.remote(),
+            stand_in=wanted.stand_in_bot(),
+            hold=wanted.hold,
+        )
+        return _invites(live)
 
     @app.get("/api/tables/{table_id}")
-    async def table_state(table_id: str, seat: Seat, token: Token) -> Response:
-        live = registry.table(table_id, seat, token)
-        return _json(await registry.state_json(live, seat))
+    async def table_state(
+        table_id: str,
+        seat: MaybeSeat = None,
+        token: OptionalToken = None,
+        spectator: Spectator = None,
+    ) -> Response:
+        live, who = _viewer(registry, table_id, seat, token, spectator)
+        return _json(await registry.state_json(live, who))
 
     @app.post("/api/tables/{table_id}/moves")
     async def table_move(table_id: str, move: MoveRequest) -> Response:
@@ -218,9 +282,15 @@ def create_app(
         return _json(await registry.play(live, move.seat, move.move))
 
     @app.get("/api/tables/{table_id}/record")
-    async def table_record(table_id: str, seat: Seat, token: Token) -> Response:
-        live = registry.table(table_id, seat, token)
-        record = await registry.record(live)
+    async def table_record(
+        table_id: str,
+        seat: MaybeSeat = None,
+        token: OptionalToken = None,
+        spectator: Spectator = None,
+        names: Annotated[bool, Query()] = False,
+    ) -> Response:
+        live, _ = _viewer(registry, table_id, seat, token, spectator)
+        record = await registry.record(live, names=names)
         name = f"panda-core-{live.table.game_name}-{live.id}.json"
         return Response(
             record,
@@ -253,14 +323,20 @@ def create_app(
     # ---- the table's websocket -------------------------------------------------------------
 
     @app.websocket("/ws/tables/{table_id}")
-    async def table_socket(websocket: WebSocket, table_id: str, seat: Seat, token: Token) -> None:
+    async def table_socket(
+        websocket: WebSocket,
+        table_id: str,
+        seat: MaybeSeat = None,
+        token: OptionalToken = None,
+        spectator: Spectator = None,
+    ) -> None:
         # Host and Origin were checked by the guard before this runs, the seat and the token's
         # form by FastAPI (invalid_socket). The seat's slot is taken with no await between the
         # check and the taking (Registry.connect).
         await websocket.accept()
         try:
-            live = registry.table(table_id, seat, token)
-            connection = registry.connect(live, seat)
+            live, who = _viewer(registry, table_id, seat, token, spectator, present=False)
+            connection = registry.connect(live, who)
         except WebError as err:
             await websocket.send_text(error_message(err.message))
             await websocket.close(POLICY_VIOLATION, close_reason(err.message))

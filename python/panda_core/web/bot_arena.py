@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import secrets
 from dataclasses import dataclass, field
@@ -277,11 +276,9 @@ class Challenges:
         assert self.hub is not None
         game_id = f"challenge-{challenge.id}-{match.index}"
         start = await in_thread(
-            functools.partial(
-                bot_seat.start,
-                state,
+            lambda: bot_seat.start(
+                state.seat(seat),
                 game_id=game_id,
-                seat=seat,
                 deal_seed=match.seed,
                 move_time=challenge.settings.move_time,
             )
@@ -298,13 +295,13 @@ class Challenges:
     async def _remote_move(self, state: AnyGame, game: BotGame, move_time: float) -> Any:
         assert self.hub is not None
         decision = await in_thread(
-            functools.partial(
-                bot_seat.decision, state, game_id=game.id, player=game.seat, number=game.decisions
-            )
+            lambda: bot_seat.decision(state.seat(game.seat), game_id=game.id, number=game.decisions)
         )
 
         async def answer(ask: Ask, time_left: float) -> str:
-            return await in_thread(bot_seat.answer_ask, state, game.seat, ask, time_left)
+            return await in_thread(
+                lambda: bot_seat.answer_ask(state.seat(game.seat), ask, time_left)
+            )
 
         index = await self.hub.decide(game, decision, move_time, answer)
         return await in_thread(lambda: state.legal_moves()[index])
@@ -320,16 +317,7 @@ class Challenges:
             return
         told = None if forfeit is None else forfeit[1].as_message(forfeit[0])
         for game in games.values():
-            text = await in_thread(
-                functools.partial(
-                    bot_seat.end,
-                    state,
-                    game_id=game.id,
-                    player=game.seat,
-                    since=game.seen,
-                    forfeit=told,
-                )
-            )
+            text = await in_thread(_end_text, state, game, told)
             self.hub.end(game, text)
 
 
@@ -359,3 +347,8 @@ def _new_id(taken: dict[str, Any]) -> str:
         new = secrets.token_urlsafe(9)
         if new not in taken:
             return new
+
+
+def _end_text(state: AnyGame, game: BotGame, told: dict[str, Any] | None) -> str:
+    """The ``end`` message of ``game``'s seat (an engine call: run it in a worker thread)."""
+    return bot_seat.end(state.seat(game.seat), game_id=game.id, since=game.seen, forfeit=told)

@@ -1,5 +1,6 @@
 """What a connected bot is sent about its seat, and the answers to its asks: built from the seat
-object only (``game.seat(player)``, docs/bot_protocol.md), never from the game.
+object only (``game.seat(player)``, ``Table.seat(player)``, docs/bot_protocol.md), never from the
+game: every function here takes the seat object.
 
 Every function here calls the engine: run them in a worker thread (the drivers do, under the
 table's lock for a table).
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from panda_core._args import cut
-from panda_core._registry import AnyGame, spec_of
+from panda_core._registry import AnyGame, AnySeat, spec_of
 from panda_core.protocol.asks import AskRefused, answer_value
 from panda_core.protocol.messages import (
     Ask,
@@ -39,10 +40,11 @@ def seat_of(game: AnyGame, player: int) -> Any:
     return game.seat(player)
 
 
-def start(game: AnyGame, *, game_id: str, seat: int, deal_seed: int, move_time: float) -> str:
-    """The ``start`` message of seat ``seat`` of ``game`` (dealt from ``deal_seed``), as text."""
-    game_spec = spec_of(game)
-    info = seat_of(game, seat)
+def start(info: AnySeat, *, game_id: str, deal_seed: int, move_time: float) -> str:
+    """The ``start`` message of the seat ``info`` (its game dealt from ``deal_seed``), as
+    text."""
+    game_spec = spec_of(info)
+    seat = info.player
     message = start_message(
         game_id=game_id,
         game=game_spec.name,
@@ -99,11 +101,14 @@ class Decision:
         return f"answered {cut(repr(notation))}, not one of its legal moves"
 
 
-def decision(game: AnyGame, *, game_id: str, player: int, number: int) -> Decision:
-    """Seat ``player``'s decision number ``number`` (it is to move), from its seat object."""
-    seat = seat_of(game, player)
+def decision(seat: AnySeat, *, game_id: str, number: int) -> Decision:
+    """The seat's decision number ``number`` (it is to move), from its seat object."""
     base = decision_message(
-        game_id=game_id, decision=number, seat=seat, events=seat.events(player), time_left_ms=None
+        game_id=game_id,
+        decision=number,
+        seat=seat,
+        events=seat.events(seat.player),
+        time_left_ms=None,
     )
     legal = tuple((m["id"], m["notation"]) for m in base["legal"])
     index = {notation: k for k, (_, notation) in enumerate(legal)}
@@ -115,25 +120,23 @@ def decision(game: AnyGame, *, game_id: str, player: int, number: int) -> Decisi
 
 
 def end(
-    game: AnyGame,
+    seat: AnySeat,
     *,
     game_id: str,
-    player: int,
     since: int,
     forfeit: dict[str, Any] | None,
 ) -> str:
-    """The ``end`` message of seat ``player``: the result, the events after the ``since``
-    first ones, the forfeit if the game (or this seat's part in it) ended by one."""
-    seat = seat_of(game, player)
-    events = seat.events(player)[since:]
+    """The ``end`` message of the seat: the result, the events after the ``since`` first
+    ones, the forfeit if the game (or this seat's part in it) ended by one."""
+    events = seat.events(seat.player)[since:]
     return _text(end_message(game_id=game_id, seat=seat, events=events, forfeit=forfeit))
 
 
-def answer_ask(game: AnyGame, player: int, ask: Ask, time_left: float) -> str:
-    """The ``answer`` message to ``ask`` of seat ``player`` (it is to move), from its seat
-    object only (:func:`panda_core.protocol.asks.answer_value`); :class:`AskRefused` if the
-    engine does not answer it."""
-    value = answer_value(seat_of(game, player), ask, time_left)
+def answer_ask(seat: AnySeat, ask: Ask, time_left: float) -> str:
+    """The ``answer`` message to ``ask`` of the seat (it is to move), from its seat object only
+    (:func:`panda_core.protocol.asks.answer_value`); :class:`AskRefused` if the engine does not
+    answer it."""
+    value = answer_value(seat, ask, time_left)
     return _text({"type": "answer", "game_id": ask["game_id"], "ask": ask["ask"], "value": value})
 
 

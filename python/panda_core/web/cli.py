@@ -8,7 +8,7 @@ import socket
 import sys
 from typing import Any
 
-from panda_core.web.limits import BOT_RECONNECT_GRACE
+from panda_core.web.limits import BOT_RECONNECT_GRACE, MAX_HOLD, SEAT_HOLD
 
 __all__ = ["register", "serve"]
 
@@ -46,6 +46,13 @@ def _grace(text: str) -> float:
     return value
 
 
+def _hold(text: str) -> float:
+    value = 0.0 if text.strip() in ("0", "0.0") else _positive(text)
+    if value > MAX_HOLD:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_HOLD:g} seconds, got {text[:40]}")
+    return value
+
+
 def _port(text: str) -> int:
     if not text.isdigit() or not 0 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"must be a port number 0..=65535, got {text[:40]!r}")
@@ -65,7 +72,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     serve_parser.add_argument(
         "--host",
         default="127.0.0.1",
-        help="address to listen on (another address than 127.0.0.1 lets other machines in)",
+        help="address to listen on; 0.0.0.0 serves the local network, so that friends play one "
+        "table from their own machines (read the warning it prints: no login, no encryption)",
     )
     serve_parser.add_argument(
         "--allow-host",
@@ -93,6 +101,14 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         type=_bot_time,
         default=2.0,
         help="the longest a bot may think per move, in seconds (default 2, at most 60)",
+    )
+    serve_parser.add_argument(
+        "--seat-hold",
+        type=_hold,
+        default=SEAT_HOLD,
+        metavar="SECONDS",
+        help="seconds a person's seat is held after their last page closed, before the table's "
+        f"stand-in bot plays it (until they come back); a table may ask for 0 to {MAX_HOLD:g}",
     )
     bots = serve_parser.add_argument_group(
         "connected bots", "bots that play over a websocket, /bots/ws (docs/bot_server.md)"
@@ -154,6 +170,7 @@ def serve(args: argparse.Namespace, given: set[str] | None = None) -> int:
         bot_time=args.bot_time,
         hosts=hosts,
         bots=bots if bots.tokens else None,
+        seat_hold=args.seat_hold,
     )
     server = make_server(app)
     host, port = sock.getsockname()[:2]
@@ -161,9 +178,12 @@ def serve(args: argparse.Namespace, given: set[str] | None = None) -> int:
     if not _is_loopback(args.host):
         print(
             f"panda-core serve: WARNING: listening on {args.host}, not only on this machine: "
-            f"anyone who can reach port {port} of this machine can open tables, play them and "
-            "upload records (there is no login). Use --host 127.0.0.1 unless you trust the "
-            "network.",
+            f"anyone who can reach port {port} of this machine can open tables (and so use its "
+            "CPU for bots), upload records and watch or play any table whose link they have; "
+            "there is no login, and the traffic is plain HTTP (not encrypted), so anyone on the "
+            "network path can read the invite links, the seat tokens and the cards sent to "
+            "every seat. Serve only a network you trust (a home LAN), and use --host 127.0.0.1 "
+            "otherwise.",
             file=sys.stderr,
             flush=True,
         )

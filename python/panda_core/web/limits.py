@@ -30,15 +30,24 @@ __all__ = [
     "MAX_BOT_QUEUED",
     "MAX_CHALLENGES",
     "MAX_CHALLENGE_GAMES",
+    "MAX_HOLD",
     "MAX_QUEUED",
+    "MAX_SEAT_SOCKETS",
     "MAX_SOCKETS",
+    "MAX_SPECTATOR_SOCKETS",
     "REPLAY_BUILDS",
     "REPLAY_QUEUE",
+    "SEAT_HOLD",
     "TokenBucket",
 ]
 
 MAX_SOCKETS = 16
-"""Websockets open on one table at once (a person with a few tabs open needs a handful)."""
+"""Websockets open on one table at once, every seat's and the spectators' together (five people
+with a tab or two each, and a few spectators)."""
+MAX_SEAT_SOCKETS = 4
+"""Websockets open for one seat at once (a reload, a second tab, a phone)."""
+MAX_SPECTATOR_SOCKETS = 8
+"""Spectators' websockets open on one table at once."""
 MAX_QUEUED = 64
 """Messages waiting for one websocket besides its state (errors, the closing message): a page
 that stops reading while the server has this many messages for it is closed."""
@@ -56,6 +65,11 @@ REPLAY_QUEUE = 4
 FINISHED_GRACE = 300.0
 """Seconds a finished table stays open (the page shows the end, the record and the replay can be
 fetched); a finished table does not count against the server's table limit meanwhile."""
+SEAT_HOLD = 60.0
+"""Seconds a person's seat with no page open is held before the table's stand-in bot plays it
+(``serve --seat-hold``; a table may ask for its own ``hold``)."""
+MAX_HOLD = 3600.0
+"""The longest ``hold`` a table may ask for (and ``--seat-hold``)."""
 CLOSE_TIMEOUT = 2.0
 """Seconds the server waits for a closing message to reach a page before it drops the socket."""
 

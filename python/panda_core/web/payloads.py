@@ -9,6 +9,7 @@ refusal is worded: :mod:`panda_core.web.refusals`.
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, Path, Query
@@ -16,24 +17,33 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, StrictInt, Tag
 
 from panda_core._core import PandaCoreError, check_bot, check_players
 from panda_core._registry import spec
+from panda_core.bots import names_builtin
 from panda_core.table.seats import SeatSpec
 from panda_core.web.bot_tokens import BotTokenError, check_bot_name
 from panda_core.web.catalog import rule_defaults
 from panda_core.web.errors import Malformed, Unprocessable
+from panda_core.web.limits import MAX_HOLD
 from panda_core.web.refusals import cut, refusal
 
 __all__ = [
     "BOT_SEAT",
+    "MAX_HOLD",
+    "MAX_NAME",
     "MAX_WS_MESSAGE",
+    "BotChoice",
     "ClientMessage",
     "FrameNumber",
     "FrameSeat",
+    "MaybeSeat",
     "Move",
     "MoveRequest",
     "NewChallenge",
     "NewTable",
+    "OptionalToken",
+    "PersonChoice",
     "Seat",
     "SeatToken",
+    "Spectator",
     "Token",
     "client_move",
 ]
@@ -49,6 +59,11 @@ SEAT_TEXT = r"^[0-9]{1,4}$"
 """A seat number as a query writes it: digits only (no sign, no space)."""
 TOKEN_TEXT = r"^[A-Za-z0-9_-]{1,100}$"
 """A seat token: the URL-safe text the server hands out (``secrets.token_urlsafe``)."""
+
+MAX_NAME = 40
+"""Longest name of a person at a table (printable characters)."""
+DEFAULT_STAND_IN = "heuristic"
+"""The stand-in of a table made with the per-seat form when none is named."""
 
 Move = int | str
 """A move as a client names it: a legal-move index or a notation."""
@@ -100,52 +115,150 @@ class MoveRequest(SeatToken):
     move: MoveInput
 
 
+class PersonChoice(_Request):
+    """A seat for a person: ``{"kind": "person", "name": "Ada"}`` (name optional)."""
+
+    kind: Literal["person"]
+    name: str | None = Field(default=None, max_length=200)
+
+
+class BotChoice(_Request):
+    """A seat for a bot: ``{"kind": "bot", "bot": "heuristic"}`` (or ``bot:NAME``)."""
+
+    kind: Literal["bot"]
+    bot: str = Field(max_length=200)
+
+
+SeatChoice = Annotated[PersonChoice | BotChoice, Field(discriminator="kind")]
+
+
+def check_name(name: str | None, seat: int) -> str:
+    """A person's name as a table shows it (``player S`` when none is given); 422 for a name
+    that is blank, too long, not printable or looks like a bot's."""
+    if name is None:
+        return f"player {seat}"
+    clean = name.strip()
+    if not clean or len(clean) > MAX_NAME or not clean.isprintable():
+        raise Unprocessable(
+            f"seat {seat}: a person's name is 1 to {MAX_NAME} printable characters, got "
+            f"{cut(repr(name))}"
+        )
+    if clean.lower().startswith(BOT_SEAT) or clean.lower() == "you":
+        raise Unprocessable(
+            f"seat {seat}: a person may not be named {cut(repr(clean))} (it reads as a bot or as "
+            "the viewer)"
+        )
+    return clean
+
+
+def _check_bots(bots: list[str]) -> None:
+    remote = [bot for bot in bots if bot.startswith(BOT_SEAT)]
+    for bot in remote:
+        try:
+            check_bot_name(bot[len(BOT_SEAT) :])
+        except BotTokenError as err:
+            raise Unprocessable(f"a seat {BOT_SEAT}NAME names a connected bot: {err}") from None
+    if len(set(remote)) != len(remote):
+        raise Unprocessable(
+            "a connected bot takes one seat of a table (in two it would see both hands)"
+        )
+    for bot in bots:
+        if bot.startswith("neural:"):
+            raise Unprocessable(
+                "a page may seat 'neural' (the policy shipped with the engine), never "
+                "'neural:PATH': the server opens no path a request names"
+            )
+    try:
+        for bot in bots:
+            if not bot.startswith(BOT_SEAT):
+                check_bot(bot)
+    except PandaCoreError as err:
+        raise Unprocessable(str(err)) from None
+
+
 class NewTable(_Request):
-    """The body of ``POST /api/tables``."""
+    """The body of ``POST /api/tables``: the per-seat form (``seats``: one choice per seat,
+    ``stand_in``, ``hold``) or the one-person form (``seat``, ``bots``)."""
 
     game: str
-    players: int
+    players: int | None = None
+    """The number of seats (the per-seat form: optional, ``len(seats)``)."""
     seat: int = 0
-    bots: list[str]
+    bots: list[str] | None = None
     """One bot per other seat, in seat order: a built-in bot, or ``bot:NAME`` for the connected
-    bot ``NAME``."""
+    bot ``NAME`` (the one-person form)."""
+    seats: list[SeatChoice] | None = Field(default=None, max_length=16)
+    """One choice per seat, in seat order (the per-seat form)."""
+    stand_in: str | None = Field(default=None, max_length=200)
+    """The built-in bot that plays an absent person's seat after ``hold`` seconds (``None``: the
+    seat waits for its person). Default: ``heuristic`` in the per-seat form, none in the
+    one-person form."""
+    hold: float | None = None
+    """Seconds an absent person's seat is held before its stand-in plays (default: the
+    server's ``--seat-hold``), 0 to :data:`MAX_HOLD`."""
     seed: int | None = None
     rules: dict[str, Any] | None = None
     """Rule options of the game (``GET /api/games`` lists them); ``None``: the defaults."""
 
+    @property
+    def per_seat(self) -> bool:
+        return self.seats is not None
+
     def check(self) -> None:
         """The engine's and the registry's checks of the values (422 with their message)."""
-        remote = [bot for bot in self.bots if bot.startswith(BOT_SEAT)]
-        for bot in remote:
-            try:
-                check_bot_name(bot[len(BOT_SEAT) :])
-            except BotTokenError as err:
-                raise Unprocessable(f"a seat {BOT_SEAT}NAME names a connected bot: {err}") from None
-        if len(set(remote)) != len(remote):
-            raise Unprocessable(
-                "a connected bot takes one seat of a table (in two it would see both hands)"
-            )
-        for bot in self.bots:
-            if bot.startswith("neural:"):
-                raise Unprocessable(
-                    "a page may seat 'neural' (the policy shipped with the engine), never "
-                    "'neural:PATH': the server opens no path a request names"
+        if self.per_seat:
+            if self.bots is not None or "seat" in self.model_fields_set:
+                raise Malformed(
+                    "give either seats (one choice per seat) or seat and bots, not both"
                 )
+        elif self.bots is None or self.players is None:
+            raise Malformed(
+                "give players (an integer), seat and bots (one bot per other seat), or seats "
+                "(one {'kind': 'person', 'name'} or {'kind': 'bot', 'bot'} per seat)"
+            )
         try:
             spec(self.game)
-            check_players(self.players)
-            for bot in self.bots:
-                if not bot.startswith(BOT_SEAT):
-                    check_bot(bot)
         except PandaCoreError as err:
             raise Unprocessable(str(err)) from None
-        if not 0 <= self.seat < self.players:
-            raise Unprocessable(f"seat must be in 0..={self.players - 1}, got {self.seat}")
-        if len(self.bots) != self.players - 1:
-            raise Unprocessable(
-                f"{self.players} players need {self.players - 1} bots (one per other seat, in "
-                f"seat order), got {len(self.bots)}"
-            )
+        players = self.player_count()
+        try:
+            check_players(players)
+        except PandaCoreError as err:
+            raise Unprocessable(str(err)) from None
+        if self.per_seat:
+            assert self.seats is not None
+            if self.players is not None and self.players != len(self.seats):
+                raise Unprocessable(
+                    f"players is {self.players} but seats lists {len(self.seats)} seats"
+                )
+            if not self.people():
+                raise Unprocessable("a table needs at least one person's seat")
+            names = self.names()
+            people = [names[s] for s in self.people()]
+            twice = sorted({n for n in people if people.count(n) > 1})
+            if twice:
+                raise Unprocessable(
+                    f"two people share the name {cut(twice[0])!r}: give each their own name"
+                )
+        else:
+            if not 0 <= self.seat < players:
+                raise Unprocessable(f"seat must be in 0..={players - 1}, got {self.seat}")
+            assert self.bots is not None
+            if len(self.bots) != players - 1:
+                raise Unprocessable(
+                    f"{players} players need {players - 1} bots (one per other seat, in "
+                    f"seat order), got {len(self.bots)}"
+                )
+        _check_bots(self.bot_list())
+        stand_in = self.stand_in_bot()
+        if stand_in is not None:
+            if stand_in.startswith(BOT_SEAT) or not names_builtin(stand_in):
+                raise Unprocessable(
+                    f"stand_in is a built-in bot (as 'heuristic'), got {cut(repr(stand_in))}"
+                )
+            _check_bots([stand_in])
+        if self.hold is not None and not (math.isfinite(self.hold) and 0 <= self.hold <= MAX_HOLD):
+            raise Unprocessable(f"hold is 0 to {MAX_HOLD:g} seconds, got {self.hold}")
         allowed = rule_defaults(self.game)
         unknown = sorted(set(self.rules or {}) - set(allowed))
         if unknown:
@@ -154,28 +267,71 @@ class NewTable(_Request):
                 f"the options are {sorted(allowed)}"
             )
 
-    def seats(self) -> list[object]:
-        """The table's seat specs: the person at :attr:`seat`, the bots around in seat order. A
-        connected bot's seat (``bot:NAME``) is answered by the server through
+    def player_count(self) -> int:
+        if self.seats is not None:
+            return len(self.seats)
+        if self.players is None:
+            raise Malformed("players (an integer) is needed with seat and bots")
+        return self.players
+
+    def stand_in_bot(self) -> str | None:
+        """The stand-in bot (see :attr:`stand_in`)."""
+        if "stand_in" in self.model_fields_set:
+            return self.stand_in
+        return DEFAULT_STAND_IN if self.per_seat else None
+
+    def _choices(self) -> list[str | None]:
+        """Each seat's bot, ``None`` for a person."""
+        if self.seats is not None:
+            return [c.bot if isinstance(c, BotChoice) else None for c in self.seats]
+        assert self.bots is not None
+        others = iter(self.bots)
+        return [None if s == self.seat else next(others) for s in range(self.player_count())]
+
+    def bot_list(self) -> list[str]:
+        return [b for b in self._choices() if b is not None]
+
+    def people(self) -> list[int]:
+        """The persons' seats, in order."""
+        return [s for s, b in enumerate(self._choices()) if b is None]
+
+    def names(self) -> list[str]:
+        """Each seat's name (a person's name; a bot's own)."""
+        out: list[str] = []
+        for s, bot in enumerate(self._choices()):
+            if bot is not None:
+                out.append(bot)
+            elif self.seats is not None:
+                choice = self.seats[s]
+                assert isinstance(choice, PersonChoice)
+                out.append(check_name(choice.name, s))
+            else:
+                out.append("you")
+        return out
+
+    def seats_specs(self) -> list[object]:
+        """The table's seat specs: the people (``SeatSpec("human", name)``) and the bots in seat
+        order. A connected bot's seat (``bot:NAME``) is answered by the server through
         ``Table.play``, so the table holds it as a seat that moves from outside, named
         ``bot:NAME``."""
-        others = iter(self.bots)
         out: list[object] = []
-        for s in range(self.players):
-            spec = "human" if s == self.seat else next(others)
-            out.append(SeatSpec("human", spec) if spec.startswith(BOT_SEAT) else spec)
+        names = self.names()
+        for s, bot in enumerate(self._choices()):
+            if bot is None:
+                out.append(SeatSpec("human", names[s]) if self.per_seat else "human")
+            elif bot.startswith(BOT_SEAT):
+                out.append(SeatSpec("human", bot))
+            else:
+                out.append(bot)
         return out
 
     def remote(self) -> dict[int, str]:
         """The seats of connected bots: seat → bot name."""
-        others = iter(self.bots)
-        out: dict[int, str] = {}
-        for s in range(self.players):
-            if s != self.seat:
-                bot = next(others)
-                if bot.startswith(BOT_SEAT):
-                    out[s] = bot[len(BOT_SEAT) :]
-        return out
+        return {
+            s: bot[len(BOT_SEAT) :]
+            for s, bot in enumerate(self._choices())
+            if bot is not None and bot.startswith(BOT_SEAT)
+        }
 
 
 class NewChallenge(_Request):
@@ -199,6 +355,10 @@ def _seat(seat: Annotated[str, Query(pattern=SEAT_TEXT)]) -> int:
     return int(seat)
 
 
+def _maybe_seat(seat: Annotated[str | None, Query(pattern=SEAT_TEXT)] = None) -> int | None:
+    return None if seat is None else int(seat)
+
+
 def _frame_seat(
     seat: Annotated[str | None, Query(pattern=f"{SEAT_TEXT}|^all$")] = None,
 ) -> int | None:
@@ -213,6 +373,11 @@ Seat = Annotated[int, Depends(_seat)]
 """``?seat=S``: a seat number."""
 Token = Annotated[str, Query(pattern=TOKEN_TEXT)]
 """``?token=T``: the seat's token, handed out when the table was created."""
+OptionalToken = Annotated[str | None, Query(pattern=TOKEN_TEXT)]
+Spectator = Annotated[str | None, Query(pattern=TOKEN_TEXT)]
+"""``?spectator=TOKEN``: the table's spectator token (instead of a seat and its token)."""
+MaybeSeat = Annotated[int | None, Depends(_maybe_seat)]
+"""``?seat=S`` when the query may be a spectator's instead (``None``: not given)."""
 FrameSeat = Annotated[int | None, Depends(_frame_seat)]
 """``?seat=S`` or ``?seat=all`` or none (``None``: full information) for a replay frame."""
 FrameNumber = Annotated[int, Depends(_frame)]

@@ -10,7 +10,7 @@ import logging
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from panda_core.web.errors import Malformed, NotFound, WebError
+from panda_core.web.errors import Forbidden, Malformed, NotFound, WebError
 from panda_core.web.limits import CLOSE_TIMEOUT, FRAMES_BURST, FRAMES_PER_SECOND
 from panda_core.web.payloads import client_move
 from panda_core.web.sockets import (
@@ -112,7 +112,7 @@ async def _receive(
         if message["type"] == "websocket.disconnect":
             return
         if not connection.frames.take():
-            log.info("table %s seat %d: closed a page that flooded", live.id, connection.seat)
+            log.info("table %s seat %s: closed a page that flooded", live.id, connection.seat)
             connection.close(POLICY_VIOLATION, FLOODING)
             return
         registry.touch(live)
@@ -123,12 +123,14 @@ async def _receive(
             move = client_move(text)
             if move is None:
                 answered = connection.want_state(again=True)
+            elif connection.seat is None:
+                raise Forbidden("a spectator watches the table: only its players move")
             else:
                 await registry.play(live, connection.seat, move)
                 answered = True
         except WebError as err:
             log.info(
-                "table %s seat %d: refused a message: %s", live.id, connection.seat, err.message
+                "table %s seat %s: refused a message: %s", live.id, connection.seat, err.message
             )
             answered = connection.put(error_message(err.message))
         except Exception:  # a bug of the server's: the page is told, the server stays up

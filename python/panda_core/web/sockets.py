@@ -27,6 +27,7 @@ __all__ = [
     "Connection",
     "close_reason",
     "error_message",
+    "notice_message",
     "state_message",
 ]
 
@@ -46,6 +47,11 @@ STATE = object()
 
 def error_message(message: str) -> str:
     return json.dumps({"type": "error", "message": message})
+
+
+def notice_message(message: str) -> str:
+    """News for every page of a table (someone left, came back, is stood in for)."""
+    return json.dumps({"type": "notice", "message": message})
 
 
 def state_message(state_json: str) -> str:
@@ -72,9 +78,9 @@ class Closing:
 
 @dataclass(eq=False)
 class Connection:
-    """One open websocket of ``seat``."""
+    """One open websocket of ``seat`` (``None``: a spectator's)."""
 
-    seat: int
+    seat: int | None
     outbox: deque[str | object] = field(default_factory=deque)
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     """Set when the outbox has something (or the connection is closing)."""

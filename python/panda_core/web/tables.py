@@ -15,6 +15,13 @@ the table is then marked to receive the new state. A seat of a connected bot (``
 the lock is released while the bot thinks (pages still read the state), and its move is played
 under the lock through ``Table.play``. A bot that forfeits leaves its seat to the built-in
 heuristic for the rest of the game; the pages are told, and their states list the forfeit.
+
+A table may seat several people, each with a token of their own, and spectators (one token for
+all of them, :meth:`Table.spectator_state` only). A person's seat with no page open (and no
+request for ``hold`` seconds) is played by the table's stand-in bot, each such move noted in every
+log (``Table.play_for``), until a page of that seat connects again (or it sends a request), which
+gets the seat back from its next decision. Every state carries ``presence``, one entry per seat,
+and every page is sent a ``notice`` when someone leaves, comes back or is stood in for.
 """
 
 from __future__ import annotations
@@ -26,13 +33,12 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Coroutine, Iterable, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from panda_core._core import GameOverError, PandaCoreError
-from panda_core._registry import AnyGame
 from panda_core.protocol.messages import Ask
 from panda_core.table import NotYourTurnError, Replay, Table
 from panda_core.web import bot_seat
@@ -49,13 +55,21 @@ from panda_core.web.errors import (
 from panda_core.web.limits import (
     BOT_THREADS,
     FINISHED_GRACE,
+    MAX_SEAT_SOCKETS,
     MAX_SOCKETS,
+    MAX_SPECTATOR_SOCKETS,
     REPLAY_BUILDS,
     REPLAY_QUEUE,
     TokenBucket,
 )
 from panda_core.web.payloads import Move
-from panda_core.web.sockets import GOING_AWAY, POLICY_VIOLATION, Connection, error_message
+from panda_core.web.sockets import (
+    GOING_AWAY,
+    POLICY_VIOLATION,
+    Connection,
+    error_message,
+    notice_message,
+)
 
 __all__ = ["LiveReplay", "LiveTable", "Registry", "in_thread"]
 
@@ -85,24 +99,25 @@ async def in_thread(call: Callable[..., T], *args: Any, pool: Executor | None = 
         raise
 
 
-def _state_json(table: Table, seat: int, forfeits: list[dict[str, Any]]) -> str:
-    state = table.state(seat)
+SPECTATOR = -1
+"""The key of the spectators' state in :attr:`LiveTable.states`."""
+
+
+def _state_json(table: Table, seat: int | None, forfeits: list[dict[str, Any]]) -> str:
+    state = table.spectator_state() if seat is None else table.state(seat)
     if forfeits:
         state["bot_forfeits"] = forfeits
     return json.dumps(state)
 
 
-def table_game(table: Table) -> AnyGame:
-    """The game a table holds, for the seat objects of its connected bots' messages (the one
-    place the server reaches past the table model; ``Table`` has no seat accessor yet)."""
-    game: AnyGame = table._game
-    return game
+def _start(table: Table, seat: int, game_id: str) -> str:
+    return bot_seat.start(
+        table.seat(seat), game_id=game_id, deal_seed=table.seed, move_time=table.bot_time
+    )
 
 
 def _decision(table: Table, game: BotGame) -> bot_seat.Decision:
-    return bot_seat.decision(
-        table_game(table), game_id=game.id, player=game.seat, number=game.decisions
-    )
+    return bot_seat.decision(table.seat(game.seat), game_id=game.id, number=game.decisions)
 
 
 def _end(
@@ -112,9 +127,8 @@ def _end(
     closed: dict[str, Any] | None = None,
 ) -> str:
     return bot_seat.end(
-        table_game(table),
+        table.seat(game.seat),
         game_id=game.id,
-        player=game.seat,
         since=game.seen,
         forfeit=closed if forfeit is None else forfeit.as_message(game.seat),
     )
@@ -123,9 +137,9 @@ def _end(
 def _fallback_move(table: Table, seat: int) -> None:
     """The built-in heuristic plays seat ``seat`` (its bot forfeited), from the seat's own
     information."""
-    state = table_game(table)
-    move = bot_seat.seat_of(state, seat).bot_move("heuristic", len(state.history))
-    table.play(seat, list(state.legal_moves()).index(move))
+    info = table.seat(seat)
+    move = info.bot_move("heuristic", len(info.history))
+    table.play(seat, list(info.legal_moves()).index(move))
 
 
 def _frame_json(replay: Replay, seat: int | None, k: int) -> str:
@@ -155,6 +169,86 @@ class LiveTable:
     """The seats connected bots play (``bot:NAME``), with their games."""
     forfeits: list[dict[str, Any]] = field(default_factory=list)
     """The forfeits of its connected bots: ``{"seat", "bot", "kind", "reason"}``."""
+    spectator_token: str = field(default_factory=lambda: secrets.token_urlsafe(18))
+    """The token of the table's spectators (they see the public state only)."""
+    stand_in: str | None = None
+    """The built-in bot that plays an absent person's seat (``None``: the seat waits)."""
+    hold: float = 60.0
+    """Seconds an absent person's seat is held before :attr:`stand_in` plays it."""
+    seen: dict[int, float] = field(default_factory=dict)
+    """Each person's seat: when it last had a page open or sent a request."""
+    joined: set[int] = field(default_factory=set)
+    """The persons' seats that ever connected (the others are still invited)."""
+    standing_in: set[int] = field(default_factory=set)
+    """The persons' seats the stand-in plays now."""
+    watchers: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    """The tasks waiting for an absent person's hold to run out."""
+
+    def pages(self, seat: int | None) -> int:
+        """Pages open for ``seat`` (``None``: spectators)."""
+        return sum(1 for c in self.connections if c.seat == seat)
+
+    @property
+    def people(self) -> list[int]:
+        return sorted(self.tokens)
+
+    def name(self, seat: int) -> str:
+        """The seat's name as others see it (the one-person form's "you" is "person")."""
+        name = self.table.seats[seat].name
+        return "person" if name == "you" else name
+
+    def presence(self) -> list[dict[str, Any]]:
+        """Each seat's presence (``state["presence"]``, docs/web_api.md)."""
+        out: list[dict[str, Any]] = []
+        for s in range(self.table.players):
+            name = self.name(s)
+            if s not in self.tokens:
+                kind = "connected bot" if s in self.remote else "bot"
+                out.append(
+                    {
+                        "seat": s,
+                        "kind": "bot",
+                        "name": name,
+                        "status": "bot",
+                        "pages": 0,
+                        "stand_in": None,
+                        "text": f"{name} ({kind})",
+                    }
+                )
+                continue
+            pages = self.pages(s)
+            after = (
+                "the seat waits for them"
+                if self.stand_in is None
+                else f"the {self.stand_in} bot plays for {name} after {self.hold:g} s away"
+            )
+            if s in self.standing_in:
+                status = "stand_in"
+                text = f"{name} is away: the {self.stand_in} bot plays for {name} until they return"
+            elif pages:
+                status, text = "here", f"{name} is here"
+            elif s not in self.joined:
+                status, text = "invited", f"{name} has not joined yet; {after}"
+            else:
+                status, text = "away", f"{name} is away; {after}"
+            out.append(
+                {
+                    "seat": s,
+                    "kind": "person",
+                    "name": name,
+                    "status": status,
+                    "pages": pages,
+                    "stand_in": self.stand_in if s in self.standing_in else None,
+                    "text": text,
+                }
+            )
+        return out
+
+    def with_presence(self, state_json: str) -> str:
+        """A state's JSON with ``presence`` added (it changes without a move, so it is not part
+        of the cached state)."""
+        extra = {"presence": self.presence(), "spectators": self.pages(None)}
+        return state_json[:-1] + ", " + json.dumps(extra)[1:]
 
 
 @dataclass(eq=False)
@@ -203,6 +297,7 @@ class Registry:
         finished_grace: float = FINISHED_GRACE,
         clock: Callable[[], float] = time.monotonic,
         hub: BotHub | None = None,
+        seat_hold: float = 60.0,
     ) -> None:
         self.idle_timeout = idle_timeout
         self.max_tables = max_tables
@@ -221,6 +316,8 @@ class Registry:
         self._reaper: asyncio.Task[None] | None = None
         self.hub = hub
         """The connected bots, if the server takes any."""
+        self.seat_hold = seat_hold
+        """Seconds an absent person's seat is held when the table does not say (``hold``)."""
         self._tasks: set[asyncio.Task[None]] = set()
 
     # ---- tables --------------------------------------------------------------------------------
@@ -239,11 +336,19 @@ class Registry:
             )
 
     async def add_table(
-        self, build: Callable[[], Table], seat: int, remote: Mapping[int, str] | None = None
+        self,
+        build: Callable[[], Table],
+        people: Sequence[int],
+        remote: Mapping[int, str] | None = None,
+        *,
+        stand_in: str | None = None,
+        hold: float | None = None,
     ) -> LiveTable:
-        """Open the table ``build()`` makes (in a worker thread) with a person at ``seat`` (a
-        fresh token for it) and the connected bots ``remote`` (seat → name), and start its bots.
-        The slot is taken before the table is built."""
+        """Open the table ``build()`` makes (in a worker thread) with people at the seats
+        ``people`` (a fresh token for each) and the connected bots ``remote`` (seat → name), and
+        start its bots. ``stand_in`` plays an absent person's seat after ``hold`` seconds
+        (default: the server's :attr:`seat_hold`). The slot is taken before the table is
+        built."""
         remote = dict(remote or {})
         self._check_bots(remote.values())
         self.reap()
@@ -258,13 +363,19 @@ class Registry:
             table = await in_thread(build)
         finally:
             self._tables_building -= 1
+        now = self.clock()
         live = LiveTable(
             id=_new_id(self.tables),
             table=table,
-            tokens={seat: secrets.token_urlsafe(18)},
-            last_used=self.clock(),
+            tokens={s: secrets.token_urlsafe(18) for s in people},
+            last_used=now,
+            stand_in=stand_in,
+            hold=self.seat_hold if hold is None else hold,
+            seen=dict.fromkeys(people, now),
         )
         self.tables[live.id] = live
+        for s in people:
+            self._arm(live, s)
         try:
             await self._seat_bots(live, remote)
         except BaseException:
@@ -298,16 +409,7 @@ class Registry:
         table = live.table
         for seat, name in sorted(remote.items()):
             game_id = f"table-{live.id}-{seat}"
-            start = await in_thread(
-                functools.partial(
-                    bot_seat.start,
-                    table_game(table),
-                    game_id=game_id,
-                    seat=seat,
-                    deal_seed=table.seed,
-                    move_time=table.bot_time,
-                )
-            )
+            start = await in_thread(_start, table, seat, game_id)
             try:
                 live.remote[seat] = self.hub.open_game(
                     game_id=game_id,
@@ -319,8 +421,28 @@ class Registry:
             except BotRefused as err:
                 raise Unprocessable(str(err)) from None
 
-    def table(self, table_id: str, seat: int, token: str) -> LiveTable:
-        """The open table ``table_id`` if ``token`` is ``seat``'s (404, 403 otherwise)."""
+    def table(self, table_id: str, seat: int, token: str, *, present: bool = True) -> LiveTable:
+        """The open table ``table_id`` if ``token`` is ``seat``'s (404, 403 otherwise). The seat
+        counts as present (an absent person's seat is given back) unless ``present`` is false
+        (a websocket: :meth:`connect` does it)."""
+        live = self._open(table_id)
+        expected = live.tokens.get(seat)
+        if expected is None or not secrets.compare_digest(expected, token):
+            raise Forbidden(f"seat {seat} with this token does not belong to table {table_id!r}")
+        live.last_used = self.clock()
+        if present:
+            self._seen(live, seat)
+        return live
+
+    def spectate(self, table_id: str, token: str) -> LiveTable:
+        """The open table ``table_id`` if ``token`` is its spectators' (404, 403 otherwise)."""
+        live = self._open(table_id)
+        if not secrets.compare_digest(live.spectator_token, token):
+            raise Forbidden(f"this spectator token does not belong to table {table_id!r}")
+        live.last_used = self.clock()
+        return live
+
+    def _open(self, table_id: str) -> LiveTable:
         live = self.tables.get(table_id)
         if live is not None:
             why = self._expired(live)
@@ -332,27 +454,24 @@ class Registry:
                 f"no table {table_id[:40]!r} (it may have been closed after being idle, or "
                 "some time after its game ended)"
             )
-        expected = live.tokens.get(seat)
-        if expected is None or not secrets.compare_digest(expected, token):
-            raise Forbidden(f"seat {seat} with this token does not belong to table {table_id!r}")
-        live.last_used = self.clock()
         return live
 
-    async def _state_locked(self, live: LiveTable, seat: int) -> str:
-        """The seat's state as JSON (called under the lock): built in a worker thread, once per
-        version of the table."""
-        cached = live.states.get(seat)
+    async def _state_locked(self, live: LiveTable, seat: int | None) -> str:
+        """The seat's state as JSON (called under the lock; ``None``: a spectator's), with the
+        seats' presence: built in a worker thread, once per version of the table."""
+        key = SPECTATOR if seat is None else seat
+        cached = live.states.get(key)
         if cached is not None and cached[0] == live.version:
-            return cached[1]
+            return live.with_presence(cached[1])
         text = await in_thread(_state_json, live.table, seat, list(live.forfeits))
-        live.states[seat] = (live.version, text)
-        return text
+        live.states[key] = (live.version, text)
+        return live.with_presence(text)
 
-    async def state_json(self, live: LiveTable, seat: int) -> str:
-        """``Table.state(seat)`` as JSON text."""
+    async def state_json(self, live: LiveTable, seat: int | None) -> str:
+        """``Table.state(seat)`` (``None``: ``Table.spectator_state()``) as JSON text."""
         return (await self.versioned_state(live, seat))[1]
 
-    async def versioned_state(self, live: LiveTable, seat: int) -> tuple[int, str]:
+    async def versioned_state(self, live: LiveTable, seat: int | None) -> tuple[int, str]:
         """The table's version and the seat's state at it, as JSON text."""
         async with live.lock:
             if live.closed:
@@ -373,9 +492,10 @@ class Registry:
             self._start_bots(live)
             return await self._state_locked(live, seat)
 
-    def connect(self, live: LiveTable, seat: int) -> Connection:
-        """A new websocket of ``seat``, sent the state first. The slot is taken here, with no
-        await between the count and the taking, so concurrent connects never pass the limit."""
+    def connect(self, live: LiveTable, seat: int | None) -> Connection:
+        """A new websocket of ``seat`` (``None``: a spectator), sent the state first. The slot
+        is taken here, with no await between the count and the taking, so concurrent connects
+        never pass the limits. A person's seat the stand-in played is given back."""
         if live.closed:
             raise NotFound(f"table {live.id!r} was closed")
         if len(live.connections) >= MAX_SOCKETS:
@@ -383,13 +503,122 @@ class Registry:
                 f"this table has {len(live.connections)} pages open (at most {MAX_SOCKETS}); "
                 "close one"
             )
+        mine = live.pages(seat)
+        if seat is None and mine >= MAX_SPECTATOR_SOCKETS:
+            raise Conflict(
+                f"this table has {mine} spectators (at most {MAX_SPECTATOR_SOCKETS}); try later"
+            )
+        if seat is not None and mine >= MAX_SEAT_SOCKETS:
+            raise Conflict(
+                f"seat {seat} has {mine} pages open (at most {MAX_SEAT_SOCKETS}); close one"
+            )
         connection = Connection(seat)
         live.connections.add(connection)
         connection.want_state()
+        if seat is None:
+            self._presence_changed(live, None)
+        elif seat in live.tokens:
+            self._seen(live, seat, first_page=mine == 0)
         return connection
 
     def disconnect(self, live: LiveTable, connection: Connection) -> None:
+        if connection not in live.connections:
+            return
         live.connections.discard(connection)
+        seat = connection.seat
+        if live.closed:
+            return
+        if seat is None or seat not in live.tokens:
+            self._presence_changed(live, None)
+            return
+        live.seen[seat] = self.clock()
+        if live.pages(seat) == 0:
+            name = live.name(seat)
+            if live.stand_in is None:
+                why = f"{name} left the table; the seat waits for them"
+            else:
+                why = (
+                    f"{name} left the table; the {live.stand_in} bot plays for {name} if they "
+                    f"are not back within {live.hold:g} s"
+                )
+            self._presence_changed(live, why, about=seat)
+            self._arm(live, seat)
+
+    # ---- people: presence, hold and stand-in -------------------------------------------------
+
+    def _seen(self, live: LiveTable, seat: int, *, first_page: bool = False) -> None:
+        """``seat`` (a person's) has a page or sent a request now: it is present; a seat the
+        stand-in played is given back (from its next decision: a move the stand-in is making
+        now is played)."""
+        if seat not in live.tokens:
+            return
+        live.seen[seat] = self.clock()
+        name = live.name(seat)
+        if seat in live.standing_in:
+            live.standing_in.discard(seat)
+            self._presence_changed(live, f"{name} is back and plays their seat again", about=seat)
+        elif first_page:
+            joined = seat in live.joined
+            self._presence_changed(
+                live,
+                f"{name} is back at the table" if joined else f"{name} joined the table",
+                about=seat,
+            )
+        live.joined.add(seat)
+        if live.pages(seat) == 0:
+            self._arm(live, seat)  # a request without a page: held from now
+
+    def _presence_changed(
+        self, live: LiveTable, notice: str | None, *, about: int | None = None
+    ) -> None:
+        """Every page is sent the state again (its presence changed), and every page but those
+        of seat ``about`` the ``notice`` (if any)."""
+        if live.closed:
+            return
+        message = None if notice is None else notice_message(notice)
+        for connection in list(live.connections):
+            told = message is None or (about is not None and connection.seat == about)
+            sent = told or connection.put(message)
+            if not (sent and connection.want_state(again=True)):
+                live.connections.discard(connection)
+                connection.close(POLICY_VIOLATION, NOT_READING)
+
+    def _arm(self, live: LiveTable, seat: int) -> None:
+        """Wait for the hold of ``seat`` (a person's seat with no page) to run out, then have the
+        stand-in play it (nothing to wait for without a stand-in)."""
+        if live.stand_in is None or live.closed or live.table.is_over:
+            return
+        if seat in live.standing_in or live.pages(seat) or seat in live.watchers:
+            return
+        live.watchers[seat] = asyncio.create_task(
+            self._watch(live, seat), name=f"hold {live.id} {seat}"
+        )
+
+    async def _watch(self, live: LiveTable, seat: int) -> None:
+        try:
+            while not live.closed and not live.pages(seat) and seat not in live.standing_in:
+                wait = live.seen[seat] + live.hold - self.clock()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                    continue
+                async with live.lock:
+                    if live.closed or live.pages(seat) or seat in live.standing_in:
+                        return
+                    if self.clock() - live.seen[seat] < live.hold:
+                        continue  # a request came meanwhile
+                    live.standing_in.add(seat)
+                    name = live.name(seat)
+                    self._presence_changed(
+                        live,
+                        f"{name} is away: the {live.stand_in} bot plays for {name} until they "
+                        "come back",
+                        about=seat,
+                    )
+                    self._start_bots(live)
+                return
+        finally:
+            if live.watchers.get(seat) is asyncio.current_task():
+                del live.watchers[seat]
 
     def touch(self, live: LiveTable) -> None:
         live.last_used = self.clock()
@@ -426,7 +655,7 @@ class Registry:
         if live.table.is_over:
             return False
         waiting = live.table.waiting_for
-        return waiting is None or waiting in live.remote
+        return waiting is None or waiting in live.remote or waiting in live.standing_in
 
     async def _moved(self, live: LiveTable) -> None:
         """After a move (under the lock): the pages are told; at the end of the game, every
@@ -451,6 +680,13 @@ class Registry:
                         live.bots = None
                         return
                     seat = live.table.to_move
+                    if seat is not None and seat in live.standing_in and live.stand_in:
+                        # An absent person: the stand-in plays (noted in every log).
+                        await in_thread(
+                            live.table.play_for, seat, live.stand_in, pool=self._bot_threads
+                        )
+                        await self._moved(live)
+                        continue
                     game = None if seat is None else live.remote.get(seat)
                     if game is None or game.forfeit is not None:
                         # A bot thinks in a worker thread; the lock keeps everyone else off the
@@ -491,11 +727,7 @@ class Registry:
                 if live.closed:
                     raise bot_seat.AskRefused("the table was closed")
                 return await in_thread(
-                    bot_seat.answer_ask,
-                    table_game(table),
-                    game.seat,
-                    ask,
-                    time_left,
+                    lambda: bot_seat.answer_ask(table.seat(game.seat), ask, time_left),
                     pool=self._bot_threads,
                 )
 
@@ -555,7 +787,7 @@ class Registry:
 
     # ---- replays -------------------------------------------------------------------------------
 
-    async def add_replay(self, record: str) -> LiveReplay:
+    async def add_replay(self, record: str, names: list[str] | None = None) -> LiveReplay:
         """A replay of ``record``, checked by the table model's ``Replay`` (422: its message).
         The slot, the creation rate and a build slot are all taken before the build starts."""
         self.reap()
@@ -573,7 +805,7 @@ class Registry:
         self._take_creation()
         self._replays_building += 1
         try:
-            full = await self._build_replay(record)
+            full = await self._build_replay(record, names)
         finally:
             self._replays_building -= 1
         live = LiveReplay(
@@ -587,7 +819,7 @@ class Registry:
         self.replays[live.id] = live
         return live
 
-    async def _build_replay(self, record: str) -> Replay:
+    async def _build_replay(self, record: str, names: list[str] | None) -> Replay:
         """The full-information replay of ``record``, built in a worker thread, at most
         :data:`REPLAY_BUILDS` at once (the others wait their turn)."""
         self._replay_waiting += 1
@@ -596,7 +828,7 @@ class Registry:
         finally:
             self._replay_waiting -= 1
         try:
-            return await in_thread(Replay, record)
+            return await in_thread(functools.partial(Replay, record, names=names))
         except RecursionError:
             raise Unprocessable("the record is nested too deeply to be a game record") from None
         except (PandaCoreError, TypeError, ValueError) as err:
@@ -615,12 +847,13 @@ class Registry:
         if built is not None and not self._idle(built.last_used):
             built.last_used = self.clock()
             return built
-        replay = await self.add_replay(record)
+        replay = await self.add_replay(record, _replay_names(live.table))
         live.replay_id = replay.id
         return replay
 
-    async def record(self, live: LiveTable) -> str:
-        """The record of a finished table (it holds every hand, so not before the end)."""
+    async def record(self, live: LiveTable, *, names: bool = False) -> str:
+        """The record of a finished table (it holds every hand, so not before the end); with
+        ``names``, the record with the seats' names (``Table.named_record``)."""
         async with live.lock:
             if live.closed:
                 raise NotFound(f"table {live.id!r} was closed")
@@ -629,7 +862,7 @@ class Registry:
                     "the game is not over yet: its record holds every hand, so it is given at "
                     "the end"
                 )
-            return await in_thread(live.table.record)
+            return await in_thread(live.table.named_record if names else live.table.record)
 
     async def frame(self, replay_id: str, seat: int | None, k: int) -> str:
         """Frame ``k`` of a replay as ``seat`` saw it (``None``: full information), as JSON text
@@ -666,6 +899,9 @@ class Registry:
     def _close_table(self, live: LiveTable, why: str) -> None:
         live.closed = True
         self.tables.pop(live.id, None)
+        for watcher in live.watchers.values():
+            watcher.cancel()
+        live.watchers.clear()
         if live.bots is not None:
             live.bots.cancel()
             live.bots = None
@@ -741,6 +977,12 @@ class Registry:
         if self._bot_threads is not None:
             self._bot_threads.shutdown(wait=False, cancel_futures=True)
             self._bot_threads = None
+
+
+def _replay_names(table: Table) -> list[str]:
+    """The seats' names for a replay of ``table``: a person of the one-person form (named
+    "you" at the table) is "person" there."""
+    return ["person" if n == "you" else n for n in table.names]
 
 
 def _new_id(taken: dict[str, Any]) -> str:

@@ -114,7 +114,8 @@ export class Board {
       const current = list.querySelector('[data-current="true"]');
       if (stuckToBottom || fresh) {
         // The latest lines; but never a current group cut at its top (its title explains it).
-        list.scrollTop = current ? Math.min(current.offsetTop, list.scrollHeight) : list.scrollHeight;
+        const bottom = list.scrollHeight;
+        list.scrollTop = current ? Math.min(current.offsetTop, bottom) : bottom;
       } else if (firstNew && !oldLog) firstNew.scrollIntoView({ block: "nearest" });
     }
   }
@@ -152,8 +153,18 @@ export class Board {
 
   /** The status badges of seat s ("Drowsy", "Pooped", "shown out"), with their explanations. */
   badges(state, s) {
-    const all = Array.isArray(state.seat_status) ? state.seat_status[s] : null;
-    if (!Array.isArray(all) || !all.length) return null;
+    const all = Array.isArray(state.seat_status) && Array.isArray(state.seat_status[s])
+      ? [...state.seat_status[s]]
+      : [];
+    // A person's presence at a shared table (here, away, invited, played by a stand-in bot).
+    const presence = Array.isArray(state.presence)
+      ? state.presence.find((p) => p && p.seat === s && p.kind === "person")
+      : null;
+    if (presence && presence.status && presence.status !== "here") {
+      const word = { away: "away", invited: "invited", stand_in: "bot plays" }[presence.status];
+      all.push({ word: word || String(presence.status), text: presence.text, presence: true });
+    }
+    if (!all.length) return null;
     return h(
       "ul",
       { class: "badges", "aria-label": "status" },
@@ -163,8 +174,8 @@ export class Board {
         const slug = word.toLowerCase().replace(/[^a-z0-9]+/g, "-");
         return h(
           "li",
-          testid("seat-status", {
-            class: `badge badge--${slug}`,
+          testid(status.presence ? "seat-presence" : "seat-status", {
+            class: `badge badge--${slug}${status.presence ? " badge--presence" : ""}`,
             title: text || word,
             dataset: { seat: s, word },
           }),
@@ -205,7 +216,9 @@ export class Board {
             "div",
             { class: "seat__name" },
             seatName(state, s),
-            s === state.to_move ? h("span", { class: "seat__turn", "aria-label": "to move" }, " ◀") : "",
+            s === state.to_move
+              ? h("span", { class: "seat__turn", "aria-label": "to move" }, " ◀")
+              : "",
           ),
           h(
             "div",
@@ -241,8 +254,13 @@ export class Board {
     );
   }
 
-  /** Game over: the places, best first, with their scores (the server's ranking). */
+  /**
+   * Game over: the places, best first, with their scores (the server's ranking). A live table's
+   * view shows them in its own game-over box (table_view.js), so the board draws them only in a
+   * replay and in the HTML views.
+   */
   places(state) {
+    if (this.onMove) return null;
     if (!state.is_over || !Array.isArray(state.places) || !state.places.length) return null;
     const list = h("ol", { class: "places__list" });
     for (const place of state.places) {
@@ -263,6 +281,7 @@ export class Board {
           h("strong", { class: "place__rank" }, placeWord(place.place)),
           " ",
           h("span", { class: "place__who" }, who),
+          place.text ? " " : null,
           place.text ? h("span", { class: "place__text" }, place.text) : null,
         ),
       );
@@ -319,7 +338,12 @@ export class Board {
     const area = h(
       "section",
       testid("table-area", { class: "table-area", "aria-label": "the table" }),
-      h("div", { class: "table-area__head" }, h("h3", {}, capital(table.title || "table")), this.drawPile(state)),
+      h(
+        "div",
+        { class: "table-area__head" },
+        h("h3", {}, capital(table.title || "table")),
+        this.drawPile(state),
+      ),
     );
     if (table.to_beat) {
       area.append(
@@ -404,7 +428,7 @@ export class Board {
         "h3",
         {},
         state.frame !== undefined && state.seat !== null && state.seat !== undefined
-          ? `${seatLabel(state, state.seat)}: hand (${cards.length})`
+          ? `${seatLabel(state, state.seat)}'s hand (${cards.length})`
           : `Your hand (${cards.length})`,
         cards.some((c) => c.help)
           ? h("span", { class: "hand__hint muted" }, " · hover, focus or tap a card for its help")
@@ -463,9 +487,9 @@ export class Board {
       return section;
     }
     if (!legal.length) {
-      section.append(
-        h("p", { class: "muted" }, state.is_over ? "The game is over." : "Not your turn."),
-      );
+      let why = state.is_over ? "The game is over." : "Not your turn.";
+      if (state.spectator && !state.is_over) why = "You are watching: a spectator sees no hand.";
+      section.append(h("p", { class: "muted" }, why));
       return section;
     }
     const selected = [...this.selected];
@@ -494,7 +518,13 @@ export class Board {
         ),
       );
     } else if (legal.length > 8) {
-      head.append(h("p", { class: "moves__hint muted" }, "Click cards in your hand to keep the moves that use them."));
+      head.append(
+        h(
+          "p",
+          { class: "moves__hint muted" },
+          "Click cards in your hand to keep the moves that use them.",
+        ),
+      );
     }
     const notation = h(
       "input",
@@ -605,7 +635,11 @@ export class Board {
         );
       } else {
         list.append(
-          h("li", { class: "log__group log__group--loose" }, h("ol", { class: "log__items" }, current.items)),
+          h(
+            "li",
+            { class: "log__group log__group--loose" },
+            h("ol", { class: "log__items" }, current.items),
+          ),
         );
       }
       current = null;

@@ -123,6 +123,13 @@ function addHelp(el, card, focusable) {
   el.setAttribute("aria-describedby", id);
   el.dataset.help = "true";
   if (focusable) el.tabIndex = 0;
+  // The tooltip opens toward the middle of the screen, so that it is never cut at an edge.
+  const place = () => {
+    const box = el.getBoundingClientRect();
+    el.classList.toggle("card--tip-end", box.left + box.width / 2 > window.innerWidth / 2);
+  };
+  el.addEventListener("mouseenter", place);
+  el.addEventListener("focus", place);
 }
 
 function span(cls, text) {

@@ -1,4 +1,6 @@
 // The lobby: choose a game, its seats and rules, start a table, or upload a record to replay.
+// A seat may be a friend's ("a friend plays it"): the table is then made with the per-seat form
+// (docs/web_api.md) and the lobby shows one invite link per person and a spectators' link.
 
 import { app, api, clearMessage, h, navigate, showMessage, testid } from "./util.js";
 
@@ -37,6 +39,48 @@ export class Lobby {
       }),
     );
     this.botsBox = h("div", { class: "lobby__bots" });
+    this.nameInput = h(
+      "input",
+      testid("lobby-name", {
+        id: "lobby-name",
+        type: "text",
+        maxlength: 40,
+        placeholder: "shown to your friends",
+      }),
+    );
+    this.standInSelect = h("select", testid("lobby-stand-in", { id: "lobby-stand-in" }));
+    this.standInSelect.append(h("option", { value: "" }, "nobody: the seat waits"));
+    for (const b of this.bots) {
+      this.standInSelect.append(h("option", { value: b, selected: b === "heuristic" }, b));
+    }
+    this.holdInput = h(
+      "input",
+      testid("lobby-hold", {
+        id: "lobby-hold",
+        type: "number",
+        min: 0,
+        max: 3600,
+        step: "any",
+        placeholder: "server default",
+      }),
+    );
+    this.peopleBox = h(
+      "fieldset",
+      { class: "lobby__people", hidden: true },
+      h("legend", {}, "When a friend leaves"),
+      h(
+        "div",
+        { class: "field" },
+        h("label", { for: "lobby-stand-in" }, "Bot that plays for them"),
+        this.standInSelect,
+      ),
+      h(
+        "div",
+        { class: "field" },
+        h("label", { for: "lobby-hold" }, "after (seconds)"),
+        this.holdInput,
+      ),
+    );
     this.rulesBox = h("div", { class: "lobby__rules" });
 
     this.gameSelect.addEventListener("change", () => this.gameChanged());
@@ -60,7 +104,9 @@ export class Lobby {
         this.playersSelect,
       ),
       h("div", { class: "field" }, h("label", { for: "lobby-seat" }, "Your seat"), this.seatSelect),
+      h("div", { class: "field" }, h("label", { for: "lobby-name" }, "Your name"), this.nameInput),
       h("fieldset", {}, h("legend", {}, "The other seats"), this.botsBox),
+      this.peopleBox,
       h(
         "div",
         { class: "field" },
@@ -123,6 +169,14 @@ export class Lobby {
     const mine = Number(this.seatSelect.value);
     const kept = {};
     for (const sel of this.botsBox.querySelectorAll("select")) kept[sel.dataset.seat] = sel.value;
+    const friends = {};
+    for (const box of this.botsBox.querySelectorAll("input[data-person]")) {
+      friends[box.dataset.person] = box.checked;
+    }
+    const names = {};
+    for (const input of this.botsBox.querySelectorAll("input[data-name]")) {
+      names[input.dataset.name] = input.value;
+    }
     this.botsBox.replaceChildren();
     const fallback = this.bots.includes("heuristic") ? "heuristic" : this.bots[0];
     for (let s = 0; s < n; s += 1) {
@@ -131,8 +185,71 @@ export class Lobby {
       const sel = h("select", testid(id, { id, dataset: { seat: s } }));
       const chosen = kept[s] || fallback;
       for (const b of this.bots) sel.append(h("option", { value: b, selected: b === chosen }, b));
-      this.botsBox.append(h("div", { class: "field" }, h("label", { for: id }, `Seat ${s}`), sel));
+      const personId = `lobby-person-${s}`;
+      const person = h(
+        "input",
+        testid(personId, {
+          id: personId,
+          type: "checkbox",
+          checked: Boolean(friends[s]),
+          dataset: { person: s },
+        }),
+      );
+      const name = h(
+        "input",
+        testid(`lobby-name-${s}`, {
+          type: "text",
+          maxlength: 40,
+          placeholder: `friend's name (seat ${s})`,
+          "aria-label": `name of the friend at seat ${s}`,
+          value: names[s] || "",
+          dataset: { name: s },
+        }),
+      );
+      const toggle = () => {
+        sel.disabled = person.checked;
+        name.hidden = !person.checked;
+        this.peopleBox.hidden = !this.friendSeats().length;
+      };
+      person.addEventListener("change", toggle);
+      this.botsBox.append(
+        h(
+          "div",
+          { class: "field field--seat" },
+          h("label", { for: id }, `Seat ${s}`),
+          sel,
+          h("label", { class: "lobby__friend", for: personId }, person, " a friend plays it"),
+          name,
+        ),
+      );
+      toggle();
     }
+    this.peopleBox.hidden = !this.friendSeats().length;
+  }
+
+  /** The seats a friend plays (checked "a friend plays it"). */
+  friendSeats() {
+    return [...this.botsBox.querySelectorAll("input[data-person]")]
+      .filter((box) => box.checked)
+      .map((box) => Number(box.dataset.person));
+  }
+
+  /** The per-seat form's seats: a person (me, my friends) or a bot for each seat. */
+  seatChoices(players, mine) {
+    const friends = new Set(this.friendSeats());
+    const out = [];
+    for (let s = 0; s < players; s += 1) {
+      if (s === mine || friends.has(s)) {
+        const input =
+          s === mine ? this.nameInput : this.botsBox.querySelector(`input[data-name="${s}"]`);
+        const name = input ? input.value.trim() : "";
+        out.push(name ? { kind: "person", name } : { kind: "person" });
+      } else {
+        const sel = this.botsBox.querySelector(`select[data-seat="${s}"]`);
+        out.push({ kind: "bot", bot: sel.value });
+      }
+    }
+    return out;
   }
 
   async start(event, button) {
@@ -151,18 +268,129 @@ export class Lobby {
     }
     const seedText = this.seedInput.value.trim();
     const seed = seedText === "" ? null : Number(seedText);
-    const body = { game: game.name, players, seat, bots, seed, rules };
+    const together = this.friendSeats().length > 0;
+    let body = { game: game.name, players, seat, bots, seed, rules };
+    if (together) {
+      body = { game: game.name, seats: this.seatChoices(players, seat), seed, rules };
+      body.stand_in = this.standInSelect.value || null;
+      const hold = this.holdInput.value.trim();
+      if (hold !== "") body.hold = Number(hold);
+    }
     button.disabled = true;
     try {
       const made = await api("/api/tables", { method: "POST", json: body });
-      navigate({ table: made.table, seat: made.seat, token: made.token });
+      if (together) this.showInvites(made, seat);
+      else navigate({ table: made.table, seat: made.seat, token: made.token });
     } catch (err) {
       showMessage(err.message);
     } finally {
       button.disabled = false;
     }
   }
+
+  /** After creating a table for friends: the invite links (copy buttons), mine to open. */
+  showInvites(made, mine) {
+    const rows = made.invites.map((invite) => {
+      const mineToo = invite.seat === mine;
+      const label = `Seat ${invite.seat} (${invite.name})${mineToo ? ": you" : ""}`;
+      const open = mineToo
+        ? h(
+            "button",
+            testid("invite-take-seat", {
+              type: "button",
+              class: "primary",
+              onclick: () => navigate({ table: made.table, seat: invite.seat, token: invite.token }),
+            }),
+            "Take my seat",
+          )
+        : null;
+      return linkRow(String(invite.seat), label, invite.link, open);
+    });
+    rows.push(linkRow("spectator", "Spectators (see no hand)", made.spectator.link));
+    const loopback = ["127.0.0.1", "localhost", "[::1]"].includes(location.hostname);
+    const waits =
+      made.stand_in === null
+        ? "A seat whose person leaves waits for them."
+        : `A seat whose person has no page open for ${made.hold} s is played by the ` +
+          `${made.stand_in} bot until they come back (their link gives it back).`;
+    this.root.replaceChildren(
+      h(
+        "section",
+        testid("invites", { class: "invites", dataset: { table: made.table } }),
+        h("h2", {}, "The table is ready: send each friend their link"),
+        h(
+          "p",
+          {},
+          "Each link is one seat: whoever opens it plays that seat and sees only its cards. " +
+            "Keep your own link; anyone with a link can play or watch. " +
+            waits,
+        ),
+        loopback
+          ? h(
+              "p",
+              testid("invites-loopback", { class: "invites__note" }),
+              "These links name this machine only (the server listens on loopback). For friends " +
+                "on other machines, start panda-core serve --host 0.0.0.0 and put this machine's " +
+                "address in the links (see docs/play_together.md).",
+            )
+          : null,
+        h("ul", { class: "invites__list" }, rows),
+      ),
+    );
+  }
 }
+
+/** The address of a link of the server's answer ("#table=…"), as a friend opens it. */
+function fullLink(link) {
+  return `${location.origin}${location.pathname}${link}`;
+}
+
+/** Copy ``text`` (the clipboard API where the page may use it, else the selected input). */
+async function copyText(input, button) {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(input.value);
+    } else {
+      input.select();
+      document.execCommand("copy");
+    }
+    button.textContent = "Copied";
+  } catch {
+    input.select();
+    button.textContent = "Select and copy";
+  }
+}
+
+function linkRow(key, label, link, extra) {
+  const input = h(
+    "input",
+    testid(`invite-link-${key}`, {
+      type: "text",
+      readonly: true,
+      value: fullLink(link),
+      "aria-label": `link for ${label}`,
+      class: "invite__link",
+    }),
+  );
+  input.addEventListener("focus", () => input.select());
+  const copy = h(
+    "button",
+    testid(`invite-copy-${key}`, { type: "button", onclick: () => copyText(input, copy) }),
+    "Copy",
+  );
+  return h(
+    "li",
+    testid(`invite-${key}`, { class: "invite" }),
+    h("span", { class: "invite__who" }, label),
+    " ",
+    input,
+    " ",
+    copy,
+    extra ? " " : "",
+    extra || "",
+  );
+}
+
 
 /** One input for a rule, by the type of its default value. */
 export function ruleInput(name, value) {

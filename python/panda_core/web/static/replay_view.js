@@ -170,7 +170,8 @@ export class ReplayView {
     const everyone = this.seat === "all";
     seat.append(h("option", { value: "all", selected: everyone }, "every hand (full information)"));
     for (let s = 0; s < frame.players; s += 1) {
-      const name = seatLabel(frame, s);
+      const label = seatLabel(frame, s);
+      const name = label[0].toLowerCase() + label.slice(1);
       seat.append(h("option", { value: s, selected: this.seat === s }, `as ${name} saw it`));
     }
     seat.addEventListener("change", () => {

@@ -1,4 +1,7 @@
 // A live table: the seat's websocket, its states drawn on the board, and the game-over box.
+// A spectator's page (#table=ID&spectator=TOKEN) follows the table's public state and sends no
+// move; the server's notices (someone left, came back, is played by the stand-in) are shown as
+// they come.
 
 import { Board } from "./board.js";
 import { app, api, capital, clearMessage, h, navigate, roundWord, seatName, showMessage, testid } from "./util.js";
@@ -6,7 +9,8 @@ import { app, api, capital, clearMessage, h, navigate, roundWord, seatName, show
 export class TableView {
   constructor(params) {
     this.id = params.table;
-    this.seat = Number(params.seat);
+    this.spectator = params.spectator || null;
+    this.seat = this.spectator ? null : Number(params.seat);
     this.token = params.token;
     this.closed = false;
     this.retries = 0;
@@ -18,13 +22,19 @@ export class TableView {
       "section",
       testid("table-view", {
         class: "table-view",
-        dataset: { table: this.id, seat: this.seat, over: "false" },
+        dataset: {
+          table: this.id,
+          seat: this.spectator ? "spectator" : this.seat,
+          over: "false",
+        },
       }),
       this.summary,
       this.board.root,
     );
     app.append(this.root);
-    this.query = new URLSearchParams({ seat: this.seat, token: this.token }).toString();
+    this.query = new URLSearchParams(
+      this.spectator ? { spectator: this.spectator } : { seat: this.seat, token: this.token },
+    ).toString();
     this.connect();
   }
 
@@ -59,6 +69,8 @@ export class TableView {
         this.pending = false;
         showMessage(msg.message);
         if (this.state) this.show(this.state);
+      } else if (msg.type === "notice") {
+        showMessage(msg.message, "info");
       }
     });
     ws.addEventListener("close", () => {
@@ -90,7 +102,7 @@ export class TableView {
   }
 
   async play(move) {
-    if (this.pending) return;
+    if (this.pending || this.spectator) return;
     clearMessage();
     this.pending = true;
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
@@ -123,12 +135,22 @@ export class TableView {
     const winner = state.winner;
     let headline = `${seatName(state, winner)} wins.`;
     if (winner === null) headline = "The game is over.";
-    else if (winner === this.seat) headline = "You win!";
-    const scores = h("ol", { class: "final-scores", start: 0 });
-    state.scores.forEach((score, s) => {
-      const line = `${seatName(state, s)}: ${score}`;
-      scores.append(h("li", { class: s === winner ? "winner" : "" }, line));
-    });
+    else if (!this.spectator && winner === this.seat) headline = "You win!";
+    let scores;
+    if (Array.isArray(state.places) && state.places.length) {
+      // By place, in the game's own ranking (the table's words).
+      scores = h("ol", testid("places", { class: "final-scores final-scores--places" }));
+      for (const place of state.places) {
+        const first = place.place === 1;
+        scores.append(h("li", { class: first ? "winner" : "", value: place.place }, place.text));
+      }
+    } else {
+      scores = h("ol", { class: "final-scores", start: 0 });
+      state.scores.forEach((score, s) => {
+        const line = `${seatName(state, s)}: ${score}`;
+        scores.append(h("li", { class: s === winner ? "winner" : "" }, line));
+      });
+    }
     const replayButton = h(
       "button",
       testid("replay-this-game", {
@@ -150,6 +172,15 @@ export class TableView {
       }),
       "Replay this game",
     );
+    const named = h(
+      "a",
+      testid("download-named-record", {
+        href: `${base}/record?${this.query}&names=true`,
+        download: `panda-${state.game}-${this.id}-named.json`,
+        class: "button",
+      }),
+      "Record with names",
+    );
     return h(
       "section",
       testid("game-over", {
@@ -168,7 +199,7 @@ export class TableView {
       h(
         "p",
         { class: "game-over__links" },
-        replayButton,
+        this.spectator ? "" : replayButton,
         " ",
         h(
           "a",
@@ -179,6 +210,8 @@ export class TableView {
           }),
           "Download record",
         ),
+        " ",
+        named,
         " ",
         h("a", testid("new-game", { href: "#", class: "button" }), "New game"),
       ),
