@@ -57,8 +57,12 @@ def errors(driver: Any) -> list[str]:
 
 
 def shown_card_ids(driver: Any, root: str = "body") -> set[int]:
+    """The cards the view shows as they lie now: every card element, less those of the last
+    finished trick or pile (the past, as the log is: played in the open, possibly dealt anew to
+    another hand since, which tests/hidden_cards.py counts as hidden now)."""
     ids = driver.execute_script(
         "return [...document.querySelectorAll(arguments[0] + ' [data-card-id]')]"
+        ".filter(e => !e.closest('[data-testid=last-trick]'))"
         ".map(e => e.dataset.cardId)",
         root,
     )

@@ -57,8 +57,13 @@ function show(id) {
   root.dataset.drawn = "true";
 }
 
-/** Set the value at `path` in a copy of `obj` (the objects along the path copied, the rest shared). */
-function patched(obj, path, value, remove) {
+/**
+ * One change to a frame, in a copy of `obj` (the objects along the path copied, the rest shared):
+ * [path, value] sets, [path] deletes, [path, rest, n] keeps a list's first n items, then rest.
+ */
+function patched(obj, patch) {
+  const [path, value] = patch;
+  const remove = patch.length === 1;
   const top = Array.isArray(obj) ? obj.slice() : { ...obj };
   let node = top;
   for (let i = 0; i < path.length - 1; i += 1) {
@@ -69,6 +74,7 @@ function patched(obj, path, value, remove) {
   }
   const last = path[path.length - 1];
   if (remove) delete node[last];
+  else if (patch.length === 3) node[last] = node[last].slice(0, patch[2]).concat(value);
   else node[last] = value;
   return top;
 }
@@ -78,7 +84,7 @@ function framesOf(data) {
   const frames = [data.first];
   for (const patches of data.patches) {
     let frame = frames[frames.length - 1];
-    for (const p of patches) frame = patched(frame, p[0], p[1], p.length === 1);
+    for (const p of patches) frame = patched(frame, p);
     frames.push(frame);
   }
   return frames;

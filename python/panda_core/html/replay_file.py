@@ -4,9 +4,10 @@ The frames are the replay's own (:meth:`panda_core.table.Replay.frame`), so a se
 only what that seat knew at each moment. They are stored compactly: a frame's events are always
 the first ``n`` of the last frame's events (a log only grows), so the events are stored once and
 each frame keeps ``events_n``; every frame after the first is stored as the changes from the one
-before (``[path, value]`` to set, ``[path]`` to delete), which the page applies when it opens.
+before (``[path, value]`` to set, ``[path]`` to delete, ``[path, rest, n]`` to keep a list's
+first ``n`` items and put ``rest`` after them), which the page applies when it opens.
 The whole is stored gzipped (base64), unpacked by the browser's own ``DecompressionStream``: a
-1,079-move climbing game seen by one seat is a file of about 180 KB.
+1,079-move climbing game seen by one seat is a file of about 240 KB.
 """
 
 from __future__ import annotations
@@ -33,11 +34,13 @@ __all__ = [
 
 MAX_HTML_BYTES = 16 * 1024 * 1024
 """The largest replay file written. The longest records a replay reads hold 20,000 moves; a
-1,079-move climbing game makes a file of 180 KB (210 KB with every hand; docs/notebooks.md)."""
+1,079-move climbing game makes a file of 240 KB (290 KB with every hand; docs/notebooks.md)."""
 
-MAX_HTML_FRAMES = 5_001
-"""The most frames (moves + 1) an HTML replay holds: each frame is built as the replay builds it,
-and a 5,000-move game takes about a minute (docs/notebooks.md)."""
+MAX_HTML_FRAMES = 2_501
+"""The most frames (moves + 1) an HTML replay holds. Each frame is built as the replay builds it,
+with its whole log, so the time grows with the square of the moves: 1,079 moves take 9 to 16 s
+here, 2,500 about a minute. The longest games of 20,000 of each kind with the default rules had
+1,214 moves (``MAX_RECORD_MOVES``)."""
 
 SPEEDS = [[2000, "slow (2 s)"], [800, "normal (0.8 s)"], [300, "fast (0.3 s)"], [80, "fastest"]]
 
@@ -54,11 +57,25 @@ def _patches(old: dict[str, Any], new: dict[str, Any], path: list[Any], out: lis
             continue
         if isinstance(before, dict) and isinstance(value, dict):
             _patches(before, value, [*path, key], out)
+        elif isinstance(before, list) and isinstance(value, list):
+            same = _common_start(before, value)
+            if same:  # the list keeps its first `same` items: [path, the rest, same]
+                out.append([[*path, key], value[same:], same])
+            else:
+                out.append([[*path, key], value])
         else:
             out.append([[*path, key], value])
     for key in old:
         if key not in new:
             out.append([[*path, key]])
+
+
+def _common_start(a: list[Any], b: list[Any]) -> int:
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
 
 
 def replay_data(replay: Any, seat: int | None, title: str | None = None) -> dict[str, Any]:
@@ -108,7 +125,7 @@ def replay_data(replay: Any, seat: int | None, title: str | None = None) -> dict
 
 def packed(data: dict[str, Any]) -> dict[str, str]:
     """``data`` as ``{"gzip": base64}``: the page unpacks it with the browser's own
-    ``DecompressionStream`` (a 1,079-move game's frames: 1.1 MB of JSON, 84 KB of gzip)."""
+    ``DecompressionStream`` (a 1,079-move game's frames: 1.6 MB of JSON, 180 KB of gzip)."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     raw = gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
     return {"gzip": base64.b64encode(raw).decode("ascii")}
