@@ -7,6 +7,7 @@ The same outputs opened in Chromium: tests/test_html_browser.py.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -443,3 +444,12 @@ def test_a_long_game_makes_a_small_file(tmp_path: Path) -> None:
     assert seat_file.stat().st_size < 500_000  # 240 KB when measured (1.6 MB of JSON)
     data = file_data(seat_file)
     assert len(data["patches"]) == 1079 and data["first"]["frame"] == 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_fallback_of_a_finished_game_gives_the_places(name: str) -> None:
+    game = finished(name)
+    for text in (game._repr_html_(), game.seat(0)._repr_html_()):
+        fallback = re.search(r'data-testid="html-text">(.*?)</pre>', text, re.S)
+        assert fallback and "game over" in fallback.group(1)
+        assert "Places: 1st: " in html.unescape(fallback.group(1))

@@ -145,12 +145,20 @@ def plain_text(state: Mapping[str, Any]) -> str:
     elif state.get("to_move") is not None:
         head += f" · {_seat(state, state['to_move'])} to move"
     lines.append(head)
+    places = [p for p in state.get("places") or [] if isinstance(p, Mapping) and p.get("text")]
+    if places:
+        lines.append("Places: " + "; ".join(str(p["text"]) for p in places))
     scores = state.get("scores") or []
     sizes = state.get("hand_sizes") or []
     for s in range(int(state.get("players") or len(scores))):
         score = scores[s] if s < len(scores) else "?"
         size = sizes[s] if s < len(sizes) else "?"
-        lines.append(f"  {_seat(state, s)}: score {score}, {size} in hand")
+        status = (state.get("seat_status") or [])[s : s + 1]
+        words = [
+            str(x.get("word")) for x in (status[0] if status else []) if isinstance(x, Mapping)
+        ]
+        more = f" ({', '.join(words)})" if words else ""
+        lines.append(f"  {_seat(state, s)}: score {score}, {size} in hand{more}")
     if state.get("hands"):
         lines.append("Every hand:")
         for s, cards in enumerate(state["hands"]):
