@@ -78,8 +78,9 @@ def test_the_bundle_is_one_classic_script_of_the_page_modules() -> None:
     assert not re.search(r"^\s*(import|export)\b", text, re.M)
     for name in bundle.MODULES:
         assert text.count(f'__pandaModules["{name}"] = (function () {{') == 1
-    assert "window.PandaCoreHtml = { show, replay" in text
-    assert text.startswith("(function () {") and "if (window.PandaCoreHtml) return;" in text
+    assert "window.PandaCoreHtml[__pandaKey] = { show, replay };" in text
+    assert text.startswith("(function () {")
+    assert f'const __pandaKey = "{bundle.script_key()}";' in text
     # read at call time: the page's current board is the one bundled
     assert "class Board" in text and bundle.read_static("board.js").count("class Board") == 1
 

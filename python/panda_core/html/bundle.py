@@ -15,12 +15,22 @@ the container, every other selector is prefixed with it.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from importlib import resources
 
 from panda_core.table.errors import TableError
 
-__all__ = ["MODULES", "SCOPE", "HtmlError", "read_static", "scoped_css", "script"]
+__all__ = [
+    "MODULES",
+    "SCOPE",
+    "HtmlError",
+    "read_static",
+    "scoped_css",
+    "script",
+    "script_and_key",
+    "script_key",
+]
 
 SCOPE = "pc-html"
 """The class of the element every view is drawn in; the page's style applies only inside it."""
@@ -133,19 +143,33 @@ def _js_string(text: str) -> str:
 
 def script() -> str:
     """The page's board modules and the views' driver (``html/driver.js``) as one classic
-    script, read from the installed package now. It defines ``window.PandaCoreHtml`` once (a
-    second copy in the same page does nothing)."""
+    script, read from the installed package now. It defines
+    ``window.PandaCoreHtml[key]`` (:func:`script_key`) once: a second copy in the same page
+    (another output of the notebook) does nothing, and a notebook that made outputs with another
+    version of the files keeps each version's own."""
+    return script_and_key()[0]
+
+
+def script_key() -> str:
+    """The key of this bundle in ``window.PandaCoreHtml``: a digest of its text."""
+    return script_and_key()[1]
+
+
+def script_and_key() -> tuple[str, str]:
     modules = bundle({name: read_static(name) for name in MODULES})
     driver = read_static("driver.js", "html")
+    key = hashlib.sha256((modules + driver).encode("utf-8")).hexdigest()[:16]
     text = (
         "(function () {\n"
         '"use strict";\n'
-        "if (window.PandaCoreHtml) return;\n"
+        "window.PandaCoreHtml = window.PandaCoreHtml || {};\n"
+        f'const __pandaKey = "{key}";\n'
+        "if (window.PandaCoreHtml[__pandaKey]) return;\n"
         f"{modules}\n"
         f"{driver}\n"
         "})();\n"
     )
-    return inline_safe(text, "script")
+    return inline_safe(text, "script"), key
 
 
 # ---- the style sheet -----------------------------------------------------------------------

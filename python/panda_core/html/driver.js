@@ -238,4 +238,4 @@ function replayOf(root, data, options) {
   if (options.autoplay) start();
 }
 
-window.PandaCoreHtml = { show, replay, version: 1 };
+window.PandaCoreHtml[__pandaKey] = { show, replay };

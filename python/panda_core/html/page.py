@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from panda_core.html.bundle import SCOPE, scoped_css, script
+from panda_core.html.bundle import SCOPE, scoped_css, script_and_key
 
 __all__ = ["document", "embed_json", "fragment", "new_id", "plain_text"]
 
@@ -86,9 +86,11 @@ def fragment(
         f'<pre class="pc-html__text" data-testid="html-text">{html.escape(fallback)}</pre>',
         f'<script type="application/json" id="{view_id}-data">{embed_json(dict(data))}</script>',
     ]
+    code, key = script_and_key()
     if with_script:
-        parts.append(f"<script>{script()}</script>")
-    parts.append(f"<script>window.PandaCoreHtml && window.PandaCoreHtml.{call}({args});</script>")
+        parts.append(f"<script>{code}</script>")
+    views = f'(window.PandaCoreHtml || {{}})["{key}"]'
+    parts.append(f"<script>{views} && {views}.{call}({args});</script>")
     parts.append("</div>")
     return "\n".join(parts)
 
