@@ -356,10 +356,11 @@ def test_docs_screenshots(driver: Any, tmp_path: Path) -> None:
     page = tmp_path / "seat.html"
     cell = '<pre style="font: 14px monospace; margin: 8px">In [3]: game.seat({})</pre>'
     page.write_text(
-        notebook([cell.format(seat) + game.seat(seat)._repr_html_()]).replace(NOTEBOOK_CELLS, ""),
+        "<!doctype html><html><head><meta charset='utf-8'></head><body style='margin: 0'>"
+        f"{cell.format(seat)}{game.seat(seat)._repr_html_()}</body></html>",
         encoding="utf-8",
     )
-    driver.set_window_size(1100, 760)
+    driver.set_window_size(1100, 1000)
     try:
         driver.get(page.as_uri())
         wait(driver, lambda d: find(d, ".pc-html").get_attribute("data-drawn") == "true", "drawn")
