@@ -218,8 +218,8 @@ def test_a_seat_shows_only_what_it_may_know(name: str) -> None:
     game = panda_core.make(name, players=3, seed=21)
     checked = 0
     k = 0
-    while not game.is_over and k < 120:
-        if k % 7 == 0:
+    while not game.is_over and k < 80:
+        if k % 9 == 0:
             for seat in range(game.players):
                 text = game.seat(seat)._repr_html_()
                 [(_, data)] = embedded(text)
@@ -238,7 +238,7 @@ def test_a_seat_shows_only_what_it_may_know(name: str) -> None:
                 checked += 1
         game.apply(game.bot_move("heuristic", seed=k))
         k += 1
-    assert checked >= 30
+    assert checked >= 21
 
 
 def test_a_seat_fallback_lists_its_hand_and_not_the_others() -> None:
@@ -335,7 +335,15 @@ def file_data(path: Path) -> dict[str, Any]:
     return unpacked(data)
 
 
-@pytest.mark.parametrize("name", GAMES)
+CLIMBING_SLOW = [
+    "head",
+    pytest.param("year", marks=pytest.mark.slow),
+    pytest.param("spin", marks=pytest.mark.slow),
+]
+"""A whole climbing game's frames take a second or more to build (Panda Head's short game, less)."""
+
+
+@pytest.mark.parametrize("name", CLIMBING_SLOW)
 def test_a_replay_file_holds_every_frame_as_the_seat_saw_it(name: str, tmp_path: Path) -> None:
     game = finished(name)
     replay = Replay(game.to_json())
@@ -356,9 +364,9 @@ def test_a_replay_file_holds_every_frame_as_the_seat_saw_it(name: str, tmp_path:
 
 
 def test_to_html_takes_the_replays_seat_unless_told(tmp_path: Path) -> None:
-    record = finished("head").to_json()
-    assert file_data(Replay(record, seat=2).to_html(tmp_path / "a.html"))["seat"] == 2
-    assert file_data(Replay(record, seat=2).to_html(tmp_path / "b.html", seat=None))["seat"] is None
+    record = finished("head", players=2).to_json()
+    assert file_data(Replay(record, seat=1).to_html(tmp_path / "a.html"))["seat"] == 1
+    assert file_data(Replay(record, seat=1).to_html(tmp_path / "b.html", seat=None))["seat"] is None
     assert file_data(Replay(record).to_html(tmp_path / "c.html", seat=0))["seat"] == 0
     view = views.replay_view(Replay(record, seat=1))
     assert view._repr_html_() == str(view) and "pc-html" in str(view)
@@ -369,8 +377,8 @@ ALLOWED_URLS = {"http://www.w3.org/2000/svg"}
 
 
 def test_a_replay_file_is_self_contained(tmp_path: Path) -> None:
-    names = ["Ada", "https://evil.example/x.js", "Bo", "Cy"]
-    record = finished("year", players=4).to_json()
+    names = ["Ada", "https://evil.example/x.js"]
+    record = finished("head", players=2).to_json()
     path = Replay(record, seat=0, names=names).to_html(tmp_path / "r.html")
     text = path.read_text(encoding="utf-8")
     # a name is text: in the fallback (escaped) and in the data, never in the markup or code
