@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import panda_core
-from hidden_cards import hidden_cards_shown, private_events_leak
+from hidden_cards import card_ids_in, hidden_cards_shown, private_events_leak
 from panda_core._registry import AnyGame, spec
 from panda_core.table.cards import CardBook
 from panda_core.table.seat_state import SeatStateBuilder
@@ -173,6 +173,8 @@ def test_s4_5_s5_2_a_bomb_and_a_blue_single_following() -> None:
     assert said["bomb Fi8+Ea2+MeA as 2"] == "bomb: four 2s (wild as 2)"
     assert "single Ea4" not in said  # blue Ea4 is an 8: it does not beat a K
     assert state["table"]["to_beat"] == "single K (Earth, white) by seat 1 (bot1): EaK"
+    # a position without its log: the play on the table is said from the play to beat
+    assert state["table"]["plays"][0]["describe"] == "single K (Earth, white)"
     lower = position("year", [EA4, WO5], [EA4], to_beat={**single_k, "cards": [WO5 - 1],
                      "rank": 1})  # fmt: skip
     assert texts(state_of(lower, 0))["single Ea4"] == "single 8 (Earth, blue)"
@@ -203,8 +205,14 @@ def test_s8_2_after_a_wind_to_beat_names_the_player_of_the_play() -> None:
     single = {"player": 1, "kind": "single", "cards": [WO5], "named": [], "rank": 2,
               "units": 1, "length": 1, "copies": 1, "has_blue": False}  # fmt: skip
     game = position("spin", [EA4, 66], [], to_beat=single)
-    said = texts(state_of(game, 0))
+    state = state_of(game, 0)
+    said = texts(state)
     assert said["element Ea!"] == "play the centre wind card"
+    rules = {m["notation"]: m["rule"] for m in state["legal"]}
+    assert rules["element Ea!"] == (
+        "S-5.3 / S-8 a wind card whose condition holds for the play to beat"
+    )
+    assert rules["discard_element Ea!"] == "S-6.5 discard a wind card; your turn goes on"
     game.apply("element Ea!")
     table = state_of(game, 2)["table"]
     assert table["to_beat"] == (
@@ -405,9 +413,15 @@ def check_state(game: AnyGame, state: dict[str, Any], name: str) -> None:
         assert not ("Drowsy" in words and "Pooped" in words)
     seqs = {e["seq"] for e in events}
     assert all(e["seq"] in seqs for e in state["consequences"])
+    # The story fields show only cards the seat's own log showed it (S-11, H-2).
+    told = card_ids_in({"events": events, "hand": state["hand"], "hands": state["hands"]})
+    assert card_ids_in({"x": [state["last_trick"], state["consequences"]]}) <= told
     last = state["last_trick"]
     if last is not None:
         assert last["title"] and last["text"] and isinstance(last["plays"], list)
+        at = max(i for i, g in enumerate(log) if g["title"] == last["title"])
+        deals = [i for i, g in enumerate(log) if g["title"].startswith(("round", "hand"))]
+        assert not deals or deals[-1] < at  # never a trick of a round dealt again since
     if game.is_over:
         places = state["places"]
         assert places[0]["place"] == 1 and game.winner in places[0]["seats"]
@@ -451,3 +465,51 @@ def test_every_text_of_whole_games_reads_as_words(name: str, players: int) -> No
         while not game.is_over:
             check_state(game, state_of(game, game.current_player), name)
             game.apply(game.bot_move("heuristic", seed=1))
+
+
+@needs_catalogue
+def test_s7_3_s7_4_flip_and_steal_choices_are_said() -> None:
+    """S-7.3 (year, mood flip): the cards turned blue; S-7.4 (spin): the seat stolen from."""
+    snap_game = position("year", [EA4, WO5, ME3], [EA4])
+    snap = snap_game.snapshot()
+    snap["panda_mood"] = "flip"
+    flip = panda_core.ClimbGame.from_snapshot(snap)
+    said = texts(state_of(flip, 0))
+    assert said["single Ea4 flip Wo5"] == "single 8 (Earth, blue), turn Wo5 blue"
+    assert said["single Ea4"] == "single 8 (Earth, blue)"
+    spin = position("spin", [EA4, WO5], [EA4])
+    snap = spin.snapshot()
+    snap["scores"] = [0, 2, 0, 0, 0]
+    said = texts(state_of(panda_core.ClimbGame.from_snapshot(snap), 0))
+    assert said["single Ea4 steal 1"] == "single 8 (Earth, blue), steal from seat 1 (bot1)"
+
+
+def test_h3_3_the_pile_to_beat_names_its_highest_play_and_player() -> None:
+    """H-3.3: the highest value wins, ties to the last one played."""
+    for seed in range(40):
+        game = bot_game("head", 4, seed, moves=2)
+        table = state_of(game, game.current_player)["table"]
+        plays = table["plays"]
+        if len(plays) == 2:
+            top = max(p["value"] for p in plays)
+            last = [p for p in plays if p["value"] == top][-1]
+            assert table["to_beat"].startswith(f"highest value {top}: {last['describe']} by ")
+            return
+    pytest.fail("no pile with two plays in 40 seeds")
+
+
+@needs_catalogue
+@pytest.mark.parametrize("name", GAMES)
+def test_a_replay_log_reads_as_words(name: str) -> None:
+    """``panda-core replay --log``: every line of a whole game, for everyone and for one seat."""
+    from panda_core.table import Replay
+
+    record = bot_game(name, 3, 23).to_json()
+    for seat in (None, 1):
+        lines = Replay(record, seat=seat, names=["Ada", "heuristic", "random"]).log()
+        assert lines
+        for line in lines:
+            assert line.strip() and not any(bad in line for bad in BAD), line
+            assert not ONE_PLURAL.search(line), line
+        said = (" Panda ",) if name == "head" else (" plays a ", " plays three ", " pair of ")
+        assert any(word in line for line in lines for word in said)

@@ -28,8 +28,8 @@ __all__ = ["PRESENTER", "ClimbPresenter", "describe_play"]
 
 _RULES = {
     "pass": "S-6.1 pass: you are out of this trick; S-6.3 your white cards come back blue",
-    "discard_element": "S-6.5 discard an element or wind card; your turn goes on",
-    "element": "S-5.3 / S-8 an element or wind card whose condition holds for the play to beat",
+    "discard_element": "S-6.5 discard {an} {special} card; your turn goes on",
+    "element": "S-5.3 / S-8 {an} {special} card whose condition holds for the play to beat",
     "single": "S-4.1 a single unit; S-5.1 beats a single of lower rank",
     "set": "S-4.2 units of one rank; S-5.1 beats a set of as many units, lower rank",
     "run": "S-4.3 2–5 consecutive ranks; S-5.1 beats a run of the same length, lower top",
@@ -328,6 +328,15 @@ def _group(kind: str, combo: Mapping[str, Any] | None, rules: Any) -> dict[str, 
     return {"order": 700, "label": f"discard {special} cards"}
 
 
+def _describe_to_beat(to_beat: Mapping[str, Any], book: CardBook) -> str:
+    """The view's play to beat in words (its ``has_blue`` is the face of a single's card)."""
+    cards = list(to_beat.get("cards", []))
+    faces: list[str | None] = (
+        ["blue" if to_beat.get("has_blue") else "white"] if len(cards) == 1 else []
+    )
+    return describe_play(str(to_beat.get("kind", "")), to_beat, cards, faces, book)
+
+
 def _trick_plays(events: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """The move events of the trick being played (since the last trick end or round start)."""
     start = 0
@@ -363,10 +372,13 @@ class ClimbPresenter:
     ) -> dict[str, Any] | None:
         """The last finished trick: its plays (passes left out) and its winner (S-6.4)."""
         listed = list(events)
-        done = [g for g in groups(listed) if g.end is not None]
+        found = groups(listed)
+        done = [g for g in found if g.end is not None]
         if not done:
             return None
         last = done[-1]
+        if any(g.closed and g.end is None and g.first > last.first for g in found):
+            return None  # dealt again since: its cards are back in the deck, maybe in a hand
         moves = [
             e
             for e in listed[last.first : last.last + 1]
@@ -449,6 +461,7 @@ class ClimbPresenter:
     ) -> dict[str, Any]:
         trick = view["trick"]
         blue = view["blue"]
+        to_beat = trick.get("to_beat")
         moves = _trick_plays(events)
         plays = []
         for seat, cards in enumerate(trick["played"]):
@@ -460,22 +473,20 @@ class ClimbPresenter:
                 for e in moves
                 if e.get("player") == seat and e.get("cards") and set(e["cards"]) <= on_table
             ]
+            if not said and to_beat and to_beat.get("player") == seat:
+                said = [_describe_to_beat(to_beat, book)]  # a position without its log
             plays.append(
                 {
                     "player": seat,
                     "text": f"{names(seat)}:",
                     "cards": book.cards(cards, blue),
-                    "describe": ", then ".join(said),
+                    "describe": ", then ".join(said) or book.tokens(cards),
                 }
             )
-        to_beat = trick.get("to_beat")
         beat_text = None
         if to_beat:
             cards = list(to_beat.get("cards", []))
-            faces: list[str | None] = (
-                ["blue" if to_beat.get("has_blue") else "white"] if len(cards) == 1 else []
-            )
-            what = describe_play(str(to_beat.get("kind", "")), to_beat, cards, faces, book)
+            what = _describe_to_beat(to_beat, book)
             player = to_beat.get("player")
             beat_text = what if player is None else f"{what} by {names(player)}"
             beat_text += f": {book.tokens(cards)}"
@@ -515,11 +526,15 @@ class ClimbPresenter:
             "text": text,
             "cards": [book.card(c, faces.get(c)) for c in cards],
             "group": _group(kind, combo, book.rules),
-            "rule": self.rule_of(move),
+            "rule": self.rule_of(move, book.rules),
         }
 
-    def rule_of(self, move: Any) -> str:
-        return _RULES.get(move.kind, "S-6")
+    def rule_of(self, move: Any, rules: Any = None) -> str:
+        """The rule that allows ``move``; with the game's ``rules``, its special cards in their
+        preset's word (element / wind)."""
+        special = _special(rules) if rules is not None else "element or wind"
+        an = "an" if special[0] in "aeiou" else "a"
+        return _RULES.get(move.kind, "S-6").format(an=an, special=special)
 
     def round_text(self, result: Mapping[str, Any], names: SeatNames) -> str:
         out = names.list(result.get("shown_out", []))

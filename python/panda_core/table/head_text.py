@@ -199,10 +199,13 @@ class HeadPresenter:
     ) -> dict[str, Any] | None:
         """The last finished pile: its plays and its winner (H-3.3)."""
         listed = list(events)
-        done = [g for g in groups(listed) if g.end is not None]
+        found = groups(listed)
+        done = [g for g in found if g.end is not None]
         if not done:
             return None
         last = done[-1]
+        if any(g.closed and g.end is None and g.first > last.first for g in found):
+            return None  # dealt again since: its cards are back in the deck, maybe in a hand
         end = last.end or {}
         plays = [
             {
@@ -296,10 +299,14 @@ class HeadPresenter:
             for seat, _action, value, cards in view["pile_plays"]
         ]
         highest = max((p["value"] for p in plays), default=None)
+        to_beat = None
+        if highest is not None:  # ties go to the last one played (H-3.3)
+            top = [p for p in plays if p["value"] == highest][-1]
+            to_beat = f"highest value {highest}: {top['describe']} by {names(top['player'])}"
         return {
             "title": f"pile {view['pile_number'] + 1} of 7",
             "plays": plays,
-            "to_beat": None if highest is None else f"highest value {highest}",
+            "to_beat": to_beat,
             "notes": [
                 f"leader: {names(view['leader'])}",
                 f"dealer: {names(view['dealer'])}",
@@ -347,7 +354,7 @@ class HeadPresenter:
     def card_help(self, info: Mapping[str, Any], face: str | None, rules: Any) -> str:
         return card_help(info, face, rules)
 
-    def rule_of(self, move: Any) -> str:
+    def rule_of(self, move: Any, rules: Any = None) -> str:
         return _RULES.get(move.kind, "H-3")
 
     def round_text(self, result: Mapping[str, Any], names: SeatNames) -> str:

@@ -58,8 +58,8 @@ class Presenter(Protocol):
         classifies it, ``names`` names the seats it takes points from)."""
         ...
 
-    def rule_of(self, move: Any) -> str:
-        """The rule that allows a move, with its rule ID."""
+    def rule_of(self, move: Any, rules: Any = None) -> str:
+        """The rule that allows a move, with its rule ID (``rules``: the game's words)."""
         ...
 
     def round_text(self, result: Mapping[str, Any], names: SeatNames) -> str:
