@@ -224,6 +224,31 @@ def try_card_filter(page: Page) -> bool:
     return True
 
 
+def check_the_servers_words(page: Page) -> None:
+    """On a live table, as the server sends it: the moves in groups of non-decreasing order,
+    each with words and the chips of its cards; every hand card with its help tooltip."""
+    groups = page.js(
+        """return [...document.querySelectorAll('[data-testid=move-group]')].map(g =>
+          [Number(g.dataset.order), g.dataset.label, g.querySelectorAll('[data-testid=move]')
+            .length])"""
+    )
+    assert groups and [g[0] for g in groups] == sorted(g[0] for g in groups), groups
+    assert all(label and n for _, label, n in groups)
+    buttons = page.js(
+        """return [...document.querySelectorAll('[data-testid=move]')].map(b =>
+          [b.dataset.cards, [...b.querySelectorAll('.chip')].map(c => c.dataset.cardId).join(' '),
+           b.querySelector('.move__text').textContent.trim()])"""
+    )
+    for cards, chips, text in buttons:
+        assert chips == cards and text, (cards, chips, text)
+    helps = page.js(
+        """return [...document.querySelectorAll('[data-testid=hand] [data-card-id]')].map(c =>
+          [c.dataset.help, (document.getElementById(c.getAttribute('aria-describedby')) || {})
+            .textContent])"""
+    )
+    assert helps and all(flag == "true" and text for flag, text in helps), helps
+
+
 def refuse_then_type_a_move(page: Page) -> None:
     """A typed move the server refuses shows its message and changes nothing; a typed legal
     notation is played."""
@@ -258,6 +283,8 @@ def play_game(
         if outcome == "over":
             return clicks
         seen.look(page)
+        if clicks == 0:
+            check_the_servers_words(page)
         if not filtered:
             filtered = try_card_filter(page)
         if not shot_blue and page.all(f"{tid('hand')} [data-face=blue]"):
@@ -572,27 +599,51 @@ def test_the_hand_and_the_moves_fit_every_screen(game: str, page: Page, server: 
             page.open(f"#table={made['table']}&seat=0&token={made['token']}")
             page.wait(lambda d: page.all(tid("move")), "the moves")
             page.wait_quiet()
-            found = boxes(page, "hand", "moves", "move", "move-notation", "table-area", "status")
-            view = found["viewport"]
-            assert view["scrollWidth"] <= width, f"the page is wider than {width} px"
-            for name in ("hand", "moves", "move", "move-notation", "table-area", "status"):
-                assert name in found, f"no {name} on the page"
-                box = dict(found[name])
-                if width < 900:  # a phone scrolls: only the sides must fit
-                    box["top"], box["bottom"] = 0, 0
-                inside(box, view, f"{name} at {width}x{height}")
-            hand = page.all(f"{tid('hand')} [data-card-id]")
-            assert len(hand) == len(state["hand"])
-            for card in hand:  # every card of the hand is whole on screen (sideways on a phone)
-                b = card.rect
-                assert b["x"] >= 0 and b["x"] + b["width"] <= width + 0.5, f"a card cut at {width}"
-                if width >= 900:
-                    assert b["y"] + b["height"] <= height + 0.5, f"a card cut at {width}x{height}"
-            if width < 900:
-                # The hand begins within the first two screens, and the moves right after it.
-                assert found["hand"]["top"] < 2 * height
-                assert found["moves"]["top"] - found["hand"]["bottom"] < 40
+            check_fits(page, width, height, len(state["hand"]))
             page.screenshot(f"layout-{game}-{width}x{height}")
+    finally:
+        page.resize(1280, 900)
+
+
+def check_fits(page: Page, width: int, height: int, hand_size: int) -> None:
+    """The layout checks of one screen: nothing wider than the screen; on a laptop screen the
+    hand, the moves, the first move and the notation box inside the window; on a phone the
+    hand soon after the top and the moves right after the hand."""
+    found = boxes(page, "hand", "moves", "move", "move-notation", "table-area", "status")
+    view = found["viewport"]
+    assert view["scrollWidth"] <= width, f"the page is wider than {width} px"
+    for name in ("hand", "moves", "move", "move-notation", "table-area", "status"):
+        assert name in found, f"no {name} on the page"
+        box = dict(found[name])
+        if width < 900:  # a phone scrolls: only the sides must fit
+            box["top"], box["bottom"] = 0, 0
+        inside(box, view, f"{name} at {width}x{height}")
+    hand = page.all(f"{tid('hand')} [data-card-id]")
+    assert len(hand) == hand_size
+    for card in hand:  # every card of the hand is whole on screen (sideways on a phone)
+        b = card.rect
+        assert b["x"] >= 0 and b["x"] + b["width"] <= width + 0.5, f"a card cut at {width}"
+        if width >= 900:
+            assert b["y"] + b["height"] <= height + 0.5, f"a card cut at {width}x{height}"
+    if width < 900:
+        # The hand begins within the first two screens, and the moves right after it.
+        assert found["hand"]["top"] < 2 * height
+        assert found["moves"]["top"] - found["hand"]["bottom"] < 40
+
+
+@pytest.mark.slow
+def test_a_crowded_board_still_fits_every_screen(page: Page) -> None:
+    """A lead with many moves in several groups, a last trick, seat badges and the line of what
+    the seat's move caused: the same checks at the three sizes."""
+    state = _dressed(_year_lead())
+    assert len(state["legal"]) > 15
+    try:
+        for width, height in SIZES:
+            page.resize(width, height)
+            page.draw(state)
+            page.wait_quiet()
+            check_fits(page, width, height, len(state["hand"]))
+            page.screenshot(f"layout-crowded-year-{width}x{height}")
     finally:
         page.resize(1280, 900)
 
@@ -696,7 +747,7 @@ def test_card_help_shows_on_hover_focus_and_tap(page: Page) -> None:
 
     first, second = state["hand"][0], state["hand"][1]
     el = page.driver.find_element("css selector", f'{tid("hand")} [data-card-id="{first["id"]}"]')
-    assert el.get_attribute("title") == first["help"]
+    assert not el.get_attribute("title")  # one tooltip, not the browser's as well
     tip_id = el.get_attribute("aria-describedby")
     tip = page.driver.find_element("id", tip_id)
     assert tip.get_attribute("role") == "tooltip"
@@ -705,7 +756,7 @@ def test_card_help_shows_on_hover_focus_and_tap(page: Page) -> None:
     ActionChains(page.driver).move_to_element(el).perform()  # hover
     page.wait(lambda d: tip_shown(first["id"]), "the help on hover")
     page.screenshot("card-help-hover")
-    ActionChains(page.driver).move_by_offset(0, 400).perform()
+    ActionChains(page.driver).move_to_element(page.find("status")).perform()  # away
     # The keyboard: Tab reaches the cards, and focus shows the help.
     page.js("arguments[0].focus()", el)
     el.send_keys(Keys.TAB)
@@ -785,7 +836,7 @@ def test_the_board_shows_status_the_last_trick_the_log_groups_and_places(page: P
     ]
     last = page.find("last-trick")
     assert last.get_attribute("data-winner") == "2"
-    assert "Last trick 3" in last.text and "won by seat 2" in last.text
+    assert "Last finished: trick 3" in last.text and "won by seat 2" in last.text
     shown = [
         int(c.get_attribute("data-card-id")) for c in last.find_elements("css selector", ".chip")
     ]
@@ -811,6 +862,16 @@ def test_the_board_shows_status_the_last_trick_the_log_groups_and_places(page: P
                 list.scrollTop, list.scrollHeight - list.clientHeight];"""
     )
     assert top[0] >= -1, f"the current group's title is scrolled away: {top}"
+    # Scrolled back to read, the log stays there when the board redraws the same position.
+    kept = page.driver.execute_script(
+        """const list = document.querySelector('.log__list');
+        list.scrollTop = 40;
+        const was = list.scrollTop;
+        window.__board.render(arguments[0]);
+        return [was, document.querySelector('.log__list').scrollTop];""",
+        state,
+    )
+    assert kept[0] == 40 and kept[1] == kept[0]
     page.screenshot("board-status-last-trick")
 
     # Game over: the places in the server's order, with scores.
@@ -830,11 +891,12 @@ def test_the_board_shows_status_the_last_trick_the_log_groups_and_places(page: P
     page.draw(over, live=False)  # a replay's last frame (a live table has its game-over box)
     places = page.js(
         """return [...document.querySelectorAll('[data-testid=place]')].map(p =>
-          [p.dataset.place, p.dataset.seats, p.textContent])"""
+          [p.dataset.place, p.dataset.seats, p.textContent, p.title])"""
     )
     assert [p[:2] for p in places] == [["1", "2"], ["2", "0 1"]]
-    assert places[0][2].startswith("1st") and "15" in places[0][2]
-    assert places[1][2].startswith("2nd Seat 0") and "9 points each" in places[1][2]
+    assert places[0][2].startswith("1st Seat 2") and places[0][2].endswith(": 15")
+    assert places[1][2].startswith("2nd Seat 0") and places[1][2].endswith(": 9")
+    assert [p[3] for p in places] == ["15 points", "9 points each"]
     page.screenshot("board-places")
 
 
@@ -959,3 +1021,58 @@ def test_a_spectator_is_shown_no_hand_and_told_it_is_watching(page: Page) -> Non
     assert "watching" in page.find("moves").text
     assert all("You" not in page.find(f"seat-{p}").text for p in range(state["players"]))
     assert not page.all(".seat--you")
+
+
+@pytest.mark.slow
+def test_damaged_and_huge_states_draw_safely(page: Page) -> None:
+    """The board reads what a server sends: fields of the wrong kind, markup in the words,
+    and a huge state draw without an error, markup stays text, and a huge state draws fast."""
+    state = _year_lead()
+    markup = '<img src=x data-evil="1"><script>window.__evil = 1</script>'
+    bad = {
+        **state,
+        "seat_status": "Drowsy",
+        "log": [{"title": markup, "seqs": "0-9", "current": 1}, None, 7],
+        "last_trick": "trick 3",
+        "places": [{"place": "first", "seats": "0", "scores": None, "text": markup}],
+        "consequences": {"text": "not a list"},
+        "presence": [None, {"seat": 1, "kind": "person", "status": markup}],
+        "legal": [
+            {**m, "group": {"order": "soon", "label": markup}, "text": markup}
+            for m in state["legal"]
+        ],
+        "hand": [{**c, "help": markup} for c in state["hand"]],
+        "is_over": True,
+        "frame": 3,
+        "frames": 9,
+    }
+    page.draw(bad)
+    assert page.js("return window.__evil === undefined")
+    assert not page.all("[data-evil]") and not page.all(f"{tid('board')} script")
+    assert markup in page.find("moves").text
+    assert len(page.all(tid("move"))) == len(state["legal"])
+    assert page.all(f"{tid('seat-presence')}")  # an unknown status is shown as given, as text
+    assert not [m for m in page.console() if "SEVERE" in m]
+
+    # Huge: 3,000 moves in 40 groups and 5,000 log lines in 500 groups draw in well under 2 s.
+    one = state["legal"][1]
+    moves = [
+        {**one, "index": i, "text": f"move {i}", "group": {"order": i % 40, "label": f"g{i % 40}"}}
+        for i in range(3000)
+    ]
+    events = [{"seq": i, "type": "note", "text": f"line {i}"} for i in range(5000)]
+    log = [
+        {"title": f"trick {g}", "seqs": [10 * g, 10 * g + 9], "current": g == 499}
+        for g in range(500)
+    ]
+    huge = {**state, "legal": moves, "events": events, "log": log, "since_last_turn": 4990}
+    page.draw(huge)
+    took = page.driver.execute_script(
+        "const t = performance.now(); window.__board.render(arguments[0]);"
+        "return performance.now() - t;",
+        huge,
+    )
+    print(f"a huge state drew in {took:.0f} ms")
+    assert took < 2000, f"drawing a huge state took {took:.0f} ms"
+    assert len(page.all(tid("move-group"))) == 40
+    assert len(page.all(tid("log-group"))) == 500

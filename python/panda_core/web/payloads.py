@@ -252,9 +252,10 @@ class NewTable(_Request):
         _check_bots(self.bot_list())
         stand_in = self.stand_in_bot()
         if stand_in is not None:
-            if stand_in.startswith(BOT_SEAT) or not names_builtin(stand_in):
+            if stand_in.startswith((BOT_SEAT, "neural:")) or not names_builtin(stand_in):
                 raise Unprocessable(
-                    f"stand_in is a built-in bot (as 'heuristic'), got {cut(repr(stand_in))}"
+                    f"stand_in is a built-in bot (as 'heuristic'; never a path, a connected bot "
+                    f"or a program), got {cut(repr(stand_in))}"
                 )
             _check_bots([stand_in])
         if self.hold is not None and not (math.isfinite(self.hold) and 0 <= self.hold <= MAX_HOLD):

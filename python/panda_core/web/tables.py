@@ -577,8 +577,8 @@ class Registry:
             return
         message = None if notice is None else notice_message(notice)
         for connection in list(live.connections):
-            told = message is None or (about is not None and connection.seat == about)
-            sent = told or connection.put(message)
+            skip = message is None or (about is not None and connection.seat == about)
+            sent = skip or connection.put(message or "")
             if not (sent and connection.want_state(again=True)):
                 live.connections.discard(connection)
                 connection.close(POLICY_VIOLATION, NOT_READING)

@@ -72,6 +72,7 @@ export class Board {
     const oldLog = this.root.querySelector(".log__list");
     const stuckToBottom =
       !oldLog || oldLog.scrollTop + oldLog.clientHeight >= oldLog.scrollHeight - 8;
+    const oldTop = oldLog ? oldLog.scrollTop : 0;
 
     const playing = Boolean(this.onMove && (state.legal || []).length);
     this.root.className = [
@@ -116,7 +117,9 @@ export class Board {
         // The latest lines; but never a current group cut at its top (its title explains it).
         const bottom = list.scrollHeight;
         list.scrollTop = current ? Math.min(current.offsetTop, bottom) : bottom;
-      } else if (firstNew && !oldLog) firstNew.scrollIntoView({ block: "nearest" });
+      } else if (oldLog) {
+        list.scrollTop = oldTop; // the person scrolled back to read: stay there
+      } else if (firstNew) firstNew.scrollIntoView({ block: "nearest" });
     }
   }
 
@@ -277,12 +280,11 @@ export class Board {
               Number(place.place) === 1 ? " place--first" : ""
             }`,
             dataset: { place: place.place, seats: seats.join(" ") },
+            title: place.text || null,
           }),
           h("strong", { class: "place__rank" }, placeWord(place.place)),
           " ",
-          h("span", { class: "place__who" }, who),
-          place.text ? " " : null,
-          place.text ? h("span", { class: "place__text" }, place.text) : null,
+          h("span", { class: "place__who" }, who || place.text || ""),
         ),
       );
     }
@@ -390,7 +392,7 @@ export class Board {
         "aria-label": "the last finished trick",
         dataset: { winner: last.winner ?? "" },
       }),
-      h("h3", {}, `Last ${last.title || "trick"}`),
+      h("h3", {}, `Last finished: ${last.title || "trick"}`),
       last.text ? h("p", { class: "last-trick__text" }, last.text) : null,
       h(
         "div",
@@ -610,7 +612,8 @@ export class Board {
     const since = Number(state.since_last_turn ?? events.length);
     // A replay frame's new events are those of the move that led to it.
     const replaying = state.frame !== undefined;
-    const sinceWord = replaying ? "the last move" : "since your last turn";
+    let sinceWord = replaying ? "the last move" : "since your last turn";
+    if (state.spectator && !replaying) sinceWord = "the latest";
     const groups = (Array.isArray(state.log) ? state.log : []).filter(
       (g) => g && Array.isArray(g.seqs) && g.seqs.length === 2,
     );

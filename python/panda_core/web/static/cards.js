@@ -107,13 +107,15 @@ export function cardHelp(card) {
 }
 
 /**
- * Gives a card element its help: the native tooltip (title) and, when the server sent a help
- * line, an accessible tooltip (a child element, role "tooltip", described-by) that style.css
- * shows on hover, on keyboard focus and on a tap (a tap focuses the card).
+ * Gives a card element its help: when the server sent a help line, an accessible tooltip (a
+ * child element, role "tooltip", described-by) that style.css shows on hover, on keyboard focus
+ * and on a tap (a tap focuses the card); else the card's name as the native tooltip (title).
  */
 function addHelp(el, card, focusable) {
-  el.title = cardHelp(card);
-  if (typeof card.help !== "string" || !card.help) return;
+  if (typeof card.help !== "string" || !card.help) {
+    el.title = cardHelp(card); // an older server: the card's name as the native tooltip
+    return;
+  }
   helpCount += 1;
   const id = `card-help-${helpCount}`;
   const tip = span("card__help", card.help);

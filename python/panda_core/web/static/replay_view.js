@@ -216,6 +216,7 @@ export class ReplayView {
         type: "file",
         accept: ".json,application/json",
         id: "replay-again",
+        class: "replay__again-input",
       }),
     );
     file.addEventListener("change", () => uploadRecord(file));

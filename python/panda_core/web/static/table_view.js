@@ -6,6 +6,12 @@
 import { Board } from "./board.js";
 import { app, api, capital, clearMessage, h, navigate, roundWord, seatName, showMessage, testid } from "./util.js";
 
+/** Whether the message area shows a notice (news of the table), not an error. */
+function noticeShown() {
+  const area = document.querySelector('[data-testid="message"]');
+  return Boolean(area && !area.hidden && area.dataset.kind === "info");
+}
+
 export class TableView {
   constructor(params) {
     this.id = params.table;
@@ -35,11 +41,28 @@ export class TableView {
     this.query = new URLSearchParams(
       this.spectator ? { spectator: this.spectator } : { seat: this.seat, token: this.token },
     ).toString();
+    // A page left for another (or kept in the browser's back-forward cache) closes its socket,
+    // so the table knows the seat is away; shown again, it connects again.
+    this.away = false;
+    this.onHide = () => {
+      this.away = true;
+      if (this.ws) this.ws.close();
+    };
+    this.onShow = (event) => {
+      if (this.away && event.persisted && !this.closed) {
+        this.away = false;
+        this.connect();
+      }
+    };
+    window.addEventListener("pagehide", this.onHide);
+    window.addEventListener("pageshow", this.onShow);
     this.connect();
   }
 
   dispose() {
     this.closed = true;
+    window.removeEventListener("pagehide", this.onHide);
+    window.removeEventListener("pageshow", this.onShow);
     if (this.ws) this.ws.close();
   }
 
@@ -63,7 +86,7 @@ export class TableView {
       }
       if (msg.type === "state") {
         this.pending = false;
-        clearMessage();
+        if (!noticeShown()) clearMessage(); // a notice stays until dismissed or replaced
         this.show(msg.state);
       } else if (msg.type === "error") {
         this.pending = false;
@@ -74,7 +97,7 @@ export class TableView {
       }
     });
     ws.addEventListener("close", () => {
-      if (this.closed || ws !== this.ws) return;
+      if (this.closed || this.away || ws !== this.ws) return;
       if (this.state && this.state.is_over) return; // nothing more will come
       this.recover(opened);
     });
