@@ -68,8 +68,10 @@ def _legend(game: GameSpec, book_cards: Sequence[Mapping[str, Any]]) -> str:
     return str(game.presenter().notation_legend(book_cards))
 
 
-def _system(game: GameSpec, book_cards: Sequence[Mapping[str, Any]], round_word: str) -> str:
-    summary = game.presenter().summary()
+def _system(
+    game: GameSpec, book_cards: Sequence[Mapping[str, Any]], round_word: str, rules: Any
+) -> str:
+    summary = game.presenter().summary(rules)
     return "\n".join(
         [
             f"You play one seat of {game.title}, a card game for 2 to 5 players.",
@@ -131,7 +133,7 @@ def _deck(seat: Any, game: GameSpec) -> tuple[CardBook, str]:
         if len(_DECKS) >= 64:
             _DECKS.clear()
         cards = seat.cards()
-        system = _system(game, cards, str(game.presenter().round_word))
+        system = _system(game, cards, str(game.presenter().round_word), seat.rules)
         found = _DECKS[key] = (CardBook(seat), system)
     return found
 
@@ -169,7 +171,8 @@ def decision(seat: Any, player: int | None = None) -> Decision:
         + f"; draw pile {view['draw_pile_size']}",
         f"Your hand ({len(hand)}): {_cards(hand)}",
     ]
-    table = presenter.table_area(view, book, names)
+    seen = [dict(e) for e in seat.events(who)]
+    table = presenter.table_area(view, book, names, seen)
     head = f"Table: {table['title']}"
     if table.get("to_beat"):
         head += f"; to beat: {table['to_beat']}"
@@ -182,7 +185,7 @@ def decision(seat: Any, player: int | None = None) -> Decision:
     if results:
         lines.append(f"Finished {word}s:")
         lines += _latest(results, MAX_ROUND_LINES, f"{word}s")
-    events = _round_events([dict(e) for e in seat.events(who)])
+    events = _round_events(seen)
     happened = [f"  {presenter.describe(e, book, names)}" for e in events]
     lines.append(f"What happened this {word} ({len(happened)} events, oldest first):")
     lines += _latest(happened, MAX_EVENT_LINES, "events") or ["  (nothing yet)"]
