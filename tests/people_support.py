@@ -80,6 +80,22 @@ def poll(check: Callable[[], Any], what: str, timeout: float = DEADLINE) -> Any:
         time.sleep(0.01)  # polling the server's state, not synchronising with a page
 
 
+def play_seat(client: Any, created: dict[str, Any], seat: int) -> State:
+    """Play ``seat`` through a websocket (its first legal move each time) to the end; the final
+    state. Notices and refusals (a move sent twice) are read past."""
+    url = f"/ws/tables/{created['table']}?{seat_query(created, seat)}"
+    with client.websocket_connect(url) as ws:
+        while True:
+            message = ws.receive_json()
+            if message.get("type") != "state":
+                continue
+            state: State = message["state"]
+            if state["is_over"]:
+                return state
+            if state["your_turn"]:
+                ws.send_json({"type": "move", "move": 0})
+
+
 def presence_of(state: State, seat: int) -> str:
     entry = next(p for p in state["presence"] if p["seat"] == seat)
     status: str = entry["status"]

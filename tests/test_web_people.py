@@ -42,6 +42,7 @@ from people_support import (
     check_table_traffic,
     made,
     person,
+    play_seat,
     poll,
     presence_of,
     seat_query,
@@ -361,6 +362,21 @@ def test_a_request_of_the_seat_counts_as_presence() -> None:
         assert presence_of(state, 0) == "stand_in"
 
 
+def test_with_nobody_at_the_table_the_stand_in_waits() -> None:
+    """Nobody has a page open (Ada is still sending the links): the seats are stood in for, but
+    nobody plays them until a person is at the table."""
+    with served(bot_delay=0) as (client, _):
+        created = made(client, "head", [person("Ada"), person("Bob")], hold=0)
+        live = client.app.state.registry.tables[created["table"]]  # type: ignore[attr-defined]
+        poll(lambda: live.standing_in == {0, 1}, "the stand-ins")
+        time.sleep(0.1)
+        assert live.version == 0 and live.bots is None  # no move
+        table = created["table"]
+        with client.websocket_connect(f"/ws/tables/{table}?{seat_query(created, 0)}") as ada:
+            until(ada.receive_json, lambda m: is_state(m) and m["state"]["your_turn"], "a turn")
+            assert live.version > 0 or live.table.to_move == 0
+
+
 def test_the_one_person_form_waits_for_its_person() -> None:
     with served(bot_delay=0, seat_hold=0) as (client, _):
         answer = client.post(
@@ -398,10 +414,10 @@ def test_reconnect_races_leave_the_seat_with_its_person() -> None:
 
 
 def _finished_table(client: Any, game: str = "year") -> dict[str, Any]:
-    """A table of Ada and Bob, both played by the stand-in from the start (hold 0)."""
+    """A table of Ada and Bob played to its end: Ada through her page, Bob (who never comes) by
+    the stand-in from the start (hold 0)."""
     created = made(client, game, [person("Ada"), bot(), person("Bob")], hold=0)
-    live = client.app.state.registry.tables[created["table"]]  # type: ignore[attr-defined]
-    poll(lambda: live.table.is_over, "the game's end", timeout=120)
+    assert play_seat(client, created, 0)["is_over"]
     return created
 
 
