@@ -27,6 +27,23 @@ pub struct CardInfo {
     pub faces: Option<Faces>,
     /// Whether the card is dealt in this game (a climbing game leaves suits out, S-3.1).
     pub in_play: bool,
+    /// The index of the card's (white) rank in the game's rank order, low to high, for games
+    /// whose cards have ranks (climbing animal cards: 0 is the "3", 12 the "2", S-1.2). With
+    /// `value` it names every rank index a classification reports.
+    pub rank: Option<u8>,
+    /// The symbols of each face, one name per occurrence (`"wild"`, `"drop"`, `"panda"`,
+    /// `"bamboo"`), for games whose cards have faces with symbols.
+    pub symbols: Option<FaceSymbols>,
+    /// The play condition of a card that is played on a play (a climbing element or wind card,
+    /// S-2.3): its deck-file name (`"single"`, `"contains_blue"` …).
+    pub condition: Option<&'static str>,
+}
+
+/// The symbols of each face of a two-sided card.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FaceSymbols {
+    pub white: Vec<&'static str>,
+    pub blue: Vec<&'static str>,
 }
 
 /// A card's value: a number (Panda Head's regular values, an element's printed number) or a
@@ -66,13 +83,16 @@ mod tests {
                 blue: "4 + wild".into(),
             }),
             in_play: true,
+            rank: None,
+            symbols: None,
+            condition: None,
         };
         let v = serde_json::to_value(&card).unwrap();
         assert_eq!(
             v,
             serde_json::json!({"id": 7, "token": "Fi10", "label": "fire 10", "kind": "animal",
                 "suit": "fire", "value": "10", "faces": {"white": "10", "blue": "4 + wild"},
-                "in_play": true})
+                "in_play": true, "rank": null, "symbols": null, "condition": null})
         );
         let element = Faces::Element {
             element: "1 south".into(),

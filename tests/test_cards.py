@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHIPPED_DECK = ROOT / "python" / "panda_core" / "data" / "decks" / "reconstructed.toml"
 SUITS = ["fire", "earth", "wood", "water", "metal"]
 RANKS = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]
+WINDS = ["south", "centre", "east", "north", "west"]
 
 
 def cards_of(name: str, players: int = 4, seed: int = 3, **rules: Any) -> list[CardInfo]:
@@ -88,13 +89,14 @@ def test_s1_3_climbing_cards_and_their_tokens(name: str) -> None:
             assert ClimbMove.parse(f"single {card['token']}").cards == [i]
         else:
             suit = SUITS[i - 65]
+            wind = WINDS[i - 65]
             assert (card["kind"], card["suit"]) == ("element", suit)
-            assert card["label"] == f"{suit} element"
+            # S-12: year's element cards show their number, spin's wind cards their wind
+            assert card["label"] == (f"{suit} element" if name == "year" else f"{wind} wind")
             assert card["token"].endswith("!")
             assert isinstance(card["value"], int)
             assert ClimbMove.parse(f"element {card['token']}").cards == [i]
-            assert set(faces) == {"element"}
-            assert faces["element"].startswith(f"{card['value']} ")
+            assert faces == {"element": str(card["value"]) if name == "year" else wind}
 
 
 def blue_table() -> dict[int, str]:
@@ -126,14 +128,17 @@ def test_s2_2_blue_faces_of_the_shipped_deck_are_the_rules_table() -> None:
     assert cards[29]["faces"] == {"white": "6", "blue": "A + bamboo"}
 
 
-def test_s2_3_element_cards_show_number_and_wind() -> None:
+def test_s2_3_element_cards_show_their_number_and_wind_cards_their_wind() -> None:
     deck = tomllib.loads(SHIPPED_DECK.read_text(encoding="utf-8"))
-    cards = cards_of("spin")
+    year, spin = cards_of("year"), cards_of("spin")
     for element in deck["elements"]:
-        card = cards[element["id"]]
-        assert card["value"] == element["number"]
-        assert card["faces"] == {"element": f"{element['number']} {element['wind']}"}
-    assert cards[65]["faces"] == {"element": "1 south"}
+        card, wind = year[element["id"]], spin[element["id"]]
+        assert card["value"] == wind["value"] == element["number"]
+        assert card["faces"] == {"element": str(element["number"])}
+        assert wind["faces"] == {"element": element["wind"]}
+        assert card["condition"] == wind["condition"] == element["condition"]
+    assert year[65]["faces"] == {"element": "1"} and year[65]["label"] == "fire element"
+    assert spin[65]["faces"] == {"element": "south"} and spin[65]["label"] == "south wind"
 
 
 @pytest.mark.parametrize(("players", "suits"), [(2, 3), (3, 3), (4, 4), (5, 5)])
@@ -165,7 +170,9 @@ def test_s2_4_a_custom_deck_describes_itself(tmp_path: Path) -> None:
     assert cards[2]["faces"] == {"white": "5", "blue": "5 + wild + wild + panda + panda"}
     assert cards[40]["faces"] == {"white": "4", "blue": "8 + bamboo"}
     assert cards[67]["value"] == 30
-    assert cards[67]["faces"] == {"element": "30 sirocco"}
+    assert cards[67]["faces"] == {"element": "30"}
+    spin = panda_core.make("spin", players=3, seed=1, rules=ClimbSettings(deck=path)).cards()
+    assert (spin[67]["faces"], spin[67]["label"]) == ({"element": "sirocco"}, "sirocco wind")
     # A game rebuilt from its record (which embeds the deck) describes the same deck.
     assert type(game).from_json(game.to_json()).cards() == cards
 

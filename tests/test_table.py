@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import panda_core
-from hidden_cards import hidden_cards_shown, private_events_leak, secret_cards
+from hidden_cards import card_ids_in, hidden_cards_shown, private_events_leak, secret_cards
 from panda_core import IllegalMoveError, PandaCoreError
 from panda_core.table import NotYourTurnError, Replay, Table, TableError, load_bot, parse_seat
 
@@ -22,8 +22,9 @@ GAMES = ("head", "year", "spin")
 
 STATE_KEYS = {
     "game", "title", "players", "seat", "spectator", "seed", "seats", "to_move", "your_turn",
-    "is_over", "winner", "round", "round_word", "scores", "hand_sizes", "draw_pile_size", "hand", "hands",
-    "table", "view", "legal", "events", "since_last_turn", "round_results", "last_move",
+    "is_over", "winner", "round", "round_word", "scores", "hand_sizes", "draw_pile_size", "hand",
+    "hands", "table", "view", "legal", "events", "since_last_turn", "round_results", "last_move",
+    "seat_status", "log", "last_trick", "places", "consequences",
 }  # fmt: skip
 
 
@@ -215,6 +216,10 @@ def test_a_seat_is_never_shown_a_hidden_card(game: str) -> None:
             leaked = hidden_cards_shown(state, hidden_game, viewer)
             assert not leaked, f"seat {viewer} was shown hidden cards {sorted(leaked)}"
             assert not private_events_leak(state["events"], viewer)
+            assert not private_events_leak(state["consequences"], viewer)
+            # the last trick and the consequences show only cards the seat's log showed it
+            told = card_ids_in(state["events"]) | card_ids_in(state["hand"])
+            assert card_ids_in([state["last_trick"], state["consequences"]]) <= told
             engine_log = json.loads(json.dumps(hidden_game.events(viewer)))
             shown_log = [
                 {k: v for k, v in e.items() if k not in ("seq", "text")}

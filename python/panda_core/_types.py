@@ -54,11 +54,22 @@ class CardInfo(TypedDict):
     """A regular Panda's value (1–11); an animal card's white rank name (``"7"``, ``"J"``); an
     element card's printed number; ``None`` for Big Panda and Bamboo."""
     faces: dict[str, str] | None
-    """Climbing animal card: ``{"white": "7", "blue": "A + bamboo"}``; element card:
-    ``{"element": "1 south"}`` (number and wind); ``None`` in Panda Head."""
+    """Climbing animal card: ``{"white": "7", "blue": "A + bamboo"}``; element card: what it
+    shows in the preset, ``{"element": "1"}`` (``year``: its number) or ``{"element": "south"}``
+    (``spin``: its wind); ``None`` in Panda Head."""
     in_play: bool
     """Whether the card is dealt in this game (a climbing game leaves suits out; always true in
     Panda Head, whose ``cards()`` lists only the ids in play)."""
+    rank: int | None
+    """A climbing animal card's white rank index (0 is the "3", 12 the "2", S-1.2): with
+    ``value`` it names the ranks a move's classification reports; ``None`` otherwise."""
+    symbols: dict[str, list[str]] | None
+    """A climbing animal card's symbols per face, one name per occurrence (``"wild"``,
+    ``"drop"``, ``"panda"``, ``"bamboo"``): ``{"white": [], "blue": ["panda"]}``; ``None``
+    otherwise."""
+    condition: str | None
+    """An element / wind card's play condition, as deck files name it (``"single"``,
+    ``"contains_blue"`` …, S-2.3); ``None`` otherwise."""
 
 
 # ---- events (docs/game_api.md) ----------------------------------------------------------------

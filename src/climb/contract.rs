@@ -348,7 +348,8 @@ impl RecordedGame for ClimbGame {
     /// All 70 ids of the game's deck, `in_play` for the suits dealt (S-1.3, S-2, S-3.1).
     fn cards(&self) -> Vec<CardInfo> {
         let st = self.state();
-        st.deck().cards_info(st.suits_in_play())
+        st.deck()
+            .cards_info(st.suits_in_play(), st.settings().preset)
     }
     /// The white cards of other hands, the draw pile and (in `spin`) the unseen winds are dealt
     /// anew into the same places. The sample starts from its snapshot, so it has a record.

@@ -42,6 +42,40 @@ impl Preset {
             Preset::Spin => 11,
         }
     }
+
+    /// The most a show-out scores (S-9.2): 7 in `year`, no cap in `spin`.
+    pub fn show_out_cap(self) -> Option<u32> {
+        match self {
+            Preset::Year => Some(YEAR_SHOW_OUT_CAP),
+            Preset::Spin => None,
+        }
+    }
+
+    /// The score that ends the game (S-10.1: 15 at a trick end; S-10.2: 20, the 20th by
+    /// showing out).
+    pub fn game_end_score(self) -> u32 {
+        match self {
+            Preset::Year => YEAR_GAME_END,
+            Preset::Spin => SPIN_WIN,
+        }
+    }
+
+    /// The most points symbols may raise a score to (S-10.2: 19 in `spin`; no cap in `year`).
+    pub fn symbol_cap(self) -> Option<u32> {
+        match self {
+            Preset::Year => None,
+            Preset::Spin => Some(SPIN_SYMBOL_CAP),
+        }
+    }
+
+    /// What the five special cards (ids 65–69) are called (S-12): `"element"` cards in `year`,
+    /// `"wind"` cards in `spin`.
+    pub fn special_cards(self) -> &'static str {
+        match self {
+            Preset::Year => "element",
+            Preset::Spin => "wind",
+        }
+    }
 }
 
 /// The side of the panda symbol in `year` (S-7.2, S-7.3, S-7.6).
@@ -138,6 +172,15 @@ impl ClimbSettings {
     #[inline]
     pub fn flips(&self) -> bool {
         self.preset == Preset::Year && self.mood == Mood::Flip
+    }
+
+    /// What the panda symbol does (S-7): `"hungry"` (S-7.2) or `"flip"` (S-7.3) in `year` by the
+    /// mood, `"steal"` in `spin` (S-7.4; the mood is ignored there, S-7.6).
+    pub fn panda_effect(&self) -> &'static str {
+        match self.preset {
+            Preset::Year => self.mood.name(),
+            Preset::Spin => "steal",
+        }
     }
 
     /// Whether the panda symbol is a hungry transfer (`year` with mood `hungry`).

@@ -125,6 +125,9 @@ pub fn card_info(id: u8) -> CardInfo {
         value,
         faces: None,
         in_play: true,
+        rank: None,
+        symbols: None,
+        condition: None,
     }
 }
 

@@ -8,13 +8,26 @@ table's own (``bot_fallback``) are written here once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from panda_core.table.cards import CardBook
 from panda_core.table.names import SeatNames
 
-__all__ = ["COMMON", "EventLine", "Writer", "write_event"]
+__all__ = ["COMMON", "EventLine", "Writer", "count", "scores_text", "write_event"]
+
+
+def count(n: object, noun: str) -> str:
+    """``"1 card"``, ``"2 cards"``: a number and its noun, singular for one."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def scores_text(scores: object, names: SeatNames) -> str:
+    """``"scores: you 3, seat 1 (heuristic) 0"``: every seat's score, named for the viewer
+    (never a Python list)."""
+    if not isinstance(scores, list | tuple):
+        return "scores: none"
+    return "scores: " + ", ".join(f"{names(s)} {v}" for s, v in enumerate(scores))
 
 
 class EventLine:
@@ -63,7 +76,9 @@ class EventLine:
 Writer = Callable[[EventLine], str]
 
 COMMON: dict[str, Writer] = {
-    "game_end": lambda e: f"game over: {e.seat('winner')} wins; scores {e['scores']}",
+    "game_end": lambda e: (
+        f"game over: {e.names.act(e['winner'], 'win', 'wins')}; {scores_text(e['scores'], e.names)}"
+    ),
     "bot_fallback": lambda e: (
         f"{e.whose} bot failed ({e['reason']}); the {e['played_by']} bot moved instead"
     ),
@@ -74,7 +89,88 @@ COMMON: dict[str, Writer] = {
 def write_event(
     writers: Mapping[str, Writer], event: Mapping[str, Any], book: CardBook, names: SeatNames
 ) -> str:
-    """The line of ``event`` (its type's name if no writer knows it)."""
+    """The line of ``event`` (a table note's own ``text``, or its type's name, if no writer
+    knows it)."""
     kind = str(event["type"])
     writer = writers.get(kind) or COMMON.get(kind)
-    return kind if writer is None else writer(EventLine(event, book, names))
+    if writer is None:
+        own = event.get("text")
+        return own if isinstance(own, str) and own else kind
+    return writer(EventLine(event, book, names))
+
+
+def ordinal(n: int) -> str:
+    """``"1st"``, ``"2nd"``, ``"3rd"``, ``"4th"``."""
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n if n < 20 else n % 10, "th")
+    return f"{n}{suffix}"
+
+
+class Group:
+    """Consecutive events shown under one title (a trick, a pile, a deal)."""
+
+    def __init__(self, title: str, first: int, closed: bool = False) -> None:
+        self.title = title
+        self.first = first
+        self.last = first
+        self.closed = closed
+        self.end: Mapping[str, Any] | None = None
+        """The event that finished it (``trick_end``, ``pile_won``), once it has one."""
+
+    def as_dict(self, events: list[Mapping[str, Any]], current: bool) -> dict[str, Any]:
+        seq = [events[self.first].get("seq", self.first), events[self.last].get("seq", self.last)]
+        return {"title": self.title, "seqs": seq, "current": current}
+
+
+def group_events(
+    events: list[Mapping[str, Any]],
+    opens: Callable[[Mapping[str, Any], int], str | None],
+    closes: frozenset[str],
+    deals: Callable[[Mapping[str, Any]], str | None],
+) -> list[Group]:
+    """The events split into groups: a deal event (``deals`` gives its title) starts a closed
+    group; a move after a closed group opens one (``opens(event, n)`` gives its title, ``n``
+    counting the groups opened since the last deal); an event whose type is in ``closes`` ends
+    the group it is in, and the events after it join that group until the next move."""
+    groups: list[Group] = []
+    opened = 0
+    for i, event in enumerate(events):
+        dealt = deals(event)
+        if dealt is not None:
+            if not (groups and groups[-1].title == dealt and groups[-1].closed):
+                groups.append(Group(dealt, i, closed=True))
+            opened = 0
+        elif event.get("type") == "move" and (not groups or groups[-1].closed):
+            opened += 1
+            groups.append(Group(opens(event, opened) or "", i))
+        elif not groups:
+            groups.append(Group("", i))
+        group = groups[-1]
+        group.last = i
+        if event.get("type") in closes and not group.closed:
+            group.closed = True
+            group.end = event
+    return groups
+
+
+def places_list(
+    ranked: Sequence[int],
+    key: Callable[[int], object],
+    scores: Sequence[int],
+    names: SeatNames,
+) -> list[dict[str, Any]]:
+    """``[{"place", "seats", "scores", "text"}]`` in place order: ``ranked`` seats, those with
+    equal ``key`` tied at one place (the next place counts the seats before it, as 1, 1, 3)."""
+    out: list[dict[str, Any]] = []
+    for i, seat in enumerate(ranked):
+        if out and key(ranked[i - 1]) == key(seat):
+            out[-1]["seats"].append(seat)
+            out[-1]["scores"].append(scores[seat])
+            continue
+        out.append({"place": i + 1, "seats": [seat], "scores": [scores[seat]]})
+    for place in out:
+        who = ", ".join(
+            f"{names(s)} {count(v, 'point')}"
+            for s, v in zip(place["seats"], place["scores"], strict=True)
+        )
+        place["text"] = f"{ordinal(place['place'])}: {who}"
+    return out

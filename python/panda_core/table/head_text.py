@@ -6,7 +6,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from panda_core.table.cards import CardBook, CardDict
-from panda_core.table.event_text import EventLine, Writer, write_event
+from panda_core.table.event_text import (
+    EventLine,
+    Group,
+    Writer,
+    count,
+    group_events,
+    places_list,
+    scores_text,
+    write_event,
+)
 from panda_core.table.names import SeatNames
 
 __all__ = ["PRESENTER", "HeadPresenter"]
@@ -27,7 +36,31 @@ _RULES = {
 
 def _move(e: EventLine) -> str:
     you, they = _OPTION.get(e["option"] or "", ("play", "plays"))
-    return f"{e.act(you, they)} {e['move']} (value {e['value']})"
+    what = describe_play(e["cards"] or [], e["value"], e.book)
+    if what.startswith("Big") or what.startswith("Bamboo"):
+        what = f"a {what}"
+    return f"{e.act(you, they)} {what}"
+
+
+def _threshold(rules: Any) -> str:
+    value = getattr(rules, "bust_threshold", None)
+    return "the threshold" if value is None else str(value)
+
+
+def _drowsy(e: EventLine) -> str:
+    over = _threshold(e.book.rules)
+    return (
+        f"{e.act('are', 'is')} Drowsy: over {over} for the first time, score "
+        f"{e['score_before']} back to {e['score']} (H-6.1)"
+    )
+
+
+def _pooped(e: EventLine) -> str:
+    over = _threshold(e.book.rules)
+    return (
+        f"{e.act('are', 'is')} Pooped: over {over} again, out of the game "
+        f"(score {e['score']}, H-6.2)"
+    )
 
 
 def _turn_up(e: EventLine) -> str:
@@ -51,33 +84,196 @@ EVENTS: dict[str, Writer] = {
     "big_panda": lambda e: f"{e.who}: Big Panda, worth {e['value']}",
     "bamboo": lambda e: f"{e.who}: Bamboo alone" if e["alone"] else f"{e.who}: Bamboo, +2",
     "turn_up": _turn_up,
-    "draw": lambda e: f"{e.act('draw', 'draws')} {e.cards('card') or 'a card'}",
+    "draw": lambda e: (
+        f"{e.act('draw', 'draws')} "
+        + (e.book.label(e["card"]) if isinstance(e["card"], int) else "a card")
+    ),
     "pile_won": lambda e: (
-        f"pile {e['pile'] + 1} to {e.seat('winner')} (value {e['value']}, {e['points']} points)"
+        f"pile {e['pile'] + 1} to {e.seat('winner')} "
+        f"(value {e['value']}, {count(e['points'], 'point')})"
     ),
-    "poor_panda": lambda e: f"Poor Panda: {e.who} loses {e['points']}",
-    "drowsy": lambda e: f"{e.act('are', 'is')} Drowsy: {e['score_before']} → {e['score']}",
-    "pooped": lambda e: (
-        f"{e.act('are Pooped and leave', 'is Pooped and leaves')} the game ({e['score']})"
+    "poor_panda": lambda e: (
+        f"Poor Panda: {e.act('lose', 'loses')} {count(e['points'], 'point')} (H-5.3)"
     ),
-    "round_end": lambda e: f"hand {e.round()} over; scores {e['scores']}",
+    "drowsy": _drowsy,
+    "pooped": _pooped,
+    "round_end": lambda e: f"hand {e.round()} over; {scores_text(e['scores'], e.names)}",
     "deal": _deal,
 }
 """The line of each Panda Head event (docs/game_api.md, "Events")."""
 
-SUMMARY = """\
-Panda Head — points are bad (docs/rules/head.md).
-H-2  Each hand, everyone gets 7 cards; 7 piles are played, one card each per pile.
-H-3.1 The leader plays any Panda (alone or with a Bamboo) or a Big Panda.
-H-3.2 Each other player plays once: (A) a value ≥ the highest on the pile, or (B) their lowest.
-H-3.3 The highest value wins the pile (ties: the last one played); the winner leads next.
-H-4  Big Panda: led, cards are turned up; following, worth highest + 1. Bamboo: +2, draw a card.
-H-5  Only the last (7th) pile scores: its winner takes the points (Poor Panda: ties lose them).
-H-6  Above the threshold once: Drowsy (score lowered); twice: Pooped, out. Last one in wins."""
+
+def _summary(rules: Any) -> str:
+    over = _threshold(rules)
+    return "\n".join(
+        [
+            "Panda Head — points are bad (docs/rules/head.md).",
+            "H-2  Each hand, everyone gets 7 cards; 7 piles are played, one card each per pile.",
+            "H-3.1 The leader plays any Panda (alone or with a Bamboo) or a Big Panda.",
+            "H-3.2 Each other player plays once: (A) a value ≥ the highest on the pile, or (B) "
+            "their lowest.",
+            "H-3.3 The highest value wins the pile (ties: the last one played); the winner leads "
+            "next.",
+            "H-4  Big Panda: led, cards are turned up; following, worth highest + 1. Bamboo: +2, "
+            "draw a card.",
+            "H-5  Only the last (7th) pile scores: its winner takes the points (Poor Panda: ties "
+            "lose them).",
+            f"H-6  Above {over} once: Drowsy (score lowered); twice: "
+            "Pooped, out. Last one in wins.",
+        ]
+    )
+
+
+SUMMARY = _summary(None)
+"""The rules in brief without a game's rules object."""
+
+_GROUPS = {
+    "panda": (0, "Pandas"),
+    "panda_bamboo": (1, "with a Bamboo"),
+    "big_panda": (2, "Big Panda"),
+    "bamboo": (3, "Bamboo alone"),
+}
+
+
+def describe_play(cards: Sequence[int], value: object, book: CardBook) -> str:
+    """What a play on a pile is, from its cards' kinds (the catalogue) and its value:
+    "Panda 7", "Panda 7 with a Bamboo (= 9)", "Big Panda (= 10)", "Bamboo alone (= 6)"."""
+    kinds = [book.info(c).get("kind") for c in cards]
+    pandas = [book.info(c).get("value") for c in cards if book.info(c).get("kind") == "panda"]
+    if "big_panda" in kinds:
+        return f"Big Panda (= {value})"
+    if "bamboo" in kinds:
+        return (
+            f"Panda {pandas[0]} with a Bamboo (= {value})"
+            if pandas
+            else f"Bamboo alone (= {value})"
+        )
+    return f"Panda {value}"
+
+
+def card_help(info: Mapping[str, Any], face: str | None, rules: Any) -> str:
+    """The help line of a Panda Head card (H-1.3, H-4)."""
+    kind = info.get("kind")
+    if kind == "big_panda":
+        return (
+            "Big Panda: led, cards are turned up until a Panda, whose value it takes (H-4.1); "
+            "following, worth the highest value on the pile + 1 (H-4.2)."
+        )
+    if kind == "bamboo":
+        return (
+            "Bamboo: played with a Panda it adds 2 and you draw a card (H-4.3); a hand of only "
+            "Bamboo plays one alone, and a card is turned up as the play (H-4.4)."
+        )
+    value = info.get("value")
+    return (
+        f"{info.get('label', 'Panda')}: worth {value}; with a Bamboo worth "
+        f"{value if not isinstance(value, int) else value + 2} and you draw a card (H-3, H-4.3)."
+    )
+
+
+def _deal_title(event: Mapping[str, Any]) -> str | None:
+    if event.get("type") == "deal":
+        return f"hand {int(event.get('round', 0)) + 1}"
+    return None
+
+
+def groups(events: Sequence[Mapping[str, Any]]) -> list[Group]:
+    """The events by pile: a hand's deal, then ``pile 1 of 7`` … (a pile ends with its
+    ``pile_won``, H-3.3; the hand's scoring stays with the last pile)."""
+    return group_events(
+        list(events),
+        lambda e, n: f"pile {int(e.get('pile', n - 1)) + 1} of 7",
+        frozenset({"pile_won"}),
+        _deal_title,
+    )
 
 
 class HeadPresenter:
     round_word = "hand"
+
+    def log_groups(self, events: Sequence[Mapping[str, Any]]) -> list[Group]:
+        return groups(events)
+
+    def last_trick(
+        self, events: Sequence[Mapping[str, Any]], book: CardBook, names: SeatNames
+    ) -> dict[str, Any] | None:
+        """The last finished pile: its plays and its winner (H-3.3)."""
+        listed = list(events)
+        found = groups(listed)
+        done = [g for g in found if g.end is not None]
+        if not done:
+            return None
+        last = done[-1]
+        if any(g.closed and g.end is None and g.first > last.first for g in found):
+            return None  # dealt again since: its cards are back in the deck, maybe in a hand
+        end = last.end or {}
+        plays = [
+            {
+                "player": e.get("player"),
+                "text": f"{names(e.get('player'))} → {e.get('value')}:",
+                "value": e.get("value"),
+                "cards": book.cards(e.get("cards") or []),
+                "describe": describe_play(e.get("cards") or [], e.get("value"), book),
+            }
+            for e in listed[last.first : last.last + 1]
+            if e.get("type") == "move"
+        ]
+        winner = end.get("winner")
+        text = (
+            f"{last.title} to {names(winner)} "
+            f"(value {end.get('value')}, {count(end.get('points'), 'point')})"
+        )
+        return {"title": last.title, "plays": plays, "winner": winner, "text": text}
+
+    def seat_status(
+        self, view: Mapping[str, Any], book: CardBook, names: SeatNames
+    ) -> list[list[dict[str, str]]]:
+        """Per seat: Pooped (H-6.2, out of the game) or Drowsy (H-6.1), never both."""
+        over = _threshold(book.rules)
+        out: list[list[dict[str, str]]] = []
+        for drowsy, pooped in zip(view["drowsy"], view["pooped"], strict=True):
+            if pooped:
+                out.append(
+                    [
+                        {
+                            "word": "Pooped",
+                            "text": f"Pooped: over {over} twice, out of the game (H-6.2)",
+                        }
+                    ]
+                )
+            elif drowsy:
+                text = f"Drowsy: was over {over} once, score lowered; over again is out (H-6.1)"
+                out.append([{"word": "Drowsy", "text": text}])
+            else:
+                out.append([])
+        return out
+
+    def places(
+        self,
+        placements: Sequence[int],
+        scores: Sequence[int],
+        events: Sequence[Mapping[str, Any]],
+        names: SeatNames,
+    ) -> list[dict[str, Any]]:
+        """Game over by place (H-6.3): the last one in first; then the Pooped seats, the later
+        out the better; seats Pooped at the same hand's end by score, fewer points better
+        (points are bad), equal scores tied."""
+        winner = next((s for s, p in enumerate(placements) if p == 0), None)
+        out_at: dict[int, int] = {}
+        hand = 0
+        for event in events:
+            if event.get("type") == "deal":
+                hand = int(event.get("round", hand))
+            elif event.get("type") == "pooped" and isinstance(event.get("player"), int):
+                out_at[int(event["player"])] = hand
+
+        def key(seat: int) -> tuple[int, int, int]:
+            if seat == winner:
+                return (0, 0, 0)
+            return (1, -out_at.get(seat, hand + 1), scores[seat])
+
+        ranked = sorted(range(len(scores)), key=key)
+        return places_list(ranked, key, scores, names)
 
     def describe(self, event: Mapping[str, Any], book: CardBook, names: SeatNames) -> str:
         return write_event(EVENTS, event, book, names)
@@ -86,7 +282,11 @@ class HeadPresenter:
         return book.cards(view["hand"])
 
     def table_area(
-        self, view: Mapping[str, Any], book: CardBook, names: SeatNames
+        self,
+        view: Mapping[str, Any],
+        book: CardBook,
+        names: SeatNames,
+        events: Sequence[Mapping[str, Any]] = (),
     ) -> dict[str, Any]:
         plays = [
             {
@@ -94,21 +294,26 @@ class HeadPresenter:
                 "text": f"{names(seat)} → {value}:",
                 "value": value,
                 "cards": book.cards(cards),
+                "describe": describe_play(cards, value, book),
             }
             for seat, _action, value, cards in view["pile_plays"]
         ]
         highest = max((p["value"] for p in plays), default=None)
+        to_beat = None
+        if highest is not None:  # ties go to the last one played (H-3.3)
+            top = [p for p in plays if p["value"] == highest][-1]
+            to_beat = f"highest value {highest}: {top['describe']} by {names(top['player'])}"
         return {
             "title": f"pile {view['pile_number'] + 1} of 7",
             "plays": plays,
-            "to_beat": None if highest is None else f"highest value {highest}",
+            "to_beat": to_beat,
             "notes": [
                 f"leader: {names(view['leader'])}",
                 f"dealer: {names(view['dealer'])}",
                 *(
                     names.act(s, "are Drowsy", "is Drowsy")
                     for s, d in enumerate(view["drowsy"])
-                    if d
+                    if d and not view["pooped"][s]
                 ),
                 *(
                     names.act(s, "are Pooped", "is Pooped")
@@ -118,27 +323,56 @@ class HeadPresenter:
             ],
         }
 
-    def move(self, move: Any, book: CardBook, view: Mapping[str, Any]) -> dict[str, Any]:
+    def move(
+        self,
+        move: Any,
+        book: CardBook,
+        view: Mapping[str, Any],
+        game: Any = None,
+        names: SeatNames | None = None,
+    ) -> dict[str, Any]:
         kind = move.kind
         if kind == "panda_bamboo":
-            text = f"{move.value} with a Bamboo (= {move.effective_value}), draw a card"
+            text = f"Panda {move.value} with a Bamboo (= {move.effective_value}), draw a card"
         elif kind == "big_panda":
-            text = "Big Panda"
+            worth = move.effective_value
+            text = "Big Panda" + (
+                f" (= {worth})" if worth is not None else " (cards are turned up)"
+            )
         elif kind == "bamboo":
             text = "Bamboo alone (turn up a card)"
         else:
             text = f"Panda {move.value}"
-        return {"text": text, "cards": book.cards(move.cards)}
+        order, label = _GROUPS.get(kind, (9, str(kind)))
+        return {
+            "text": text,
+            "cards": book.cards(move.cards),
+            "group": {"order": order, "label": label},
+            "rule": self.rule_of(move),
+        }
 
-    def rule_of(self, move: Any) -> str:
+    def card_help(self, info: Mapping[str, Any], face: str | None, rules: Any) -> str:
+        return card_help(info, face, rules)
+
+    def rule_of(self, move: Any, rules: Any = None) -> str:
         return _RULES.get(move.kind, "H-3")
 
     def round_text(self, result: Mapping[str, Any], names: SeatNames) -> str:
         deltas = result.get("deltas", [])
         gained = ", ".join(f"{names(s)} {d:+d}" for s, d in enumerate(deltas) if d) or "no points"
+        scores = list(result.get("scores", []))
+        status = [
+            names.act(s, "are Drowsy", "is Drowsy") + f": score back to {scores[s]}"
+            for s in result.get("new_drowsy", [])
+            if s < len(scores)
+        ] + [
+            names.act(s, "are Pooped", "is Pooped") + ": out of the game"
+            for s in result.get("new_pooped", [])
+        ]
+        said = "".join(f"; {x}" for x in status)
         return (
             f"hand {result['hand'] + 1}: last pile to {names(result.get('last_pile_winner'))}; "
-            f"{gained}; scores {result['scores']}"
+            f"{gained}{said}; {scores_text(scores, names)}"
         )
 
     def notation_legend(self, cards: Sequence[Mapping[str, Any]]) -> str:
@@ -156,8 +390,9 @@ class HeadPresenter:
             "(a card is turned up as the play)."
         )
 
-    def summary(self) -> str:
-        return SUMMARY
+    def summary(self, rules: Any = None) -> str:
+        """The rules in brief with their IDs; with the game's ``rules``, its own threshold."""
+        return _summary(rules)
 
 
 PRESENTER = HeadPresenter()

@@ -3,7 +3,7 @@
 Each game has one presenter (``panda_core.table.head_text``, ``panda_core.table.climb_text``),
 chosen by the registry (``GameSpec.presenter``). A presenter turns the engine's views, moves and
 events into display text and card lists; every fact it shows comes from the engine (the view,
-the event, the move object, the deck's card catalogue).
+the event, the move object and its classification, the deck's card catalogue, the rules object).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from panda_core.table.cards import CardBook, CardDict
+from panda_core.table.event_text import Group
 from panda_core.table.names import SeatNames
 
 __all__ = ["Presenter"]
@@ -29,30 +30,73 @@ class Presenter(Protocol):
         """The viewing seat's hand, each card with its current face."""
         ...
 
+    def card_help(self, info: Mapping[str, Any], face: str | None, rules: Any) -> str:
+        """The help line of a card (``cards()`` entry) showing ``face``, under ``rules``."""
+        ...
+
     def table_area(
-        self, view: Mapping[str, Any], book: CardBook, names: SeatNames
+        self,
+        view: Mapping[str, Any],
+        book: CardBook,
+        names: SeatNames,
+        events: Sequence[Mapping[str, Any]] = (),
     ) -> dict[str, Any]:
-        """What lies on the table: ``{"title", "plays": [{"player", "text", "cards"}],
-        "to_beat", "notes"}``."""
+        """What lies on the table: ``{"title", "plays": [{"player", "text", "cards",
+        "describe"}], "to_beat", "notes"}`` (``events``: the seat's log, which says what each
+        play on the table was)."""
         ...
 
-    def move(self, move: Any, book: CardBook, view: Mapping[str, Any]) -> dict[str, Any]:
-        """A legal move as a button shows it: ``{"text", "cards"}``."""
+    def move(
+        self,
+        move: Any,
+        book: CardBook,
+        view: Mapping[str, Any],
+        game: Any = None,
+        names: SeatNames | None = None,
+    ) -> dict[str, Any]:
+        """A legal move as a button shows it: ``{"text", "cards", "group", "rule"}`` (``game``
+        classifies it, ``names`` names the seats it takes points from)."""
         ...
 
-    def rule_of(self, move: Any) -> str:
-        """The rule that allows a move, with its rule ID."""
+    def rule_of(self, move: Any, rules: Any = None) -> str:
+        """The rule that allows a move, with its rule ID (``rules``: the game's words)."""
         ...
 
     def round_text(self, result: Mapping[str, Any], names: SeatNames) -> str:
         """The summary of a finished round."""
         ...
 
-    def summary(self) -> str:
-        """The rules in a few lines, with their rule IDs."""
+    def summary(self, rules: Any = None) -> str:
+        """The rules in a few lines, with their rule IDs (with ``rules``: the game's numbers)."""
         ...
 
     def notation_legend(self, cards: Sequence[Mapping[str, Any]]) -> str:
         """How cards and moves are written, in words, from the deck's own catalogue
         (``game.cards()``): what an LLM agent's prompt explains."""
+        ...
+
+    def log_groups(self, events: Sequence[Mapping[str, Any]]) -> list[Group]:
+        """The seat's events grouped for display (a deal, a trick, a pile)."""
+        ...
+
+    def last_trick(
+        self, events: Sequence[Mapping[str, Any]], book: CardBook, names: SeatNames
+    ) -> dict[str, Any] | None:
+        """The last finished trick or pile: ``{"title", "plays", "winner", "text"}``."""
+        ...
+
+    def seat_status(
+        self, view: Mapping[str, Any], book: CardBook, names: SeatNames
+    ) -> list[list[dict[str, str]]]:
+        """Per seat, its status words now: ``[{"word", "text"}]``."""
+        ...
+
+    def places(
+        self,
+        placements: Sequence[int],
+        scores: Sequence[int],
+        events: Sequence[Mapping[str, Any]],
+        names: SeatNames,
+    ) -> list[dict[str, Any]]:
+        """Game over by place (``placements``: the registry's, 0 first)."""
         ...

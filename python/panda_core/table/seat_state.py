@@ -102,7 +102,7 @@ class SeatStateBuilder:
         if your_turn:
             moves: list[Any] = list(game.legal_moves())
             for i, move in enumerate(moves):
-                shown = self.presenter.move(move, self.book, view)
+                shown = self.presenter.move(move, self.book, view, game, names)
                 legal.append({"index": i, "notation": move.notation, **shown})
         events = self.events(game, seat, notes, public=public)
         results = [
@@ -112,6 +112,12 @@ class SeatStateBuilder:
         # (the last one, once the game is over).
         round_now = len(results) - 1 if game.is_over and results else len(results)
         last = next((e for e in reversed(events) if e["type"] == "move"), None)
+        groups = self.presenter.log_groups(events)
+        places = None
+        if game.is_over and game.winner is not None:
+            scores = list(game.scores)
+            placements = self.spec.placements(game.winner, scores)
+            places = self.presenter.places(placements, scores, events, names)
         return {
             "game": self.spec.name,
             "title": self.spec.title,
@@ -131,7 +137,7 @@ class SeatStateBuilder:
             "draw_pile_size": view["draw_pile_size"],
             "hand": [] if seat is None else self.presenter.hand(view, self.book),
             "hands": hands,
-            "table": self.presenter.table_area(view, self.book, names),
+            "table": self.presenter.table_area(view, self.book, names, events),
             "view": view,
             "legal": legal,
             "events": events,
@@ -140,7 +146,33 @@ class SeatStateBuilder:
             "last_move": None
             if last is None
             else {"player": last.get("player"), "text": last["text"]},
+            "seat_status": self.presenter.seat_status(view, self.book, names),
+            "log": [g.as_dict(events, i == len(groups) - 1) for i, g in enumerate(groups)],
+            "last_trick": self.presenter.last_trick(events, self.book, names),
+            "places": places,
+            "consequences": [] if seat is None else consequences(events, seat),
         }
+
+
+def consequences(events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """The events caused by ``seat``'s last move: those after its last ``move`` event, up to the
+    next move (what it drew, the card turned up, its cards coming back, the trick it won)."""
+    at = next(
+        (
+            i
+            for i in range(len(events) - 1, -1, -1)
+            if events[i]["type"] == "move" and events[i].get("player") == seat
+        ),
+        None,
+    )
+    if at is None:
+        return []
+    out = []
+    for event in events[at + 1 :]:
+        if event["type"] == "move":
+            break
+        out.append(event)
+    return out
 
 
 _HAND_FIELDS = ("hand", "hand_faces", "legal_moves", "legal_action_ids")

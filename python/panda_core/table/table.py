@@ -291,9 +291,11 @@ class Table:
         move it may make now."""
         s = self.seat_arg(seat)
         presenter = self._spec.presenter()
-        lines = [presenter.summary()]
+        lines = [presenter.summary(self._game.rules)]
         if self._game.current_player == s:
-            rules = sorted({presenter.rule_of(m) for m in self._game.legal_moves()})
+            rules = sorted(
+                {presenter.rule_of(m, self._game.rules) for m in self._game.legal_moves()}
+            )
             lines.append("")
             lines.append("Your moves now:")
             lines.extend(f"  {r}" for r in rules)

@@ -7,11 +7,12 @@
 //! per symbol: `"10 + wild"`, `"Q + panda"`, `"6"`.
 
 use super::{Deck, Element, Face};
-use crate::card::{CardInfo, CardValue, Faces};
+use crate::card::{CardInfo, CardValue, FaceSymbols, Faces};
 use crate::climb::cards::{
     card_label, card_token, is_element, suit_of, white_rank, NUM_CARDS, NUM_RANKS, RANK_NAMES,
     SUIT_NAMES,
 };
+use crate::climb::rules::Preset;
 
 impl Face {
     /// The face as the card table writes it (`"A + bamboo"`, `"J J"`, `"10 + wild"`).
@@ -33,57 +34,102 @@ impl Face {
         }
         parts.join(" + ")
     }
+
+    /// The face's symbols, one name per occurrence, in the order of [`Face::text`] after the
+    /// drop: `"drop"` (a doubled unit, S-4.5), `"wild"` per fire unit, `"panda"`, `"bamboo"`.
+    pub fn symbol_names(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if self.drop {
+            out.push("drop");
+        }
+        let symbols = [
+            ("wild", u32::from(self.wild)),
+            ("panda", self.panda),
+            ("bamboo", self.bamboo),
+        ];
+        for (name, times) in symbols {
+            out.extend(std::iter::repeat(name).take(times as usize));
+        }
+        out
+    }
 }
 
 impl Element {
-    /// The element card's printed number and wind (`"1 south"`).
+    /// The card's printed number and wind (`"1 south"`): what a deck file says of it.
     pub fn text(&self) -> String {
         format!("{} {}", self.number, self.wind)
+    }
+
+    /// What the card shows in `preset`: `year`'s element card its printed number (`"1"`, the
+    /// number S-3.2 uses), `spin`'s wind card its wind (`"south"`; its number plays no part).
+    pub fn face_text(&self, preset: Preset) -> String {
+        match preset {
+            Preset::Year => self.number.to_string(),
+            Preset::Spin => self.wind.clone(),
+        }
+    }
+
+    /// The card in a sentence in `preset`: `"fire element"` (`year`), `"south wind"` (`spin`).
+    pub fn label(&self, suit: &str, preset: Preset) -> String {
+        match preset {
+            Preset::Year => format!("{suit} element"),
+            Preset::Spin => format!("{} wind", self.wind),
+        }
     }
 }
 
 impl Deck {
-    /// Card `id` (`< 70`) of this deck: notation token and label (S-1.3), white rank or printed
-    /// number, both faces of an animal card (S-2.1, S-2.2) or an element's number and wind
-    /// (S-2.3). `in_play`: whether its suit is dealt in the game (S-3.1).
-    pub fn card_info(&self, id: u8, in_play: bool) -> CardInfo {
+    /// Card `id` (`< 70`) of this deck as `preset` names it: notation token and label (S-1.3),
+    /// white rank (name and index) or printed number, both faces of an animal card with their
+    /// symbols (S-2.1, S-2.2), or an element card's face and play condition (S-2.3: `year`'s
+    /// element card shows its number, `spin`'s wind card its wind). `in_play`: whether its suit
+    /// is dealt in the game (S-3.1).
+    pub fn card_info(&self, id: u8, in_play: bool, preset: Preset) -> CardInfo {
         let suit = suit_of(id);
-        let (kind, value, faces) = if is_element(id) {
-            let element = self.element(suit);
-            (
-                "element",
-                CardValue::Number(element.number),
-                Faces::Element {
-                    element: element.text(),
-                },
-            )
-        } else {
-            (
-                "animal",
-                CardValue::Rank(RANK_NAMES[white_rank(id) as usize]),
-                Faces::Sides {
-                    white: self.face(id, false).text(),
-                    blue: self.face(id, true).text(),
-                },
-            )
-        };
-        CardInfo {
+        let suit_name = SUIT_NAMES[suit as usize];
+        let mut info = CardInfo {
             id,
             token: card_token(id),
             label: card_label(id),
-            kind,
-            suit: Some(SUIT_NAMES[suit as usize]),
-            value: Some(value),
-            faces: Some(faces),
+            kind: "animal",
+            suit: Some(suit_name),
+            value: None,
+            faces: None,
             in_play,
+            rank: None,
+            symbols: None,
+            condition: None,
+        };
+        if is_element(id) {
+            let element = self.element(suit);
+            info.kind = "element";
+            info.label = element.label(suit_name, preset);
+            info.value = Some(CardValue::Number(element.number));
+            info.faces = Some(Faces::Element {
+                element: element.face_text(preset),
+            });
+            info.condition = Some(element.condition.name());
+        } else {
+            let (white, blue) = (self.face(id, false), self.face(id, true));
+            info.value = Some(CardValue::Rank(RANK_NAMES[white_rank(id) as usize]));
+            info.rank = Some(white_rank(id));
+            info.faces = Some(Faces::Sides {
+                white: white.text(),
+                blue: blue.text(),
+            });
+            info.symbols = Some(FaceSymbols {
+                white: white.symbol_names(),
+                blue: blue.symbol_names(),
+            });
         }
+        info
     }
 
-    /// Every card id of the deck (0–69, suits left out of the game included), in id order;
-    /// `suits_in_play` has bit `s` set per suit the game deals.
-    pub fn cards_info(&self, suits_in_play: u8) -> Vec<CardInfo> {
+    /// Every card id of the deck (0–69, suits left out of the game included), in id order, as
+    /// `preset` names them; `suits_in_play` has bit `s` set per suit the game deals.
+    pub fn cards_info(&self, suits_in_play: u8, preset: Preset) -> Vec<CardInfo> {
         (0..NUM_CARDS)
-            .map(|id| self.card_info(id, suits_in_play >> suit_of(id) & 1 == 1))
+            .map(|id| self.card_info(id, suits_in_play >> suit_of(id) & 1 == 1, preset))
             .collect()
     }
 }
@@ -122,8 +168,8 @@ mod tests {
     }
 
     #[test]
-    fn s2_3_element_cards_show_number_and_wind() {
-        let card = Deck::reconstructed().card_info(65, true);
+    fn s2_3_element_cards_show_their_number_in_year_and_their_wind_in_spin() {
+        let card = Deck::reconstructed().card_info(65, true, Preset::Year);
         assert_eq!(
             (card.token.as_str(), card.label.as_str()),
             ("Fi!", "fire element")
@@ -133,23 +179,43 @@ mod tests {
         assert_eq!(
             card.faces,
             Some(Faces::Element {
-                element: "1 south".into()
+                element: "1".into()
             })
         );
-        let metal = Deck::reconstructed().card_info(69, false);
-        assert_eq!(metal.value, Some(CardValue::Number(5)));
+        assert_eq!(card.condition, Some("run_or_formation_3_ranks"));
+        let wind = Deck::reconstructed().card_info(65, true, Preset::Spin);
         assert_eq!(
-            metal.faces,
+            (wind.token.as_str(), wind.label.as_str()),
+            ("Fi!", "south wind")
+        );
+        assert_eq!(
+            wind.faces,
             Some(Faces::Element {
-                element: "5 west".into()
+                element: "south".into()
             })
         );
+        let metal = Deck::reconstructed().card_info(69, false, Preset::Year);
+        assert_eq!(metal.value, Some(CardValue::Number(5)));
+        assert_eq!(metal.condition, Some("contains_blue"));
+        assert_eq!(Deck::reconstructed().element(4).text(), "5 west");
+    }
+
+    #[test]
+    fn s1_6_symbols_are_listed_per_face() {
+        let deck = Deck::reconstructed();
+        let symbols = |id: u8| deck.card_info(id, true, Preset::Year).symbols.unwrap();
+        assert_eq!(symbols(0).blue, vec!["wild"]); // Fire 3: 10 + wild
+        assert_eq!(symbols(18).blue, vec!["panda"]); // Earth 8: Q + panda
+        assert_eq!(symbols(29).blue, vec!["bamboo"]); // Wood 6: A + bamboo
+        assert_eq!(symbols(40).blue, vec!["drop"]); // Water 4: Q Q
+        assert!(symbols(55).blue.is_empty() && symbols(55).white.is_empty()); // Metal 6
+        assert_eq!(deck.card_info(55, true, Preset::Year).rank, Some(3));
     }
 
     #[test]
     fn s1_3_every_id_once_with_a_parsable_token() {
         // Fire, Wood and Metal in play (bits 0, 2, 4).
-        let cards = Deck::reconstructed().cards_info(0b10101);
+        let cards = Deck::reconstructed().cards_info(0b10101, Preset::Year);
         assert_eq!(cards.len(), 70);
         for (i, card) in cards.iter().enumerate() {
             assert_eq!(usize::from(card.id), i);

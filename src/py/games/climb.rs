@@ -169,6 +169,32 @@ impl PyClimbSettings {
     fn deck_name(&self) -> String {
         self.inner.deck.name().to_string()
     }
+    /// The most a show-out scores (S-9.2): 7 in `year`, `None` (no cap) in `spin`.
+    #[getter]
+    fn show_out_cap(&self) -> Option<u32> {
+        self.inner.preset.show_out_cap()
+    }
+    /// The score that ends the game: 15 in `year` (S-10.1), 20 in `spin` (S-10.2).
+    #[getter]
+    fn game_end_score(&self) -> u32 {
+        self.inner.preset.game_end_score()
+    }
+    /// The most points symbols may raise a score to: `None` in `year`, 19 in `spin` (S-10.2).
+    #[getter]
+    fn symbol_cap(&self) -> Option<u32> {
+        self.inner.preset.symbol_cap()
+    }
+    /// What the panda symbol does: `"hungry"` (S-7.2) or `"flip"` (S-7.3) in `year`, `"steal"`
+    /// in `spin` (S-7.4, the mood ignored).
+    #[getter]
+    fn panda_effect(&self) -> &'static str {
+        self.inner.panda_effect()
+    }
+    /// What cards 65–69 are called: `"element"` (`year`) or `"wind"` (`spin`) cards (S-12).
+    #[getter]
+    fn special_cards(&self) -> &'static str {
+        self.inner.preset.special_cards()
+    }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other
             .cast::<PyClimbSettings>()
