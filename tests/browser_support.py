@@ -235,6 +235,43 @@ class Page:
         assert not anonymous, f"card elements without a card id: {anonymous}"
         return {int(i) for i in ids}
 
+    def resize(self, width: int, height: int) -> None:
+        """Makes the page's viewport (``innerWidth`` × ``innerHeight``) exactly this size."""
+        self.driver.set_window_size(width, height)
+        inner = self.js("return [innerWidth, innerHeight]")
+        self.driver.set_window_size(width + (width - inner[0]), height + (height - inner[1]))
+        self.wait(
+            lambda d: self.js("return [innerWidth, innerHeight]") == [width, height],
+            f"a {width}x{height} viewport",
+        )
+
+    def draw(self, state: dict[str, Any], *, live: bool = True) -> None:
+        """Draws ``state`` with the page's own board module (static/board.js) in place of the
+        view on screen, as a live table (``live``: moves clickable, nothing sent) or a replay
+        does: for checking how the board shows a given state, whatever a server sends now."""
+        self.open()
+        self.find("lobby")
+        error = self.driver.execute_async_script(
+            """const [state, live, done] = arguments;
+            import('/static/board.js').then((m) => {
+              const app = document.getElementById('app');
+              const view = document.createElement('section');
+              view.className = live ? 'table-view' : 'replay-view';
+              view.dataset.testid = 'drawn-view';
+              view.dataset.over = String(Boolean(state.is_over));
+              window.__played = [];
+              const board = new m.Board(live ? (move) => window.__played.push(move) : null);
+              view.append(board.root);
+              app.replaceChildren(view);
+              board.render(state);
+              window.__board = board;
+              done(null);
+            }).catch((err) => done(String(err && err.stack || err)));""",
+            state,
+            live,
+        )
+        assert error is None, f"the board did not draw the state: {error}"
+
     def screenshot(self, name: str) -> Path:
         """Saves the page as ``name.png``, once its arrival animations have finished."""
         try:

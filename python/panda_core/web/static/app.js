@@ -37,11 +37,20 @@
 //                           events since the seat's last turn)
 //     round-summary         the finished rounds; round-result (one per round)
 //     round-banner          the round that ended since the seat's last turn, if one did
+//     seat-status           a seat's badge (Drowsy, Pooped, shown out…: data-seat, data-word);
+//                           seat-presence: a person's presence badge (away, invited, bot plays)
+//     to-beat, play-describe  the play to beat; what a play on the table is
+//     last-trick            the last finished trick or pile (data-winner), its plays as play
+//     consequences          what the seat's own last move caused
+//     places, place         (replays) the final places (data-place, data-seats)
+//     move-group            a group of legal moves (data-order, data-label)
+//     log-group             a group of the log (data-current, data-title)
 //   game-over               the game-over summary (data-winner); replay-this-game (button),
 //                           download-record (link), new-game (link)
 //   replay controls: replay-seat (<select>), replay-first, replay-prev, replay-next,
 //                    replay-last (buttons), replay-frame (data-frame, data-frames),
-//                    replay-round (<select>)
+//                    replay-round (<select>), replay-play (auto-play, aria-pressed),
+//                    replay-speed (<select>)
 //   replay-upload-again     (replay view) another record to replay
 
 import { Lobby } from "./lobby.js";

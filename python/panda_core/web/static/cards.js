@@ -2,10 +2,12 @@
 // a small inline SVG for the pictures (no images, no fonts fetched from anywhere).
 //
 // A card dict comes from the server (panda_core.table.cards):
-//   {id, token, label, kind, suit, face, face_label}
+//   {id, token, label, kind, suit, face, face_label, help}
 // face is null in Panda Head and "white" | "blue" | "element" in the climbing games; face_label
-// is what the current face shows ("A + bamboo"). Nothing here knows a rule: the element only
-// shows what the dict says, and picks colours by kind, suit and face.
+// is what the current face shows ("A + bamboo"); help (newer servers) is one line a person reads:
+// the card's name, its faces, its symbol's effect and play condition with their rule IDs. Nothing
+// here knows a rule: the element only shows what the dict says, and picks colours by kind, suit
+// and face.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const INK = "#222";
@@ -97,6 +99,41 @@ function elementPicture() {
   ]);
 }
 
+let helpCount = 0;
+
+/** The help line of a card (the server's words), or its accessible name on older servers. */
+export function cardHelp(card) {
+  return typeof card.help === "string" && card.help ? card.help : cardAriaLabel(card);
+}
+
+/**
+ * Gives a card element its help: when the server sent a help line, an accessible tooltip (a
+ * child element, role "tooltip", described-by) that style.css shows on hover, on keyboard focus
+ * and on a tap (a tap focuses the card); else the card's name as the native tooltip (title).
+ */
+function addHelp(el, card, focusable) {
+  if (typeof card.help !== "string" || !card.help) {
+    el.title = cardHelp(card); // an older server: the card's name as the native tooltip
+    return;
+  }
+  helpCount += 1;
+  const id = `card-help-${helpCount}`;
+  const tip = span("card__help", card.help);
+  tip.id = id;
+  tip.setAttribute("role", "tooltip");
+  el.append(tip);
+  el.setAttribute("aria-describedby", id);
+  el.dataset.help = "true";
+  if (focusable) el.tabIndex = 0;
+  // The tooltip opens toward the middle of the screen, so that it is never cut at an edge.
+  const place = () => {
+    const box = el.getBoundingClientRect();
+    el.classList.toggle("card--tip-end", box.left + box.width / 2 > window.innerWidth / 2);
+  };
+  el.addEventListener("mouseenter", place);
+  el.addEventListener("focus", place);
+}
+
 function span(cls, text) {
   const el = document.createElement("span");
   el.className = cls;
@@ -126,7 +163,6 @@ export function cardElement(card, options = {}) {
   el.dataset.cardId = String(card.id);
   if (card.face) el.dataset.face = card.face;
   el.setAttribute("aria-label", cardAriaLabel(card));
-  el.title = cardAriaLabel(card);
 
   if (family === "panda") {
     el.append(span("card__corner", card.token), pandaPicture(false), span("card__name", "Panda"));
@@ -151,6 +187,27 @@ export function cardElement(card, options = {}) {
       span("card__facename", card.face === "blue" ? "blue" : "white"),
     );
   }
+  addHelp(el, card, !options.button && options.focusable !== false);
+  return el;
+}
+
+/**
+ * A compact card for a line of text (a move button, the last trick): its token, and the face it
+ * shows when that is not its white face, coloured by suit and face. Never focusable (it sits
+ * inside buttons); its help is the native tooltip.
+ */
+export function cardChip(card) {
+  const family = cardFamily(card);
+  const suit = cardSuit(card);
+  const el = document.createElement("span");
+  el.className = `chip chip--${family}`;
+  if (suit) el.classList.add(`suit--${suit}`);
+  if (card.face) el.classList.add(`face--${card.face}`);
+  el.dataset.cardId = String(card.id);
+  let text = String(card.token);
+  if (card.face === "blue" && card.face_label) text += ` ${card.face_label}`;
+  el.textContent = text;
+  el.title = cardHelp(card);
   return el;
 }
 

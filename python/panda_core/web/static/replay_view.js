@@ -1,8 +1,18 @@
-// A replay: frames fetched from the server, stepped with buttons and keys.
+// A replay: frames fetched from the server, stepped with buttons and keys, or played by itself
+// (auto-play, at a chosen speed, stopping at the last frame). Seats are named by the frames'
+// `seats` (a table's names, when the server kept them).
 
 import { Board } from "./board.js";
 import { uploadRecord } from "./lobby.js";
-import { app, api, h, replaceHash, roundWord, showMessage, testid } from "./util.js";
+import { app, api, h, replaceHash, roundWord, seatLabel, showMessage, testid } from "./util.js";
+
+/** Auto-play speeds: milliseconds per frame, and their names. */
+export const SPEEDS = [
+  [2000, "slow (2 s a move)"],
+  [1000, "normal (1 s a move)"],
+  [500, "fast (0.5 s a move)"],
+  [200, "very fast (0.2 s a move)"],
+];
 
 export class ReplayView {
   constructor(params) {
@@ -15,6 +25,9 @@ export class ReplayView {
     this.loading = null;
     this.wanted = null;
     this.board = new Board(null);
+    this.playing = false;
+    this.timer = null;
+    this.delay = 1000;
     this.controls = h("div", { class: "replay__controls" });
     this.root = h(
       "section",
@@ -32,6 +45,8 @@ export class ReplayView {
   }
 
   dispose() {
+    this.disposed = true;
+    this.stop();
     document.removeEventListener("keydown", this.onKey);
   }
 
@@ -42,7 +57,9 @@ export class ReplayView {
     else if (e.key === "ArrowLeft") this.go(this.frame - 1);
     else if (e.key === "Home") this.go(0);
     else if (e.key === "End" && this.frames) this.go(this.frames - 1);
-    else return;
+    else if ((e.key === "p" || e.key === "P") && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      this.toggle();
+    } else return;
     e.preventDefault();
   }
 
@@ -88,6 +105,7 @@ export class ReplayView {
   }
 
   show(frame) {
+    if (this.disposed) return;
     this.frame = frame.frame;
     const first = this.frames === null;
     this.frames = frame.frames;
@@ -96,6 +114,55 @@ export class ReplayView {
     if (first) this.buildControls(frame);
     this.updateControls(frame);
     this.board.render(frame);
+    if (this.playing) this.schedule();
+  }
+
+  // ---- auto-play ----
+
+  /** Start or stop auto-play (the button, the P key). */
+  toggle() {
+    if (this.playing) this.stop();
+    else this.start();
+  }
+
+  start() {
+    if (this.frames === null) return;
+    this.playing = true;
+    if (this.frame >= this.frames - 1) this.go(0); // at the end: play it again from the deal
+    else this.schedule();
+    this.updatePlay();
+  }
+
+  stop() {
+    this.playing = false;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.updatePlay();
+  }
+
+  /** The next frame after the chosen delay; at the last frame auto-play stops. */
+  schedule() {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.frame >= this.frames - 1) {
+      this.stop();
+      return;
+    }
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.playing && !this.disposed) this.go(this.frame + 1);
+    }, this.delay);
+  }
+
+  updatePlay() {
+    if (!this.playButton) return;
+    this.playButton.setAttribute("aria-pressed", String(this.playing));
+    this.playButton.dataset.playing = String(this.playing);
+    this.playButton.textContent = this.playing ? "❚❚ Pause" : "▶ Auto-play";
+    this.playButton.setAttribute(
+      "aria-label",
+      this.playing ? "pause auto-play (P)" : "auto-play the game (P)",
+    );
   }
 
   buildControls(frame) {
@@ -103,7 +170,9 @@ export class ReplayView {
     const everyone = this.seat === "all";
     seat.append(h("option", { value: "all", selected: everyone }, "every hand (full information)"));
     for (let s = 0; s < frame.players; s += 1) {
-      seat.append(h("option", { value: s, selected: this.seat === s }, `as seat ${s} saw it`));
+      const label = seatLabel(frame, s);
+      const name = label[0].toLowerCase() + label.slice(1);
+      seat.append(h("option", { value: s, selected: this.seat === s }, `as ${name} saw it`));
     }
     seat.addEventListener("change", () => {
       this.seat = seat.value === "all" ? "all" : Number(seat.value);
@@ -120,6 +189,23 @@ export class ReplayView {
       "span",
       testid("replay-frame", { class: "replay__frame", "aria-live": "polite" }),
     );
+    this.playButton = h(
+      "button",
+      testid("replay-play", {
+        type: "button",
+        class: "replay__play",
+        onclick: () => this.toggle(),
+      }),
+    );
+    const speed = h("select", testid("replay-speed", { id: "replay-speed" }));
+    for (const [ms, name] of SPEEDS) {
+      speed.append(h("option", { value: ms, selected: ms === this.delay }, name));
+    }
+    speed.addEventListener("change", () => {
+      this.delay = Number(speed.value) || 1000;
+      if (this.playing) this.schedule();
+    });
+    this.updatePlay();
     this.roundSelect = h("select", testid("replay-round", { id: "replay-round" }));
     this.roundSelect.addEventListener("change", () => {
       this.jumpToRound(Number(this.roundSelect.value));
@@ -130,6 +216,7 @@ export class ReplayView {
         type: "file",
         accept: ".json,application/json",
         id: "replay-again",
+        class: "replay__again-input",
       }),
     );
     file.addEventListener("change", () => uploadRecord(file));
@@ -141,9 +228,16 @@ export class ReplayView {
       this.counter,
       button("replay-next", "Forward ▶", "next frame", () => this.frame + 1),
       button("replay-last", "▶|", "last frame", () => this.frames - 1),
+      h(
+        "span",
+        { class: "replay__group" },
+        this.playButton,
+        h("label", { for: "replay-speed", class: "sr-only" }, "auto-play speed"),
+        speed,
+      ),
       h("label", { for: "replay-round" }, " Jump to "),
       this.roundSelect,
-      h("span", { class: "replay__keys muted" }, " (← → keys step)"),
+      h("span", { class: "replay__keys muted" }, " (← → step, P plays)"),
       h("label", { for: "replay-again", class: "replay__again" }, " Another record: "),
       file,
     );

@@ -111,12 +111,19 @@ export function replaceHash(params) {
   history.replaceState(null, "", hashOf(params));
 }
 
+/** "Seat 2 (Ada)": a seat by its number and, when the state names it, its name. */
+export function seatLabel(state, seat) {
+  if (seat === null || seat === undefined) return "nobody";
+  const spec = state && state.seats && state.seats[seat];
+  const name = spec && spec.name ? String(spec.name) : `seat ${seat}`;
+  return name === `seat ${seat}` ? `Seat ${seat}` : `Seat ${seat} (${name})`;
+}
+
+/** A seat as the viewer reads it: "You (seat 0)" at a live table, else its label. */
 export function seatName(state, seat) {
   if (seat === null || seat === undefined) return "nobody";
-  const spec = state.seats && state.seats[seat];
-  const name = spec && spec.name ? spec.name : `seat ${seat}`;
-  if (seat === state.seat) return `You (seat ${seat})`;
-  return name === `seat ${seat}` ? `Seat ${seat}` : `Seat ${seat} (${name})`;
+  if (seat === state.seat && state.frame === undefined) return `You (seat ${seat})`;
+  return seatLabel(state, seat);
 }
 
 export function roundWord(state) {
