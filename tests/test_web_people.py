@@ -659,3 +659,51 @@ def test_two_people_and_a_bot_finish_a_game_in_two_browsers(
     for page, seat in ((ada, 0), (bob, 1)):
         assert not page.shown_card_ids() & secret_cards(final, seat)
     assert shared.clicks > 5
+
+
+def test_closing_a_table_stops_its_holds() -> None:
+    with served(bot_delay=0, idle_timeout=0.1) as (client, _):
+        created = made(client, "head", [person("Ada"), person("Bob")], hold=30)
+        live = client.app.state.registry.tables[created["table"]]  # type: ignore[attr-defined]
+        watchers = list(live.watchers.values())
+        assert len(watchers) == 2
+        poll(lambda: live.closed, "the idle table closed")
+        poll(lambda: all(w.done() for w in watchers), "the holds stopped")
+        assert not live.watchers
+
+
+def test_concurrent_reconnects_of_a_stood_in_seat_take_exactly_the_seats_slots() -> None:
+    """Twenty pages of Bob's connect at once while his seat is stood in for: four are let in (the
+    seat's limit, counted and taken in one step), the others refused."""
+    import asyncio
+
+    import httpx
+    from websockets.asyncio.client import connect as async_connect
+
+    from web_support import running_server
+
+    async def connect_all(url: str) -> list[str]:
+        sockets = await asyncio.gather(*(async_connect(url, open_timeout=15) for _ in range(20)))
+
+        async def first(ws: Any) -> str:
+            async with ws:
+                while True:
+                    kind: str = json.loads(await asyncio.wait_for(ws.recv(), 15))["type"]
+                    if kind != "notice":
+                        return kind
+
+        return list(await asyncio.gather(*(first(ws) for ws in sockets)))
+
+    with (
+        running_server(bot_delay=0.05) as (address, server),
+        httpx.Client(base_url=f"http://{address}", timeout=15) as http,
+    ):
+        created = made(http, "year", [person("Ada"), person("Bob"), bot()], hold=0)
+        table = created["table"]
+        live = server.config.app.state.registry.tables[table]
+        poll(lambda: 1 in live.standing_in, "the stand-in")
+        kinds = asyncio.run(
+            connect_all(f"ws://{address}/ws/tables/{table}?{seat_query(created, 1)}")
+        )
+        assert kinds.count("state") == MAX_SEAT_SOCKETS
+        assert kinds.count("error") == 20 - MAX_SEAT_SOCKETS
