@@ -197,6 +197,16 @@ def test_a_spectator_sees_the_public_state_and_cannot_move() -> None:
         assert_error(moved, 403)
 
 
+def test_a_spectator_gets_no_record_or_replay_before_the_end() -> None:
+    with served(bot_delay=30) as (client, _):
+        created = made(client, "spin", [person("Ada"), bot()])
+        table = created["table"]
+        spectator = {"spectator": created["spectator"]["token"]}
+        assert_error(client.post(f"/api/tables/{table}/replay", json=spectator), 409, "not over")
+        record = client.get(f"/api/tables/{table}/record?{spectator_query(created)}")
+        assert_error(record, 409, "not over")
+
+
 def test_tokens_never_stand_for_each_other() -> None:
     with served(bot_delay=30) as (client, _):
         created = made(client, "head", [person("Ada"), person("Bob")])
@@ -438,6 +448,11 @@ def test_a_tables_replay_and_record_keep_the_names() -> None:
         assert Replay(named.text).names == ["Ada", "heuristic", "Bob"]
         watched = client.get(f"/api/tables/{table}/record?{spectator_query(created)}")
         assert watched.status_code == 200  # over: the record is no secret any more
+        spectator = {"spectator": created["spectator"]["token"]}
+        again = client.post(f"/api/tables/{table}/replay", json=spectator)
+        assert again.status_code == 201 and again.json()["replay"] == replay["replay"]
+        mixed = {**spectator, "seat": 0, "token": created["invites"][0]["token"]}
+        assert_error(client.post(f"/api/tables/{table}/replay", json=mixed), 400, "not both")
         uploaded = client.post(
             "/api/replays", content=named.content, headers={"content-type": "application/json"}
         )

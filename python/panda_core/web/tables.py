@@ -848,7 +848,7 @@ class Registry:
         finally:
             self._replay_slots.release()
 
-    async def replay_of(self, live: LiveTable, seat: int) -> LiveReplay:
+    async def replay_of(self, live: LiveTable) -> LiveReplay:
         """The replay of a finished table (409 while it is being played); asked again, the same
         replay while it is open (a game is replayed once, however often the page asks)."""
         record = await self.record(live)
