@@ -236,7 +236,10 @@ class SharedTable:
     def play(self, pages: list[Any], *, moves: int | None = None) -> None:
         """Click legal moves on ``pages`` whenever one is to move, until the game is over on
         every page (or ``moves`` more moves were played)."""
-        from selenium.common.exceptions import StaleElementReferenceException
+        from selenium.common.exceptions import (
+            ElementClickInterceptedException,
+            StaleElementReferenceException,
+        )
         from selenium.webdriver.common.by import By
 
         target = None if moves is None else self.moves() + moves
@@ -258,10 +261,17 @@ class SharedTable:
                 buttons = page.driver.find_elements(By.CSS_SELECTOR, '[data-testid="move"]')
                 if not buttons:
                     continue
+                button = self.rng.choice(buttons)
                 try:
-                    self.rng.choice(buttons).click()
+                    page.js("arguments[0].scrollIntoView({block: 'center'})", button)
+                    button.click()
                 except StaleElementReferenceException:  # redrawn between lookup and click
                     continue
+                except ElementClickInterceptedException:  # under the sticky group titles
+                    try:
+                        page.js("arguments[0].click()", button)
+                    except StaleElementReferenceException:
+                        continue
                 last[k] = count
                 self.clicks += 1
             time.sleep(0.02)  # polling two pages for a turn, not synchronising with one
