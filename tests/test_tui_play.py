@@ -9,6 +9,7 @@ screen: every screen fits 80×24, the final summary matches the saved record rep
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import subprocess
@@ -29,6 +30,7 @@ from tui_support import (
     Pty,
     card_tokens,
     check_hides,
+    move_cells,
     moves_on_screen,
     plain,
     screens,
@@ -42,7 +44,11 @@ PROMPTS = [TURN_PROMPT, ENTER, READY, pexpect.EOF]
 
 
 def load(name: str, text: str) -> HeadGame | ClimbGame:
-    return HeadGame.from_json(text) if name == "head" else ClimbGame.from_json(text)
+    """The game of a record ``play`` saved: the engine's record inside the one with names."""
+    names = json.loads(text)
+    assert set(names) == {"panda_table", "names", "record"}
+    record = json.dumps(names["record"])
+    return HeadGame.from_json(record) if name == "head" else ClimbGame.from_json(record)
 
 
 def play_args(name: str, seed: int, *extra: str) -> list[str]:
@@ -64,12 +70,14 @@ def play_args(name: str, seed: int, *extra: str) -> list[str]:
 
 
 def pick(pty: Pty, rng: random.Random, turn: int) -> str:
-    """A move from the screen: its number, or every fifth turn its notation."""
-    moves = moves_on_screen(pty.display())
-    assert moves, pty.text()
-    number = rng.choice(sorted(moves))
-    notation = moves[number]
-    if turn % 5 == 4 and "…" not in notation:
+    """A move from the screen: its number, or every fifth turn its notation (when the screen
+    shows it whole beside the move's words, or the words are the notation)."""
+    cells = move_cells(pty.display())
+    assert cells, pty.text()
+    number = rng.choice(sorted(cells))
+    notation = cells[number][-1]
+    typed = len(cells[number]) == 2 or notation in ("pass", "BP", "B")
+    if turn % 5 == 4 and "…" not in notation and typed:
         return f"={notation}" if notation.isdigit() else notation
     return str(number)
 
@@ -109,16 +117,19 @@ def drive(pty: Pty, name: str, rng: random.Random, seat: int = 0) -> list[list[s
 
 
 def final_summary(display: list[str]) -> tuple[int, list[int]]:
+    """The winner and the scores by seat, read from the game-over screen (seats by place)."""
     text = "\n".join(display)
     won = re.search(r"Game over: Seat (\d) \(.*?\) wins", text)
     assert won, text
-    start = next(k for k, line in enumerate(display) if line.startswith("Final scores"))
-    scores = []
+    start = next(k for k, line in enumerate(display) if line.startswith("Final places"))
+    by_seat = {}
     for line in display[start + 1 :]:
-        m = re.match(r"\s*(\d)\s+.*?\s(\d+)$", line)
+        m = re.match(r"\s*(\d)\s+(\d)\s+.*?\s(\d+)$", line)
         if m:
-            scores.append(int(m.group(2)))
-    return int(won.group(1)), scores
+            by_seat[int(m.group(2))] = int(m.group(3))
+    first = re.match(r"\s*1\s+(\d)\s", display[start + 2])  # the place-1 row, under the heads
+    assert first and int(first.group(1)) == int(won.group(1)), text
+    return int(won.group(1)), [by_seat[k] for k in sorted(by_seat)]
 
 
 def check_no_hidden_cards(name: str, record: str, seat: int, turns: list[list[str]]) -> None:
@@ -171,6 +182,12 @@ def test_bad_keystrokes_then_q_saves(name: str, tmp_path: Path) -> None:
             ("=", "type the notation after '='"),
             ("x" * 500, "input too long"),
             ("\x1b[A", "control characters"),
+            ("? 0", "no move 0"),
+            ("? 123456789012", "no move 123456789"),
+            ("? zz", 'no card "zz" on your screen'),
+            ("?=", 'no card "" on your screen'),
+            ("?" + "Ea8" * 60, "no card"),
+            ("? [", "no card"),
             ("n" if len(moves_on_screen(first)) < 10 else "p", "moves"),
         ]:
             pty.send(line)
@@ -417,14 +434,16 @@ def test_many_moves_are_paged_and_filtered(tmp_path: Path) -> None:
         assert all(first.get(k, runs[k]) == runs[k] for k in runs)  # same numbers, same moves
         pty.send("/zzz")
         pty.expect(TURN_PROMPT)
-        assert "no legal move contains 'zzz'" in pty.text()
+        assert 'no legal move contains "zzz"' in pty.text()
         assert moves_on_screen(pty.display()) == first
         pty.send("p")
         pty.expect(TURN_PROMPT)
         assert "no more moves that way" in pty.text()
-        number, notation = max(second.items())
+        number = max(second)
         pty.send("n")
         pty.expect(TURN_PROMPT)
+        cells = move_cells(pty.display())
+        said = cells[number][0]
         pty.send(str(number))  # a move from page 2, picked by its number
         pty.expect(TURN_PROMPT)
         pty.send("q")
@@ -432,4 +451,5 @@ def test_many_moves_are_paged_and_filtered(tmp_path: Path) -> None:
     finally:
         pty.close()
     game = load("year", (tmp_path / "g.json").read_text())
-    assert game.history[3]["move"] == notation  # round_start, two deals, then our move
+    chosen = Replay(game.to_json(), seat=0).frame(1)["events"][3]  # round_start, 2 deals, ours
+    assert chosen["type"] == "move" and said.rstrip("…") in chosen["text"]

@@ -15,7 +15,16 @@ import pexpect
 import pytest
 
 from panda_core.table import Replay, Table
-from tui_support import REPLAY_EVENTS, TURN_PROMPT, Pty, card_tokens, check_hides, plain, screens
+from tui_support import (
+    REPLAY_EVENTS,
+    REPR,
+    TURN_PROMPT,
+    Pty,
+    card_tokens,
+    check_hides,
+    plain,
+    screens,
+)
 
 GAMES = ("head", "year", "spin")
 
@@ -63,6 +72,7 @@ def test_log_prints_every_event_once(record_file: tuple[str, Path]) -> None:
     assert lines == Replay(text).log()
     assert len(lines) >= len(Replay(text)) - 1  # at least one line per move
     assert "\x1b" not in run.stdout
+    assert not REPR.search(run.stdout) and "card(s)" not in run.stdout
     seat_lines = run_cli("replay", str(path), "--log", "--seat", "1").stdout.splitlines()
     assert seat_lines == Replay(text, seat=1).log()
 
@@ -130,6 +140,7 @@ def test_seat_view_never_shows_hidden_cards(record_file: tuple[str, Path], seat:
     run = run_cli("replay", str(path), "--seat", str(seat), stdin="n\n" * len(full) + "q\n")
     assert run.returncode == 0, run.stderr
     assert "\x1b" not in run.stdout
+    assert not REPR.search(run.stdout), REPR.search(run.stdout)
     shown = {}
     for page in re.split(r"\n(?=\S.*  view: seat \d  move \d+/)", run.stdout)[1:]:
         display = page.split("\n")[:23]

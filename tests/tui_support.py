@@ -31,6 +31,8 @@ CARD = re.compile(r"\[([^\[\]\s:*]+)(?::[^\]]*)?\*?\]")
 """A card as the front-end draws it: ``[token]``, ``[token:face]`` or ``[token*]``."""
 ANSI = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07]*\x07|[()][0-9A-Za-z]|[=>78cM])")
 TURN_PROMPT = r"\r\n> $"
+REPR = re.compile(r"\[\d+, \d+|\{'|\(\d+, \d+\)|None\b")
+"""Python's own spelling of a list, dict, tuple or None: never on a screen (issue 22)."""
 
 # What the prompts of the front-end look like (tests wait for them).
 ENTER = "press Enter to continue "
@@ -183,13 +185,20 @@ def card_tokens(text: str) -> set[str]:
 
 
 def moves_on_screen(lines: Iterable[str]) -> dict[int, str]:
-    """The numbered moves on a play screen: number -> notation (columns are 40 wide)."""
-    found: dict[int, str] = {}
+    """The numbered moves on a play screen: number -> notation (columns are 40 wide; a cell is
+    ``12) what the move is  notation``, or just the notation when the words are the same)."""
+    return {n: cell[-1] for n, cell in move_cells(lines).items()}
+
+
+def move_cells(lines: Iterable[str]) -> dict[int, list[str]]:
+    """The numbered moves on a play screen: number -> the cell's pieces (its words, then its
+    notation when that differs), as drawn (a cut cell ends in …)."""
+    found: dict[int, list[str]] = {}
     for line in lines:
         for cell in (line[:40], line[40:]):
-            m = re.match(r"\s*(\d+)\) (.+?)(?:  |…|$)", cell)
+            m = re.match(r"\s*(\d+)\) (.+)$", cell.rstrip())
             if m:
-                found[int(m.group(1))] = m.group(2).strip()
+                found[int(m.group(1))] = [p.strip() for p in m.group(2).split("  ") if p.strip()]
     return found
 
 
@@ -197,7 +206,7 @@ def tokens_of(cards: Iterable[dict[str, Any]]) -> set[str]:
     return {str(c["token"]) for c in cards}
 
 
-PLAY_EVENTS = ("Since your last turn", "Your hand")
+PLAY_EVENTS = (("After your", "Log"), "Your hand")
 REPLAY_EVENTS = ("Latest events", "Replay: Enter/n next")
 
 
@@ -206,7 +215,7 @@ def check_hides(
     full: dict[str, Any],
     known: dict[str, Any],
     display: list[str],
-    events: tuple[str, str],
+    events: tuple[str | tuple[str, ...], str],
 ) -> None:
     """The screen ``display`` of one moment shows no card another seat holds unseen.
 
@@ -218,7 +227,6 @@ def check_hides(
     anywhere on the screen, event lines included. (Panda Head's tokens are values, shared by
     five cards and by every number on the screen: the bracket check is the one that applies.)
     """
-    seat = known["seat"]
     text = "\n".join(display)
     visible = tokens_of(known["hand"])
     for play in (known.get("table") or {}).get("plays") or []:
@@ -229,6 +237,16 @@ def check_hides(
     assert shown <= visible, (shown - visible, text)
     if name == "head":
         return
+    check_no_hidden_token(full, known, text)
+
+
+def check_no_hidden_token(full: dict[str, Any], known: dict[str, Any], text: str) -> None:
+    """``text`` (any screen of a climbing game) names no card of another hand that the seat
+    does not know: not blue, not in its own view (hand, table, event texts)."""
+    seat = known["seat"]
+    visible = tokens_of(known["hand"])
+    for play in (known.get("table") or {}).get("plays") or []:
+        visible |= tokens_of(play.get("cards") or [])
     said = " ".join(str(e.get("text", "")) for e in known["events"])
     for other, hand in enumerate(full["hands"]):
         if other == seat:

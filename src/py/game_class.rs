@@ -340,6 +340,13 @@ pub fn determinize<G: GameClass>(
     Ok(game.with_core(engine(py, sample)?))
 }
 
+/// `_repr_html_()` of a game or a seat object: the notebook view, drawn by the Python package
+/// (`panda_core.html.repr_html(obj)`); the binding renders nothing itself.
+pub fn repr_html(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    let html = obj.py().import("panda_core.html")?.getattr("repr_html")?;
+    html.call1((obj,))?.extract()
+}
+
 /// The shared `#[pymethods]` block of a game class: `bind_game!(PyHeadGame)`. Each method is a
 /// one-line call of a generic helper above or of the class's [`GameClass`] conversions.
 macro_rules! bind_game {
@@ -560,6 +567,11 @@ macro_rules! bind_game {
                 seed: Option<&pyo3::Bound<'_, pyo3::PyAny>>,
             ) -> pyo3::PyResult<Self> {
                 $crate::py::game_class::determinize(self, py, player, seed)
+            }
+            /// The notebook view (Jupyter): the board with every hand (this is your own game
+            /// object), drawn as the web page draws it, with a plain-text fallback.
+            fn _repr_html_(slf: &pyo3::Bound<'_, Self>) -> pyo3::PyResult<String> {
+                $crate::py::game_class::repr_html(slf.as_any())
             }
         }
     };

@@ -341,6 +341,11 @@ macro_rules! seat_class {
                 };
                 format!("{}(player={}, {turn})", $name, self.player)
             }
+            /// The notebook view (Jupyter): this seat's state only (its own hand, the events it
+            /// saw), drawn as the web page draws it, with a plain-text fallback.
+            fn _repr_html_(slf: &pyo3::Bound<'_, Self>) -> pyo3::PyResult<String> {
+                $crate::py::game_class::repr_html(slf.as_any())
+            }
             /// Pickling is refused: see `to_json()`.
             fn __reduce__(&self) -> pyo3::PyResult<()> {
                 Err($crate::py::seat_class::not_pickled($name))

@@ -11,6 +11,7 @@ moment (its hand, the events it had seen), for ``seat=None`` every hand and ever
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 from panda_core._args import cut, int_arg
@@ -163,6 +164,16 @@ class Replay:
     def record(self) -> str:
         """The record, as the engine writes it."""
         return self._positions.final.to_json()
+
+    def to_html(
+        self, path: str | os.PathLike[str], seat: object = ..., *, autoplay: bool = False
+    ) -> Path:
+        """Write the game as one self-contained HTML file at ``path`` (no server, no network):
+        its frames as ``seat`` saw them (left out: this replay's seat; ``None``: every hand),
+        with buttons, a slider, keys and auto-play (:func:`panda_core.html.write_replay`)."""
+        from panda_core.html import SAME_SEAT, write_replay
+
+        return write_replay(self, path, SAME_SEAT if seat is ... else seat, autoplay=autoplay)
 
 
 def _names(value: object, what: str) -> list[str]:

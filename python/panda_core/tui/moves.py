@@ -17,7 +17,8 @@ Legal = dict[str, Any]
 @dataclass(frozen=True)
 class Command:
     """One line of input: ``kind`` is ``pick`` (``number``), ``notation`` (``text``), ``next``,
-    ``prev``, ``filter`` (``text``), ``help``, ``quit`` or ``empty``."""
+    ``prev``, ``filter`` (``text``), ``help``, ``explain`` (``text``: ``? 12``, ``? Ea8``),
+    ``log``, ``last``, ``quit`` or ``empty``."""
 
     kind: str
     number: int = 0
@@ -36,6 +37,12 @@ def parse_line(line: str) -> Command:
     low = line.lower()
     if low in ("?", "h", "help"):
         return Command("help")
+    if line.startswith("?"):
+        return Command("explain", text=line[1:].strip())
+    if low in ("l", "log"):
+        return Command("log")
+    if low in ("t", "last"):
+        return Command("last")
     if low in ("q", "quit", "exit"):
         return Command("quit")
     if low in ("n", "next", "+"):
@@ -62,6 +69,9 @@ class MovePicker:
     _numbered: list[tuple[int, Legal]] = field(init=False)
 
     def __post_init__(self) -> None:
+        # Numbered in the table model's group order (passes, singles, pairs…) when its moves
+        # carry one, else in its list order; ``legal`` follows the numbers.
+        self.legal = sorted(self.legal, key=_group_order)
         self._numbered = [(k + 1, m) for k, m in enumerate(self.legal)]
 
     def matching(self) -> list[tuple[int, Legal]]:
@@ -92,7 +102,7 @@ class MovePicker:
         self.filter, self.page = text, 0
         if text and not self.matching():
             self.filter = ""
-            return f"no legal move contains {text[:30]!r}; showing all"
+            return f'no legal move contains "{text[:30]}"; showing all'
         return ""
 
     def index_of(self, number: int) -> int | None:
@@ -102,5 +112,13 @@ class MovePicker:
         return None
 
 
+def _group_order(move: Legal) -> tuple[int, int]:
+    group = move.get("group") or {}
+    order = group.get("order") if isinstance(group, dict) else None
+    return (int(order) if isinstance(order, int) else 0, int(move.get("index", 0)))
+
+
 def _searchable(move: Legal) -> str:
-    return f"{move.get('notation', '')}\n{move.get('text', '')}".lower()
+    group = move.get("group") or {}
+    label = group.get("label", "") if isinstance(group, dict) else ""
+    return f"{move.get('notation', '')}\n{move.get('text', '')}\n{label}".lower()

@@ -16,8 +16,10 @@ from rich.console import Group
 from rich.text import Text
 
 from panda_core._core import PandaCoreError
+from panda_core.tui import log as tui_log
 from panda_core.tui import render
 from panda_core.tui.moves import MovePicker, parse_line
+from panda_core.tui.pager import page_through
 from panda_core.tui.terminal import InputRefused, Terminal
 
 if TYPE_CHECKING:
@@ -33,6 +35,10 @@ KEYS = """Keys (type one and press Enter):
   =7                 play the notation 7 (a plain number is a move number)
   n  p               next / previous page of moves
   /text  /           only the moves containing text / all of them again
+  ? 12   ? Ea8       what move 12 is, or what card Ea8 is (its faces, effect, when it
+                     may be played); ? =7 is the card 7 (a plain number is a move)
+  l                  the whole log of this game, by trick / pile
+  t                  the last trick / pile that finished
   ?                  this help
   q                  save the record and quit (Ctrl-D too; Ctrl-C at once)"""
 
@@ -66,6 +72,7 @@ class PlaySession:
         self.save_to = save_to
         self.hot_seat = len(table.humans) > 1
         self._saved: Path | None = None
+        self._moved_in: dict[int, int] = {}  # seat -> hands/rounds finished at its last move
 
     def run(self) -> int:
         """Play to the end (or until the person quits); the exit status."""
@@ -80,7 +87,7 @@ class PlaySession:
     def save(self) -> Path:
         if self._saved is None:
             self._saved = self.save_to or free_path(Path(self.table.default_record_name()))
-        self.table.save(self._saved)
+        self.table.save(self._saved, names=True)  # replay and --log then name the seats
         return self._saved
 
     def _quit(self) -> int:
@@ -121,8 +128,11 @@ class PlaySession:
                 return self._quit()
 
     def _public(self) -> dict[str, Any]:
-        """A state for what everyone may see (names, scores, round results): the summaries and
-        the hot-seat screen use only those keys, never a hand."""
+        """The state the summaries and the hot-seat screen are drawn from: the person's own (it
+        says "you"), or at a hot seat the spectators' (no hand, no private card in its log: the
+        summary's closing events are shown to everyone at the terminal)."""
+        if self.hot_seat:
+            return dict(self.table.spectator_state())
         return dict(self.table.state(self.table.humans[0]))
 
     def _turn(self, seat: int) -> Turn:
@@ -131,7 +141,9 @@ class PlaySession:
         message, redraw = "", True
         while True:
             if redraw or self.term.interactive:
-                self.term.show(render.play_screen(state, picker, message, self.term.height))
+                moved_in = self._moved_in.get(seat)
+                screen = render.play_screen(state, picker, message, self.term.height, moved_in)
+                self.term.show(screen)
             elif message:
                 self.term.say(message, style="bold red")
             redraw = False
@@ -149,6 +161,16 @@ class PlaySession:
                 message = f"type a move number (1-{len(picker.legal)}), a notation, ? or q"
             elif command.kind == "help":
                 self._help(seat)
+                redraw = True
+            elif command.kind == "explain":
+                message = self._explain(state, picker, command.text)
+                redraw = True
+            elif command.kind == "log":
+                log = tui_log.whole_log_text(tui_log.groups(state))
+                self._log_pages(log)
+                redraw = True
+            elif command.kind == "last":
+                self._pages(render.last_trick_text(state), "Last trick")
                 redraw = True
             elif command.kind == "quit":
                 return Turn.QUIT
@@ -173,15 +195,32 @@ class PlaySession:
             except PandaCoreError as err:  # an illegal move or notation: state unchanged
                 message = one_line(f"not a legal move: {err}")
                 continue
+            self._moved_in[seat] = len(state.get("round_results") or [])
             return Turn.PLAYED
 
+    def _explain(self, state: dict[str, Any], picker: MovePicker, what: str) -> str:
+        """``? 12`` (move 12), ``? Ea8`` / ``? =7`` (a card on the screen): its help, or the
+        message to show when there is no such move or card."""
+        if not what:
+            return "? 12 explains move 12, ? Ea8 a card; ? alone is the help"
+        if what.isdigit():
+            number = int(what[:9])
+            if not 1 <= number <= len(picker.legal):
+                return f"no move {number}: choose 1-{len(picker.legal)}"
+            self._pages(render.move_help_text(number, picker.legal[number - 1]), "Move")
+            return ""
+        token = what[1:].strip() if what.startswith("=") else what
+        card = render.find_card(state, token)
+        if card is None:
+            return f'no card "{token[:20]}" on your screen (your hand, the table, your moves)'
+        self._pages(render.card_help_text(card), "Card")
+        return ""
+
     def _help(self, seat: int) -> None:
-        text = f"{KEYS}\n\n{self.table.help(seat)}"
-        page, pages = 0, 1
-        while page < pages:
-            screen, pages = render.help_screen(text, page, self.term.height)
-            self.term.show(screen)
-            more = "Enter: more" if page + 1 < pages else "Enter: back to the game"
-            if not self.term.wait_enter(more):
-                return
-            page += 1
+        self._pages(f"{KEYS}\n\n{self.table.help(seat)}", "Help")
+
+    def _log_pages(self, text: str) -> None:
+        page_through(self.term, text, "The whole log", "back to the game", newest=True)
+
+    def _pages(self, text: str, title: str) -> None:
+        page_through(self.term, text, title, "back to the game")

@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from panda_core._core import PandaCoreError
+from panda_core.tui import log as tui_log
 from panda_core.tui import render
+from panda_core.tui.pager import page_through
 from panda_core.tui.terminal import InputRefused, Terminal
 
 if TYPE_CHECKING:
@@ -20,6 +22,8 @@ KEYS = """Replay commands (type one and press Enter):
   Enter or n   next move            p or b   previous move
   g K          go to move K         r N      go to the start of hand/round N
   s S          see what seat S saw  s all    full information (every hand)
+  l            the log up to here   t        the last trick / pile that finished
+  ? Ea8        a card on the screen: its faces, its effect, when it may be played
   ?            this help            q        quit"""
 
 
@@ -70,10 +74,26 @@ class ReplayViewer:
         frames = len(self.replay())
         if verb in ("q", "quit", "exit"):
             return "quit"
+        if verb.startswith("?") and (arg or len(verb) > 1):
+            token = (verb[1:] or arg).strip()
+            token = token[1:] if token.startswith("=") else token
+            card = render.find_card(self.replay().frame(self.frame), token)
+            if card is None:
+                return f'no card "{token[:20]}" on the screen'
+            self._show(render.card_help_text(card), "Card")
+            return ""
         if verb in ("?", "h", "help"):
             screen, _ = render.help_screen(KEYS, 0, self.term.height)
             self.term.show(screen)
             self.term.wait_enter("Enter: back to the replay")
+            return ""
+        if verb in ("l", "log"):
+            frame = self.replay().frame(self.frame)
+            text = tui_log.whole_log_text(tui_log.groups(frame))
+            self._show(text, "The log up to here", last_page=True)
+            return ""
+        if verb in ("t", "last"):
+            self._show(render.last_trick_text(self.replay().frame(self.frame)), "Last trick")
             return ""
         if verb in ("n", "next", "f"):
             if self.frame + 1 >= frames:
@@ -100,7 +120,10 @@ class ReplayViewer:
             return ""
         if verb == "s":
             return self._switch(arg)
-        return f"unknown command {line[:20]!r} (? for help)"
+        return f'unknown command "{line[:20]}" (? for help)'
+
+    def _show(self, text: str, title: str, last_page: bool = False) -> None:
+        page_through(self.term, text, title, "back to the replay", newest=last_page)
 
     def _switch(self, arg: str) -> str:
         before = self.seat
