@@ -80,6 +80,22 @@ def poll(check: Callable[[], Any], what: str, timeout: float = DEADLINE) -> Any:
         time.sleep(0.01)  # polling the server's state, not synchronising with a page
 
 
+def play_seat(client: Any, created: dict[str, Any], seat: int) -> State:
+    """Play ``seat`` through a websocket (its first legal move each time) to the end; the final
+    state. Notices and refusals (a move sent twice) are read past."""
+    url = f"/ws/tables/{created['table']}?{seat_query(created, seat)}"
+    with client.websocket_connect(url) as ws:
+        while True:
+            message = ws.receive_json()
+            if message.get("type") != "state":
+                continue
+            state: State = message["state"]
+            if state["is_over"]:
+                return state
+            if state["your_turn"]:
+                ws.send_json({"type": "move", "move": 0})
+
+
 def presence_of(state: State, seat: int) -> str:
     entry = next(p for p in state["presence"] if p["seat"] == seat)
     status: str = entry["status"]
@@ -220,7 +236,10 @@ class SharedTable:
     def play(self, pages: list[Any], *, moves: int | None = None) -> None:
         """Click legal moves on ``pages`` whenever one is to move, until the game is over on
         every page (or ``moves`` more moves were played)."""
-        from selenium.common.exceptions import StaleElementReferenceException
+        from selenium.common.exceptions import (
+            ElementClickInterceptedException,
+            StaleElementReferenceException,
+        )
         from selenium.webdriver.common.by import By
 
         target = None if moves is None else self.moves() + moves
@@ -242,10 +261,17 @@ class SharedTable:
                 buttons = page.driver.find_elements(By.CSS_SELECTOR, '[data-testid="move"]')
                 if not buttons:
                     continue
+                button = self.rng.choice(buttons)
                 try:
-                    self.rng.choice(buttons).click()
+                    page.js("arguments[0].scrollIntoView({block: 'center'})", button)
+                    button.click()
                 except StaleElementReferenceException:  # redrawn between lookup and click
                     continue
+                except ElementClickInterceptedException:  # under the sticky group titles
+                    try:
+                        page.js("arguments[0].click()", button)
+                    except StaleElementReferenceException:
+                        continue
                 last[k] = count
                 self.clicks += 1
             time.sleep(0.02)  # polling two pages for a turn, not synchronising with one

@@ -853,8 +853,11 @@ def test_a_public_host_prints_a_warning() -> None:
                 421
             )
         child.process.send_signal(signal.SIGINT)
-        _, err = child.process.communicate(timeout=DEADLINE)
+        out, err = child.process.communicate(timeout=DEADLINE)
     assert "WARNING" in err and "anyone" in err and "0.0.0.0" in err
+    # What is exposed: tables, the links' seats, and everything in the clear.
+    assert "no login" in err and "not encrypted" in err and "seat tokens" in err
+    assert "friends on the network open http://" in out
 
 
 @pytest.mark.slow

@@ -42,6 +42,7 @@ from people_support import (
     check_table_traffic,
     made,
     person,
+    play_seat,
     poll,
     presence_of,
     seat_query,
@@ -194,6 +195,16 @@ def test_a_spectator_sees_the_public_state_and_cannot_move() -> None:
             json={"seat": 0, "token": created["spectator"]["token"], "move": 0},
         )
         assert_error(moved, 403)
+
+
+def test_a_spectator_gets_no_record_or_replay_before_the_end() -> None:
+    with served(bot_delay=30) as (client, _):
+        created = made(client, "spin", [person("Ada"), bot()])
+        table = created["table"]
+        spectator = {"spectator": created["spectator"]["token"]}
+        assert_error(client.post(f"/api/tables/{table}/replay", json=spectator), 409, "not over")
+        record = client.get(f"/api/tables/{table}/record?{spectator_query(created)}")
+        assert_error(record, 409, "not over")
 
 
 def test_tokens_never_stand_for_each_other() -> None:
@@ -361,6 +372,21 @@ def test_a_request_of_the_seat_counts_as_presence() -> None:
         assert presence_of(state, 0) == "stand_in"
 
 
+def test_with_nobody_at_the_table_the_stand_in_waits() -> None:
+    """Nobody has a page open (Ada is still sending the links): the seats are stood in for, but
+    nobody plays them until a person is at the table."""
+    with served(bot_delay=0) as (client, _):
+        created = made(client, "head", [person("Ada"), person("Bob")], hold=0)
+        live = client.app.state.registry.tables[created["table"]]  # type: ignore[attr-defined]
+        poll(lambda: live.standing_in == {0, 1}, "the stand-ins")
+        time.sleep(0.1)
+        assert live.version == 0 and live.bots is None  # no move
+        table = created["table"]
+        with client.websocket_connect(f"/ws/tables/{table}?{seat_query(created, 0)}") as ada:
+            until(ada.receive_json, lambda m: is_state(m) and m["state"]["your_turn"], "a turn")
+            assert live.version > 0 or live.table.to_move == 0
+
+
 def test_the_one_person_form_waits_for_its_person() -> None:
     with served(bot_delay=0, seat_hold=0) as (client, _):
         answer = client.post(
@@ -398,10 +424,10 @@ def test_reconnect_races_leave_the_seat_with_its_person() -> None:
 
 
 def _finished_table(client: Any, game: str = "year") -> dict[str, Any]:
-    """A table of Ada and Bob, both played by the stand-in from the start (hold 0)."""
+    """A table of Ada and Bob played to its end: Ada through her page, Bob (who never comes) by
+    the stand-in from the start (hold 0)."""
     created = made(client, game, [person("Ada"), bot(), person("Bob")], hold=0)
-    live = client.app.state.registry.tables[created["table"]]  # type: ignore[attr-defined]
-    poll(lambda: live.table.is_over, "the game's end", timeout=120)
+    assert play_seat(client, created, 0)["is_over"]
     return created
 
 
@@ -422,6 +448,11 @@ def test_a_tables_replay_and_record_keep_the_names() -> None:
         assert Replay(named.text).names == ["Ada", "heuristic", "Bob"]
         watched = client.get(f"/api/tables/{table}/record?{spectator_query(created)}")
         assert watched.status_code == 200  # over: the record is no secret any more
+        spectator = {"spectator": created["spectator"]["token"]}
+        again = client.post(f"/api/tables/{table}/replay", json=spectator)
+        assert again.status_code == 201 and again.json()["replay"] == replay["replay"]
+        mixed = {**spectator, "seat": 0, "token": created["invites"][0]["token"]}
+        assert_error(client.post(f"/api/tables/{table}/replay", json=mixed), 400, "not both")
         uploaded = client.post(
             "/api/replays", content=named.content, headers={"content-type": "application/json"}
         )
@@ -643,3 +674,51 @@ def test_two_people_and_a_bot_finish_a_game_in_two_browsers(
     for page, seat in ((ada, 0), (bob, 1)):
         assert not page.shown_card_ids() & secret_cards(final, seat)
     assert shared.clicks > 5
+
+
+def test_closing_a_table_stops_its_holds() -> None:
+    with served(bot_delay=0, idle_timeout=0.1) as (client, _):
+        created = made(client, "head", [person("Ada"), person("Bob")], hold=30)
+        live = client.app.state.registry.tables[created["table"]]  # type: ignore[attr-defined]
+        watchers = list(live.watchers.values())
+        assert len(watchers) == 2
+        poll(lambda: live.closed, "the idle table closed")
+        poll(lambda: all(w.done() for w in watchers), "the holds stopped")
+        assert not live.watchers
+
+
+def test_concurrent_reconnects_of_a_stood_in_seat_take_exactly_the_seats_slots() -> None:
+    """Twenty pages of Bob's connect at once while his seat is stood in for: four are let in (the
+    seat's limit, counted and taken in one step), the others refused."""
+    import asyncio
+
+    import httpx
+    from websockets.asyncio.client import connect as async_connect
+
+    from web_support import running_server
+
+    async def connect_all(url: str) -> list[str]:
+        sockets = await asyncio.gather(*(async_connect(url, open_timeout=15) for _ in range(20)))
+
+        async def first(ws: Any) -> str:
+            async with ws:
+                while True:
+                    kind: str = json.loads(await asyncio.wait_for(ws.recv(), 15))["type"]
+                    if kind != "notice":
+                        return kind
+
+        return list(await asyncio.gather(*(first(ws) for ws in sockets)))
+
+    with (
+        running_server(bot_delay=0.05) as (address, server),
+        httpx.Client(base_url=f"http://{address}", timeout=15) as http,
+    ):
+        created = made(http, "year", [person("Ada"), person("Bob"), bot()], hold=0)
+        table = created["table"]
+        live = server.config.app.state.registry.tables[table]
+        poll(lambda: 1 in live.standing_in, "the stand-in")
+        kinds = asyncio.run(
+            connect_all(f"ws://{address}/ws/tables/{table}?{seat_query(created, 1)}")
+        )
+        assert kinds.count("state") == MAX_SEAT_SOCKETS
+        assert kinds.count("error") == 20 - MAX_SEAT_SOCKETS

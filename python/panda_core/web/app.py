@@ -45,8 +45,8 @@ from panda_core.web.payloads import (
     NewChallenge,
     NewTable,
     OptionalToken,
-    SeatToken,
     Spectator,
+    Viewer,
 )
 from panda_core.web.refusals import refusal
 from panda_core.web.session import serve_socket
@@ -299,9 +299,9 @@ def create_app(
         )
 
     @app.post("/api/tables/{table_id}/replay", status_code=201)
-    async def table_replay(table_id: str, who: SeatToken) -> dict[str, Any]:
-        live = registry.table(table_id, who.seat, who.token)
-        return (await registry.replay_of(live, who.seat)).summary()
+    async def table_replay(table_id: str, who: Viewer) -> dict[str, Any]:
+        live, _ = _viewer(registry, table_id, who.seat, who.token, who.spectator)
+        return (await registry.replay_of(live)).summary()
 
     # ---- replays ---------------------------------------------------------------------------
 

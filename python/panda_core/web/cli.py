@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ipaddress
 import socket
 import sys
@@ -188,6 +189,15 @@ def serve(args: argparse.Namespace, given: set[str] | None = None) -> int:
             flush=True,
         )
     print(f"panda-core serve: open http://{shown}:{port}/  (Ctrl-C stops)", flush=True)
+    if _is_wildcard(args.host):
+        lan = _lan_address()
+        where = f"http://{lan}:{port}/ or " if lan else ""
+        print(
+            f"panda-core serve: friends on the network open {where}"
+            f"http://{socket.gethostname()}:{port}/ (open it so yourself before making a table: "
+            "the invite links name the address the page was opened with)",
+            flush=True,
+        )
     if bots.tokens:
         print(
             f"panda-core serve: bots {', '.join(bots.tokens.names)} may connect to "
@@ -220,6 +230,15 @@ def _bot_settings(args: argparse.Namespace) -> Any:
 
 def _is_wildcard(host: str) -> bool:
     return host.strip().strip("[]") in ("", "0.0.0.0", "::")
+
+
+def _lan_address() -> str | None:
+    """This machine's address on its outgoing network (``None`` if it has none)."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # a documentation address: no packet is sent
+        address: str = probe.getsockname()[0]
+        return address
+    return None
 
 
 def _is_loopback(host: str) -> bool:

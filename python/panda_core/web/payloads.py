@@ -45,6 +45,7 @@ __all__ = [
     "SeatToken",
     "Spectator",
     "Token",
+    "Viewer",
     "client_move",
 ]
 
@@ -107,6 +108,15 @@ class SeatToken(_Request):
 
     seat: int
     token: TokenInput
+
+
+class Viewer(_Request):
+    """``{"seat", "token"}`` or ``{"spectator"}`` (the body of ``POST
+    /api/tables/{id}/replay``)."""
+
+    seat: int | None = None
+    token: TokenInput | None = None
+    spectator: TokenInput | None = None
 
 
 class MoveRequest(SeatToken):

@@ -192,6 +192,11 @@ class LiveTable:
     def people(self) -> list[int]:
         return sorted(self.tokens)
 
+    def attended(self) -> bool:
+        """Whether a person of the table has a page of it open (the stand-in plays only then:
+        with nobody at the table, it waits instead of playing the game out alone)."""
+        return any(c.seat in self.tokens for c in self.connections)
+
     def name(self, seat: int) -> str:
         """The seat's name as others see it (the one-person form's "you" is "person")."""
         name = self.table.seats[seat].name
@@ -519,6 +524,7 @@ class Registry:
             self._presence_changed(live, None)
         elif seat in live.tokens:
             self._seen(live, seat, first_page=mine == 0)
+            self._start_bots(live)  # someone is at the table: a stand-in may play again
         return connection
 
     def disconnect(self, live: LiveTable, connection: Connection) -> None:
@@ -655,7 +661,9 @@ class Registry:
         if live.table.is_over:
             return False
         waiting = live.table.waiting_for
-        return waiting is None or waiting in live.remote or waiting in live.standing_in
+        if waiting is None or waiting in live.remote:
+            return True
+        return waiting in live.standing_in and live.attended()
 
     async def _moved(self, live: LiveTable) -> None:
         """After a move (under the lock): the pages are told; at the end of the game, every
@@ -680,7 +688,8 @@ class Registry:
                         live.bots = None
                         return
                     seat = live.table.to_move
-                    if seat is not None and seat in live.standing_in and live.stand_in:
+                    if seat is not None and seat in live.standing_in:
+                        assert live.stand_in is not None
                         # An absent person: the stand-in plays (noted in every log).
                         await in_thread(
                             live.table.play_for, seat, live.stand_in, pool=self._bot_threads
@@ -839,7 +848,7 @@ class Registry:
         finally:
             self._replay_slots.release()
 
-    async def replay_of(self, live: LiveTable, seat: int) -> LiveReplay:
+    async def replay_of(self, live: LiveTable) -> LiveReplay:
         """The replay of a finished table (409 while it is being played); asked again, the same
         replay while it is open (a game is replayed once, however often the page asks)."""
         record = await self.record(live)

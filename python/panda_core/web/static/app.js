@@ -2,6 +2,7 @@
 // the location hash (a reload resumes):
 //   #                                  the lobby
 //   #table=ID&seat=S&token=T           a live table, seen by seat S
+//   #table=ID&spectator=TOKEN          a live table, seen by a spectator
 //   #replay=RID&seat=S|all&frame=K     a replay, seen by seat S (or with full information)
 //
 // The server holds the game (panda_core.web, protocol in docs/play_web.md); this page only shows
@@ -17,8 +18,16 @@
 //     lobby-seat            <select> your seat            lobby-bot-<S>   <select> bot of seat S
 //     lobby-seed            <input> seed (empty: random)  lobby-rule-<R>  <input> rule R
 //     lobby-start           <button> start the game
+//     lobby-name            <input> your name         lobby-person-<S> <checkbox> a friend plays S
+//     lobby-name-<S>        <input> the friend's name lobby-stand-in   <select> bot for the absent
+//     lobby-hold            <input> seconds an absent person's seat is held
 //     replay-file           <input type=file> a record to replay (uploaded on change)
-//   table-view              a live table (data-table, data-seat, data-over="true|false")
+//   invites                 after making a table for friends (data-table); invite-<S> and
+//                           invite-spectator: invite-link-<S|spectator> (<input>, the address),
+//                           invite-copy-<S|spectator> (<button>); invite-take-seat (<button>);
+//                           invites-loopback (the note that the links name this machine)
+//   table-view              a live table (data-table, data-seat: S or "spectator",
+//                           data-over="true|false")
 //   replay-view             a replay (data-replay, data-seat "all" or S)
 //   board                   the drawn position, in both views; inside it:
 //     status                whose turn (data-to-move, data-your-turn)
@@ -46,7 +55,8 @@
 //     move-group            a group of legal moves (data-order, data-label)
 //     log-group             a group of the log (data-current, data-title)
 //   game-over               the game-over summary (data-winner); replay-this-game (button),
-//                           download-record (link), new-game (link)
+//                           download-record (link), download-named-record (link, the record
+//                           with the names), new-game (link); places (the list by place)
 //   replay controls: replay-seat (<select>), replay-first, replay-prev, replay-next,
 //                    replay-last (buttons), replay-frame (data-frame, data-frames),
 //                    replay-round (<select>), replay-play (auto-play, aria-pressed),

@@ -182,11 +182,12 @@ export class TableView {
         onclick: async () => {
           replayButton.disabled = true;
           try {
-            const made = await api(`${base}/replay`, {
-              method: "POST",
-              json: { seat: this.seat, token: this.token },
-            });
-            navigate({ replay: made.replay, seat: this.seat, frame: 0 });
+            // A spectator replays the finished game with every hand (its record is public now).
+            const who = this.spectator
+              ? { spectator: this.spectator }
+              : { seat: this.seat, token: this.token };
+            const made = await api(`${base}/replay`, { method: "POST", json: who });
+            navigate({ replay: made.replay, seat: this.spectator ? "all" : this.seat, frame: 0 });
           } catch (err) {
             showMessage(err.message);
             replayButton.disabled = false;
@@ -222,7 +223,7 @@ export class TableView {
       h(
         "p",
         { class: "game-over__links" },
-        this.spectator ? "" : replayButton,
+        replayButton,
         " ",
         h(
           "a",
