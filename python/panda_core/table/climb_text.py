@@ -18,6 +18,7 @@ from panda_core.table.event_text import (
     Writer,
     count,
     group_events,
+    last_finished,
     places_list,
     scores_text,
     write_event,
@@ -372,13 +373,9 @@ class ClimbPresenter:
     ) -> dict[str, Any] | None:
         """The last finished trick: its plays (passes left out) and its winner (S-6.4)."""
         listed = list(events)
-        found = groups(listed)
-        done = [g for g in found if g.end is not None]
-        if not done:
+        last = last_finished(groups(listed))
+        if last is None:
             return None
-        last = done[-1]
-        if any(g.closed and g.end is None and g.first > last.first for g in found):
-            return None  # dealt again since: its cards are back in the deck, maybe in a hand
         moves = [
             e
             for e in listed[last.first : last.last + 1]

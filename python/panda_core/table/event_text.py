@@ -14,7 +14,7 @@ from typing import Any
 from panda_core.table.cards import CardBook
 from panda_core.table.names import SeatNames
 
-__all__ = ["COMMON", "EventLine", "Writer", "count", "scores_text", "write_event"]
+__all__ = ["COMMON", "EventLine", "Writer", "count", "last_finished", "scores_text", "write_event"]
 
 
 def count(n: object, noun: str) -> str:
@@ -150,6 +150,18 @@ def group_events(
             group.closed = True
             group.end = event
     return groups
+
+
+def last_finished(groups: Sequence[Group]) -> Group | None:
+    """The last group a closing event finished (a trick, a pile), unless the cards were dealt
+    again since (its cards are back in the deck, maybe in a hand: not to be shown)."""
+    done = [g for g in groups if g.end is not None]
+    if not done:
+        return None
+    last = done[-1]
+    if any(g.closed and g.end is None and g.first > last.first for g in groups):
+        return None
+    return last
 
 
 def places_list(

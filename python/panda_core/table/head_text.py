@@ -12,6 +12,7 @@ from panda_core.table.event_text import (
     Writer,
     count,
     group_events,
+    last_finished,
     places_list,
     scores_text,
     write_event,
@@ -199,13 +200,9 @@ class HeadPresenter:
     ) -> dict[str, Any] | None:
         """The last finished pile: its plays and its winner (H-3.3)."""
         listed = list(events)
-        found = groups(listed)
-        done = [g for g in found if g.end is not None]
-        if not done:
+        last = last_finished(groups(listed))
+        if last is None:
             return None
-        last = done[-1]
-        if any(g.closed and g.end is None and g.first > last.first for g in found):
-            return None  # dealt again since: its cards are back in the deck, maybe in a hand
         end = last.end or {}
         plays = [
             {

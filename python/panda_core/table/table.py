@@ -152,15 +152,7 @@ class Table:
         """The person at ``seat`` plays ``move``: an index into ``state(seat)["legal"]`` or a
         move's notation. Returns the events of the move. ``NotYourTurnError`` if another seat is
         to move, ``IllegalMoveError`` for a move that is not legal; the game is then unchanged."""
-        s = self.seat_arg(seat)
-        if self._game.is_over:
-            raise GameOverError("the game is over: no more moves")
-        if self._game.current_player != s:
-            raise NotYourTurnError(
-                f"seat {s} tried to move, but seat {self._game.current_player} is to move"
-            )
-        if not self.seats[s].is_human:
-            raise NotYourTurnError(f"seat {s} is a bot: only people move through play()")
+        s = self._persons_turn(seat, "only people move through play()")
         chosen: object
         if isinstance(move, str):
             chosen = move.strip()
@@ -195,19 +187,11 @@ class Table:
         person is away), from that seat's information only, within :attr:`bot_time`. The log of
         every seat (and of spectators) notes it: a ``stand_in`` event (``player``: the seat,
         ``bot``, ``name``: the person's name) just before the move. Refused like :meth:`play`
-        when it is not that seat's turn; ``TableError`` for a seat that is a bot or a ``bot``
+        when it is not that person's turn (a bot's seat included); ``TableError`` for a ``bot``
         that is not a built-in one."""
-        s = self.seat_arg(seat)
         if not isinstance(bot, str) or not names_builtin(bot):
             raise TableError(f"a stand-in is a built-in bot (as 'heuristic'), got {shown(bot)}")
-        if self._game.is_over:
-            raise GameOverError("the game is over: no more moves")
-        if self._game.current_player != s:
-            raise NotYourTurnError(
-                f"seat {s} tried to move, but seat {self._game.current_player} is to move"
-            )
-        if not self.seats[s].is_human:
-            raise TableError(f"seat {s} is a bot: a stand-in plays only for a person")
+        s = self._persons_turn(seat, "a stand-in plays only for a person")
         stand_in = self._stand_ins.get(bot)
         if stand_in is None:
             check_bot(bot)
@@ -222,6 +206,20 @@ class Table:
         }
         self._notes.append((len(self._game.history), event))
         return self._apply(s, answer.move)
+
+    def _persons_turn(self, seat: object, bots_refused: str) -> int:
+        """``seat`` as a seat number, if it is a person's and that person is to move (refused
+        otherwise: the game is over, another seat is to move, or the seat is a bot's)."""
+        s = self.seat_arg(seat)
+        if self._game.is_over:
+            raise GameOverError("the game is over: no more moves")
+        if self._game.current_player != s:
+            raise NotYourTurnError(
+                f"seat {s} tried to move, but seat {self._game.current_player} is to move"
+            )
+        if not self.seats[s].is_human:
+            raise NotYourTurnError(f"seat {s} is a bot: {bots_refused}")
+        return s
 
     def advance(self, max_moves: int | None = None) -> list[dict[str, Any]]:
         """Let the bots move until a person must move or the game ends (at most ``max_moves``
