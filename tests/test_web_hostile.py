@@ -852,8 +852,17 @@ def test_a_public_host_prints_a_warning() -> None:
             assert http.get("/api/games", headers={"host": f"evil.example:{port}"}).status_code == (
                 421
             )
+        # The line after the address, read through the same buffered reader (communicate()
+        # reads the pipe itself and would miss what that reader already buffered).
+        friends: list[str] = []
+        stdout = child.process.stdout
+        assert stdout is not None
+        reader = threading.Thread(target=lambda: friends.append(stdout.readline()), daemon=True)
+        reader.start()
+        reader.join(DEADLINE)
         child.process.send_signal(signal.SIGINT)
         out, err = child.process.communicate(timeout=DEADLINE)
+        out = "".join(friends) + out
     assert "WARNING" in err and "anyone" in err and "0.0.0.0" in err
     # What is exposed: tables, the links' seats, and everything in the clear.
     assert "no login" in err and "not encrypted" in err and "seat tokens" in err
