@@ -50,6 +50,22 @@ class SeatStateBuilder:
         self.book = book
         self.seat_names = list(seat_names)
         self.presenter = game_spec.presenter()
+        self._texts: dict[tuple[int | None, bool], list[tuple[dict[str, Any], str]]] = {}
+        """Per viewer (seat, spectator or not): the events described so far with their text.
+        A log only grows, so a later state (or any frame of a replay) finds most of its events
+        here and describes only the new ones (describing every event again made each state,
+        and a replay file of every frame, cost in the square of the moves)."""
+
+    def _describe(self, key: tuple[int | None, bool], i: int, event: dict[str, Any]) -> str:
+        """The text of ``event``, the ``i``-th of what viewer ``key`` saw."""
+        known = self._texts.setdefault(key, [])
+        if i < len(known) and known[i][0] == event:
+            return known[i][1]
+        names = SeatNames(self.seat_names, key[0])
+        text = str(self.presenter.describe(event, self.book, names))
+        del known[i:]  # another log from here on (a replay's full log after a seat's)
+        known.append((dict(event), text))
+        return text
 
     def events(
         self, game: AnyGame, seat: int | None, notes: Sequence[Note], *, public: bool = False
@@ -57,7 +73,6 @@ class SeatStateBuilder:
         """The events ``seat`` saw (``None``: every event, full information; ``public``: the
         events every seat was shown, a spectator's), with text. A table note reaches the seat
         it is about, and every seat and spectator when it says ``"public": True``."""
-        names = SeatNames(self.seat_names, seat)
         source = game.public_events() if public else game.events(seat)
         raw = [dict(e) for e in source]
         shown = [
@@ -66,9 +81,11 @@ class SeatStateBuilder:
             if n[1].get("public") or (not public and (seat is None or n[1].get("player") == seat))
         ]
         listed = merge_notes(raw, shown)
+        key = (seat, public)
         for i, event in enumerate(listed):
+            text = self._describe(key, i, event)
             event["seq"] = i
-            event["text"] = self.presenter.describe(event, self.book, names)
+            event["text"] = text
         return listed
 
     def build(
