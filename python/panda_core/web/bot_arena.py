@@ -36,7 +36,7 @@ from panda_core.web.bot_tokens import BotTokenError, check_bot_name
 from panda_core.web.errors import NotFound, ServerFull, Unprocessable
 from panda_core.web.limits import MAX_CHALLENGE_GAMES, MAX_CHALLENGES
 from panda_core.web.payloads import BOT_SEAT, NewChallenge
-from panda_core.web.tables import in_thread
+from panda_core.web.threads import in_thread
 
 __all__ = ["Challenge", "Challenges", "challenge_settings"]
 

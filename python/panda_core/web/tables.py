@@ -34,9 +34,8 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from panda_core._core import GameOverError, PandaCoreError
 from panda_core.protocol.messages import Ask
@@ -62,6 +61,7 @@ from panda_core.web.limits import (
     REPLAY_QUEUE,
     TokenBucket,
 )
+from panda_core.web.live import SPECTATOR, LiveReplay, LiveTable
 from panda_core.web.payloads import Move
 from panda_core.web.sockets import (
     GOING_AWAY,
@@ -70,37 +70,16 @@ from panda_core.web.sockets import (
     error_message,
     notice_message,
 )
+from panda_core.web.threads import in_thread
 
 __all__ = ["LiveReplay", "LiveTable", "Registry", "in_thread"]
 
 log = logging.getLogger("panda_core.web")
 
-T = TypeVar("T")
-
 IDLE = "the table was closed after being idle"
 FINISHED = "the game is over and its table was closed"
 STOPPING = "the server is shutting down"
 NOT_READING = "this page stopped reading the table's messages"
-
-
-async def in_thread(call: Callable[..., T], *args: Any, pool: Executor | None = None) -> T:
-    """``call(*args)`` in a worker thread (of ``pool``; default: the event loop's). If the caller
-    is cancelled meanwhile, this still waits for the call to end before it lets the cancellation
-    through: the caller holds a table's lock, and the lock must not be released while the engine
-    is still inside the game."""
-    loop = asyncio.get_running_loop()
-    work = loop.run_in_executor(pool, functools.partial(call, *args))
-    try:
-        return await asyncio.shield(work)
-    except asyncio.CancelledError:
-        while not work.done():
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.shield(work)
-        raise
-
-
-SPECTATOR = -1
-"""The key of the spectators' state in :attr:`LiveTable.states`."""
 
 
 def _state_json(table: Table, seat: int | None, forfeits: list[dict[str, Any]]) -> str:
@@ -144,137 +123,6 @@ def _fallback_move(table: Table, seat: int) -> None:
 
 def _frame_json(replay: Replay, seat: int | None, k: int) -> str:
     return json.dumps(replay.for_seat(seat).frame(k))
-
-
-@dataclass(eq=False)
-class LiveTable:
-    id: str
-    table: Table
-    tokens: dict[int, str]
-    last_used: float
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    connections: set[Connection] = field(default_factory=set)
-    bots: asyncio.Task[None] | None = None
-    """The task moving the bots, while one is running (set and cleared under :attr:`lock`)."""
-    closed: bool = False
-    version: int = 0
-    """Moves played at this table so far (a cached state is good for one version)."""
-    finished_at: float | None = None
-    """When the game ended (the table then no longer counts against the table limit)."""
-    states: dict[int, tuple[int, str]] = field(default_factory=dict)
-    """Each seat's state as JSON, with the version it was built at."""
-    replay_id: str | None = None
-    """The replay of the finished game, once one was asked for (it is built once)."""
-    remote: dict[int, BotGame] = field(default_factory=dict)
-    """The seats connected bots play (``bot:NAME``), with their games."""
-    forfeits: list[dict[str, Any]] = field(default_factory=list)
-    """The forfeits of its connected bots: ``{"seat", "bot", "kind", "reason"}``."""
-    spectator_token: str = field(default_factory=lambda: secrets.token_urlsafe(18))
-    """The token of the table's spectators (they see the public state only)."""
-    stand_in: str | None = None
-    """The built-in bot that plays an absent person's seat (``None``: the seat waits)."""
-    hold: float = 60.0
-    """Seconds an absent person's seat is held before :attr:`stand_in` plays it."""
-    seen: dict[int, float] = field(default_factory=dict)
-    """Each person's seat: when it last had a page open or sent a request."""
-    joined: set[int] = field(default_factory=set)
-    """The persons' seats that ever connected (the others are still invited)."""
-    standing_in: set[int] = field(default_factory=set)
-    """The persons' seats the stand-in plays now."""
-    watchers: dict[int, asyncio.Task[None]] = field(default_factory=dict)
-    """The tasks waiting for an absent person's hold to run out."""
-
-    def pages(self, seat: int | None) -> int:
-        """Pages open for ``seat`` (``None``: spectators)."""
-        return sum(1 for c in self.connections if c.seat == seat)
-
-    @property
-    def people(self) -> list[int]:
-        return sorted(self.tokens)
-
-    def attended(self) -> bool:
-        """Whether a person of the table has a page of it open (the stand-in plays only then:
-        with nobody at the table, it waits instead of playing the game out alone)."""
-        return any(c.seat in self.tokens for c in self.connections)
-
-    def name(self, seat: int) -> str:
-        """The seat's name as others see it (the one-person form's "you" is "person")."""
-        name = self.table.seats[seat].name
-        return "person" if name == "you" else name
-
-    def presence(self) -> list[dict[str, Any]]:
-        """Each seat's presence (``state["presence"]``, docs/web_api.md)."""
-        out: list[dict[str, Any]] = []
-        for s in range(self.table.players):
-            name = self.name(s)
-            if s not in self.tokens:
-                kind = "connected bot" if s in self.remote else "bot"
-                out.append(
-                    {
-                        "seat": s,
-                        "kind": "bot",
-                        "name": name,
-                        "status": "bot",
-                        "pages": 0,
-                        "stand_in": None,
-                        "text": f"{name} ({kind})",
-                    }
-                )
-                continue
-            pages = self.pages(s)
-            after = (
-                "the seat waits for them"
-                if self.stand_in is None
-                else f"the {self.stand_in} bot plays for {name} after {self.hold:g} s away"
-            )
-            if s in self.standing_in:
-                status = "stand_in"
-                text = f"{name} is away: the {self.stand_in} bot plays for {name} until they return"
-            elif pages:
-                status, text = "here", f"{name} is here"
-            elif s not in self.joined:
-                status, text = "invited", f"{name} has not joined yet; {after}"
-            else:
-                status, text = "away", f"{name} is away; {after}"
-            out.append(
-                {
-                    "seat": s,
-                    "kind": "person",
-                    "name": name,
-                    "status": status,
-                    "pages": pages,
-                    "stand_in": self.stand_in if s in self.standing_in else None,
-                    "text": text,
-                }
-            )
-        return out
-
-    def with_presence(self, state_json: str) -> str:
-        """A state's JSON with ``presence`` added (it changes without a move, so it is not part
-        of the cached state)."""
-        extra = {"presence": self.presence(), "spectators": self.pages(None)}
-        return state_json[:-1] + ", " + json.dumps(extra)[1:]
-
-
-@dataclass(eq=False)
-class LiveReplay:
-    id: str
-    full: Replay
-    """The replay with full information; a seat's view shares its positions."""
-    game: str
-    players: int
-    frames: int
-    last_used: float
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    """One frame at a time: the positions are shared by every seat's view."""
-
-    def summary(self) -> dict[str, Any]:
-        return {
-            "replay": self.id,
-            "frames": self.frames,
-            "players": self.players,
-            "game": self.game,
-        }
 
 
 def _engine_refusal(err: Exception) -> Exception:
