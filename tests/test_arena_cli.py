@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -90,13 +91,30 @@ def _no_process_left(group: int) -> bool:
     return False
 
 
+RESUMED_ARENA = [
+    "-e",
+    "arena_bots:Slow,heuristic,arena_bots:first_legal",
+    *("--deals", "40", "--workers", "2", "--json", "-q"),
+]
+"""The arena the interruption tests cut and resume."""
+
+
+@pytest.fixture(scope="module")
+def whole_arena(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The results of :data:`RESUMED_ARENA` played without a cut (once for both tests)."""
+    where = tmp_path_factory.mktemp("whole")
+    whole = _arena(*RESUMED_ARENA, "--out", str(where / "out"), cwd=where)
+    assert whole.returncode == 0, whole.stderr
+    result: dict[str, Any] = json.loads(whole.stdout)
+    return result
+
+
 @pytest.mark.parametrize("how", ["ctrl-c", "kill"])
 @pytest.mark.slow
-def test_an_interrupted_or_killed_arena_resumes_and_loses_nothing(tmp_path: Path, how: str) -> None:
-    entrants = "arena_bots:Slow,heuristic,arena_bots:first_legal"
-    args = ["-e", entrants, "--deals", "40", "--workers", "2", "--json", "-q"]
-    whole = _arena(*args, "--out", str(tmp_path / "whole"), cwd=tmp_path)
-    assert whole.returncode == 0, whole.stderr
+def test_an_interrupted_or_killed_arena_resumes_and_loses_nothing(
+    tmp_path: Path, how: str, whole_arena: dict[str, Any]
+) -> None:
+    args = RESUMED_ARENA
     out = tmp_path / "cut"
     proc = subprocess.Popen(
         [sys.executable, "-m", "panda_core.cli", "arena", *args, "--out", str(out)],
@@ -131,7 +149,7 @@ def test_an_interrupted_or_killed_arena_resumes_and_loses_nothing(tmp_path: Path
     assert kept[: len(kept_before)] == kept_before, "nothing finished is lost"
     resumed = _arena(*args, "--out", str(out), cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
-    assert json.loads(resumed.stdout) == json.loads(whole.stdout)
+    assert json.loads(resumed.stdout) == whole_arena
 
 
 @pytest.mark.parametrize(
