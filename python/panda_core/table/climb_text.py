@@ -193,14 +193,18 @@ def _special(rules: Any) -> str:
     return str(getattr(rules, "special_cards", "element"))
 
 
+def _cap(rules: Any) -> str:
+    """`` (never above 19)`` when the preset caps what a symbol can bring a score to."""
+    cap = getattr(rules, "symbol_cap", None)
+    return f" (never above {cap})" if cap is not None else ""
+
+
 def _panda_effect(rules: Any) -> str:
     effect = str(getattr(rules, "panda_effect", "hungry"))
     if effect == "flip":
         return "you may turn one white card of your hand blue, S-7.3"
     if effect == "steal":
-        cap = getattr(rules, "symbol_cap", None)
-        room = f" (never above {cap})" if cap is not None else ""
-        return f"you steal 1 point from an opponent you choose{room}, S-7.4"
+        return f"you steal 1 point from an opponent you choose{_cap(rules)}, S-7.4"
     return "you take 1 point from the player whose play you beat, S-7.2"
 
 
@@ -210,9 +214,7 @@ def _symbol_effect(symbol: str, rules: Any) -> str:
     if symbol == "drop":
         return "drop: two units of one rank, never a bomb, S-4.5"
     if symbol == "bamboo":
-        cap = getattr(rules, "symbol_cap", None)
-        room = f" (never above {cap})" if cap is not None else ""
-        return f"bamboo: +1 point{room}, S-7.1"
+        return f"bamboo: +1 point{_cap(rules)}, S-7.1"
     if symbol == "panda":
         return f"panda: {_panda_effect(rules)}"
     return symbol
