@@ -476,3 +476,45 @@ def test_a_run_with_the_options_extends_exactly(tmp_path: Path) -> None:
     train(_tiny("head", **OPTIONS, decisions=full.decisions // 2), tmp_path / "extended")
     train(full, tmp_path / "extended")
     _same_run(tmp_path / "straight", tmp_path / "extended")
+
+
+@pytest.mark.slow
+def test_a_damaged_round_table_is_refused(tmp_path: Path) -> None:
+    """The round tables of a round-target train state are checked like the rest: ids in range,
+    the document's round counters present."""
+    from safetensors import safe_open
+    from safetensors.numpy import save
+
+    from panda_core.train.checkpoint import _digest
+
+    settings = _tiny(target="round", decisions=8_000, eval_every=8_000)
+    train(settings, tmp_path / "run")
+    path = tmp_path / "run" / "train_state.safetensors"
+    original = path.read_bytes()
+
+    def rewrite(tensors: Any = None, document: Any = None) -> None:
+        path.write_bytes(original)
+        with safe_open(str(path), framework="numpy") as handle:
+            metadata = dict(handle.metadata())
+            arrays = {name: handle.get_tensor(name) for name in handle.keys()}
+        state = json.loads(metadata["state"])
+        if tensors is not None:
+            tensors(arrays)
+        if document is not None:
+            document(state)
+        metadata["state"] = json.dumps(state, sort_keys=True, separators=(",", ":"))
+        metadata["sha256"] = _digest(metadata["state"], arrays)
+        path.write_bytes(save(arrays, metadata=metadata))
+
+    def shift(arrays: dict[str, Any]) -> None:
+        arrays["actor.buffer.round_ids"] = arrays["actor.buffer.round_ids"] + 10**9
+
+    more = _tiny(target="round", decisions=16_000, eval_every=8_000)
+    rewrite(tensors=shift)
+    with pytest.raises(TrainError, match=r"actor\.buffer\.round_ids holds values outside"):
+        train(more, tmp_path / "run")
+    rewrite(document=lambda d: d["actor"].pop("next_round"))
+    with pytest.raises(TrainError, match=r"damaged self-play state \(fields\)"):
+        train(more, tmp_path / "run")
+    rewrite()
+    assert train(more, tmp_path / "run").decisions >= 16_000
