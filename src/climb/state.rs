@@ -197,6 +197,10 @@ impl ClimbState {
     pub fn scores(&self) -> &[u32] {
         &self.scores[..self.players as usize]
     }
+    /// The scores when the round in progress began (what its round end measures changes from).
+    pub fn round_start_scores(&self) -> &[u32] {
+        &self.round_start_scores[..self.players as usize]
+    }
     /// The hand of `seat`; empty for a seat that is not at the table.
     pub fn hand(&self, seat: u8) -> CardSet {
         self.hands.get(seat as usize).copied().unwrap_or(0)

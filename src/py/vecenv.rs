@@ -348,6 +348,20 @@ macro_rules! vector_env_class {
                 $crate::py::vecenv::bot_moves(py, &self.env, bot, seed)
             }
 
+            /// `(ended, values)` of the last step: `ended[i]` is true when env `i`'s step ended
+            /// a round (a hand in Panda Head; the step that ends a game ends its last round
+            /// too), and `values[i, seat]` (float32, `num_envs × players`, absolute seats) is
+            /// that round's value for each seat in `[-1, 1]`: twice the value ISMCTS gives a
+            /// round's end, minus one (1 for the game's winner; Panda Head: the hand's points,
+            /// fewer is better; climbing: the points gained, relative to the others). Zero
+            /// where no round ended; a reset ends none.
+            fn round_results<'py>(
+                &self,
+                py: Python<'py>,
+            ) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+                $crate::py::vecenv::round_results(py, &self.env)
+            }
+
             /// The number of episodes env `i` has started since the last reset.
             fn episodes(&self, py: Python<'_>, i: $crate::py::args::Int) -> PyResult<u64> {
                 let env = $crate::py::vecenv::locked(py, &self.env);
@@ -401,6 +415,21 @@ pub fn bot_moves<'py, G: EnvGame + BotGame>(
         .map_err(|e| to_py(py, e))?
         .ok_or_else(|| PyKeyboardInterrupt::new_err("interrupted"))?;
     Ok(moves.into_pyarray(py))
+}
+
+/// `round_results()`: the last step's round ends and values (see the class method).
+pub fn round_results<'py, G: EnvGame>(
+    py: Python<'py>,
+    env: &Mutex<VecEnv<G>>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let mut env = locked(py, env);
+    let (ended, values) = env.round_results();
+    let n = ended.len();
+    (
+        ended.to_vec().into_pyarray(py),
+        rows(py, values.to_vec(), n)?,
+    )
+        .into_pyobject(py)
 }
 
 /// The save form of an env (pickling), written with the GIL released.

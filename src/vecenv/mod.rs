@@ -12,7 +12,8 @@
 //! results are the same for any thread count or chunking.
 //!
 //! Rewards are zero except on the step that ends a game: +1 for the winner, −1 for every other
-//! seat (one column per seat, absolute seats).
+//! seat (one column per seat, absolute seats). Beside them, every step records which envs ended a
+//! round (a hand) and its value for every seat ([`VecEnv::round_results`], [`round`]).
 //!
 //! Each env caches what its position's mask and checks read ([`ActionSpace::Legal`]), computed
 //! once per position with the game's capped, fallible move generation: a position with more
@@ -21,6 +22,7 @@
 use std::sync::Arc;
 
 mod bots;
+pub mod round;
 
 use rayon::prelude::*;
 
@@ -28,9 +30,10 @@ use crate::contract::{ActionSpace, EnvSave, GameState, MoveFeatures, Observe};
 use crate::error::{EngineError, RulesError, StateError};
 use crate::interrupt::{Interrupt, NEVER};
 use crate::rng::SplitMix64;
+pub use round::RoundValue;
 
 /// A game as an environment: the capabilities [`VecEnv`] needs.
-pub trait EnvGame: ActionSpace + Observe + EnvSave {
+pub trait EnvGame: ActionSpace + Observe + EnvSave + RoundValue {
     /// Smallest batch of envs worth spreading over threads: waking a pool's threads costs tens
     /// of microseconds on a busy VM, so the batch must hold at least that much work. Each
     /// game's value is set in [`crate::games`].
@@ -88,6 +91,9 @@ struct Slot<G: EnvGame> {
     /// Seeds of this env's next episodes.
     seeder: SplitMix64,
     episodes: u64,
+    /// The round root of the round in progress when it is not the game's own (a loaded game
+    /// whose save form does not keep it); cleared when the round ends.
+    root: Option<G::RoundRoot>,
 }
 
 /// The `format` of a saved vector env ([`VecEnv::save`]).
@@ -102,6 +108,10 @@ struct SavedSlot {
     seeder: u64,
     episodes: u64,
     game: serde_json::Value,
+    /// The round root of the round in progress, saved once the env's round results were read
+    /// ([`VecEnv::round_results`]): a game's save form may not keep it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    round_root: Option<serde_json::Value>,
 }
 
 /// A saved vector env.
@@ -144,6 +154,13 @@ pub struct VecEnv<G: EnvGame> {
     /// A step or reset was interrupted after some envs had moved: the batch is no longer one
     /// consistent step, so only [`VecEnv::reset`] is accepted until it completes.
     torn: bool,
+    /// Per env, whether the last step ended a round (or the game) ([`VecEnv::round_results`]).
+    round_ended: Vec<bool>,
+    /// Per env and seat (`N × players`), the value of the round the last step ended.
+    round_values: Vec<f32>,
+    /// [`VecEnv::round_results`] was called (or the env was loaded from a save that keeps round
+    /// roots): saves keep each game's round root, so that a loaded env values rounds the same.
+    rounds_read: bool,
 }
 
 impl<G: EnvGame> VecEnv<G> {
@@ -167,6 +184,7 @@ impl<G: EnvGame> VecEnv<G> {
         let threads = threads.unwrap_or_else(rayon::current_num_threads);
         // Episodes are dealt at `reset`; until then every env holds game 0 of seed 0.
         let first = config.new_episode(0)?;
+        let players = config.players as usize;
         let slots = (0..num_envs)
             .map(|_| Slot::new(first.clone()))
             .collect::<Result<Vec<_>, EngineError>>()?;
@@ -177,6 +195,9 @@ impl<G: EnvGame> VecEnv<G> {
             threads,
             checked: vec![0; num_envs],
             torn: false,
+            round_ended: vec![false; num_envs],
+            round_values: vec![0.0; num_envs * players],
+            rounds_read: false,
         })
     }
 
@@ -200,6 +221,10 @@ impl<G: EnvGame> VecEnv<G> {
                     seeder: s.seeder.state,
                     episodes: s.episodes,
                     game: s.game.save(&s.trail),
+                    round_root: self.rounds_read.then(|| {
+                        let root = s.root.unwrap_or_else(|| s.game.round_root());
+                        serde_json::to_value(root).expect("a round root serializes")
+                    }),
                 })
                 .collect(),
         };
@@ -222,6 +247,13 @@ impl<G: EnvGame> VecEnv<G> {
                 .map_err(|e| StateError(format!("saved env {i}: {e}")))?;
             slot.seeder = SplitMix64::new(saved.seeder);
             slot.episodes = saved.episodes;
+            if let Some(root) = &saved.round_root {
+                slot.root = Some(
+                    <G::RoundRoot as serde::Deserialize>::deserialize(root)
+                        .map_err(|e| StateError(format!("saved env {i}: round root: {e}")))?,
+                );
+                env.rounds_read = true;
+            }
         }
         env.torn = doc.torn;
         Ok(env)
@@ -253,6 +285,19 @@ impl<G: EnvGame> VecEnv<G> {
     pub fn games(&self) -> impl ExactSizeIterator<Item = &G> {
         self.slots.iter().map(|s| &s.game)
     }
+    /// Which envs the last step (or reset) ended a round in — a hand in Panda Head; the step that
+    /// ends a game ends its last round too — and that round's value for every seat (`N ×
+    /// players`, absolute seats, zero where no round ended; [`round`]'s module docs). A reset
+    /// ends none. After a refused or interrupted step, what the step that completed last left.
+    ///
+    /// From the first call on, [`VecEnv::save`] keeps each game's round root too (what its
+    /// round's value is measured from), so that a loaded env values the round in progress as
+    /// this one would; an env whose round results were never read saves what it always did.
+    pub fn round_results(&mut self) -> (&[bool], &[f32]) {
+        self.rounds_read = true;
+        (&self.round_ended, &self.round_values)
+    }
+
     /// Episodes started in env `i` since the last reset (the one in progress included).
     pub fn episodes(&self, i: usize) -> Option<u64> {
         self.slots.get(i).map(|s| s.episodes)
@@ -364,8 +409,24 @@ impl<G: EnvGame> VecEnv<G> {
         let chunk = self.chunk();
         let mut out = self.empty_batch();
         let mut checked = std::mem::take(&mut self.checked);
-        let result = self.run_with(actions, chunk, &mut out, &mut checked, stop);
+        let mut ended = vec![false; self.num_envs()];
+        let mut values = vec![0.0; self.round_values.len()];
+        let result = self.run_with(
+            actions,
+            chunk,
+            &mut out,
+            (
+                checked.as_mut_slice(),
+                ended.as_mut_slice(),
+                values.as_mut_slice(),
+            ),
+            stop,
+        );
         self.checked = checked;
+        if result.is_ok() {
+            self.round_ended = ended;
+            self.round_values = values;
+        }
         result.map(|()| out)
     }
 
@@ -374,7 +435,7 @@ impl<G: EnvGame> VecEnv<G> {
         actions: Option<(&[i64], ActionKind)>,
         chunk: usize,
         out: &mut Batch,
-        checked: &mut [u32],
+        (checked, ended, values): (&mut [u32], &mut [bool], &mut [f32]),
         stop: &Interrupt,
     ) -> Result<(), StepErrorOr> {
         let (obs_size, n_actions, players) = (
@@ -420,8 +481,16 @@ impl<G: EnvGame> VecEnv<G> {
                 .zip(out.terminated.chunks_mut(chunk))
                 .zip(out.current_player.chunks_mut(chunk))
                 .zip(checked.chunks(chunk))
+                .zip(
+                    ended
+                        .chunks_mut(chunk)
+                        .zip(values.chunks_mut(chunk * players)),
+                )
                 .map(
-                    |((((((slots, obs), mask), rewards), terminated), current), checked)| Rows {
+                    |(
+                        ((((((slots, obs), mask), rewards), terminated), current), checked),
+                        (round_ended, round_values),
+                    )| Rows {
                         slots,
                         checked: actions.map(|_| checked),
                         obs,
@@ -429,6 +498,8 @@ impl<G: EnvGame> VecEnv<G> {
                         rewards,
                         terminated,
                         current,
+                        round_ended,
+                        round_values,
                     },
                 );
             let step = |rows: Rows<'_, G>| rows.step(config, stop);
@@ -459,6 +530,8 @@ struct Rows<'a, G: EnvGame> {
     rewards: &'a mut [f32],
     terminated: &'a mut [bool],
     current: &'a mut [i64],
+    round_ended: &'a mut [bool],
+    round_values: &'a mut [f32],
 }
 
 impl<G: EnvGame> Rows<'_, G> {
@@ -474,7 +547,14 @@ impl<G: EnvGame> Rows<'_, G> {
             match self.checked {
                 None => new_episode(config, slot)?,
                 Some(checked) => {
-                    slot.apply(checked[i])?;
+                    let root = slot.root.unwrap_or_else(|| slot.game.round_root());
+                    let end = slot.apply(checked[i])?;
+                    let values = &mut self.round_values[i * players..(i + 1) * players];
+                    if let Some(end) = &end {
+                        slot.game.round_values(&root, end, values);
+                        self.round_ended[i] = true;
+                        slot.root = None;
+                    }
                     if slot.game.current_player().is_none() {
                         let winner = slot.game.winner();
                         let row = &mut self.rewards[i * players..(i + 1) * players];
@@ -484,6 +564,12 @@ impl<G: EnvGame> Rows<'_, G> {
                             } else {
                                 -1.0
                             };
+                        }
+                        if end.is_none() {
+                            // Every game ends with a round's end; if one did not, its value is
+                            // the game's.
+                            values.copy_from_slice(row);
+                            self.round_ended[i] = true;
                         }
                         self.terminated[i] = true;
                         new_episode(config, slot)?;
@@ -578,6 +664,7 @@ impl<G: EnvGame> Slot<G> {
             trail: G::Trail::default(),
             seeder: SplitMix64::new(0),
             episodes: 0,
+            root: None,
         };
         slot.game.start_trail(&mut slot.trail);
         slot.refresh()?;
@@ -590,17 +677,21 @@ impl<G: EnvGame> Slot<G> {
         self.game.cache_legal(&mut self.legal)
     }
 
-    /// Apply a checked action and cache the new position.
+    /// Apply a checked action and cache the new position; the round's end if the action ended
+    /// one.
     #[inline]
-    fn apply(&mut self, ticket: u32) -> Result<(), EngineError> {
-        let ended = self.game.apply_ticket(&self.legal, ticket)?.is_some();
-        self.game.extend_trail(&mut self.trail, ticket, ended);
-        self.refresh()
+    fn apply(&mut self, ticket: u32) -> Result<Option<G::RoundEnd>, EngineError> {
+        let end = self.game.apply_ticket(&self.legal, ticket)?;
+        self.game
+            .extend_trail(&mut self.trail, ticket, end.is_some());
+        self.refresh()?;
+        Ok(end)
     }
 }
 
 fn new_episode<G: EnvGame>(config: &EnvConfig<G>, slot: &mut Slot<G>) -> Result<(), EngineError> {
     slot.game = config.new_episode(slot.seeder.next())?;
+    slot.root = None;
     slot.game.start_trail(&mut slot.trail);
     slot.episodes += 1;
     slot.refresh()

@@ -17,6 +17,11 @@ The two policy kinds differ only in what a decision's input row is and how the m
 
 These are exactly the rules the Rust ``neural`` bot plays by, so the evaluation plays the policy
 that self-play trained.
+
+Two of the recipe's options act here: ``skip_forced`` keeps only the decisions with more than one
+legal move, and ``rounds`` tags each decision with its round (a hand in Panda Head) and records
+the round's values the env reports when it ends (``round_results``), for targets that include
+them (``buffer.py``).
 """
 
 from __future__ import annotations
@@ -87,29 +92,50 @@ class Actor:
         players: int,
         threads: int | None,
         seed: int,
+        skip_forced: bool = False,
+        rounds: bool = False,
     ) -> None:
         self.info = info
+        self.skip_forced = skip_forced
+        self.rounds = rounds
         self.env = info.new_vector_env(num_envs, players, threads)
         env_seed, self.rng, self.shuffle_rng = actor_seeds(seed)
         self.obs, self.mask, self.player = self.env.reset(env_seed)
         self.num_envs = num_envs
-        self.buffer = EpisodeBuffer(info.input_size, players)
+        self.buffer = EpisodeBuffer(info.input_size, players, rounds=rounds)
         # The id of each env's game in progress (ids are never reused) and its decisions so far.
         self._games = np.arange(num_envs, dtype=np.int64)
         self._next_game = num_envs
         self._lengths = np.zeros(num_envs, dtype=np.int64)
+        # With rounds: the id of each env's round in progress (never reused either).
+        self._rounds = np.arange(num_envs, dtype=np.int64)
+        self._next_round = num_envs
 
     def step(self, params: Params, epsilon: float) -> None:
         """One decision in every env, kept in :attr:`buffer` until its game ends."""
         explore = self.rng.random(self.num_envs) < epsilon
         draws = self.rng.random(self.num_envs)
         if self.info.kind == "action-values":
-            rows, columns, result = self._step_actions(params, explore, draws)
+            rows, columns, result, choices = self._step_actions(params, explore, draws)
         else:
-            rows, columns, result = self._step_moves(params, explore, draws)
-        self.buffer.add(rows, columns, self.player, self._games)
-        self._lengths += 1
+            rows, columns, result, choices = self._step_moves(params, explore, draws)
+        rounds = self._rounds if self.rounds else None
+        if self.skip_forced:
+            keep = choices > 1
+            kept = None if rounds is None else rounds[keep]
+            self.buffer.add(rows[keep], columns[keep], self.player[keep], self._games[keep], kept)
+            self._lengths += keep
+        else:
+            self.buffer.add(rows, columns, self.player, self._games, rounds)
+            self._lengths += 1
         self.obs, self.mask, rewards, terminated, self.player = result
+        if self.rounds:
+            ended_rounds, values = self.env.round_results()
+            if ended_rounds.any():
+                done = np.flatnonzero(ended_rounds)
+                self.buffer.finish_rounds(self._rounds[done], values[done])
+                self._rounds[done] = self._next_round + np.arange(done.size)
+                self._next_round += done.size
         if terminated.any():
             ended = np.flatnonzero(terminated)
             self.buffer.finish(self._games[ended], rewards[ended], int(self._lengths[ended].sum()))
@@ -148,6 +174,10 @@ class Actor:
             "lengths": self._lengths,
             **{f"buffer.{name}": array for name, array in self.buffer.arrays().items()},
         }
+        if self.rounds:
+            values["next_round"] = self._next_round
+            values["round_base"] = self.buffer.round_base
+            arrays["rounds"] = self._rounds
         return values, arrays
 
     @classmethod
@@ -159,11 +189,16 @@ class Actor:
         next_game: int,
         buffer: EpisodeBuffer,
         arrays: dict[str, npt.NDArray[Any]],
+        skip_forced: bool = False,
+        next_round: int | None = None,
     ) -> Actor:
         """The actor a :meth:`snapshot` described, from its parts once the checkpoint reader has
-        checked them (the env rebuilt by the engine, the generators, the buffer, the arrays)."""
+        checked them (the env rebuilt by the engine, the generators, the buffer, the arrays; with
+        rounds, ``next_round``)."""
         actor = cls.__new__(cls)
         actor.info = info
+        actor.skip_forced = skip_forced
+        actor.rounds = next_round is not None
         actor.env = env
         actor.rng, actor.shuffle_rng = generators
         actor.obs = np.array(arrays["obs"], dtype=np.float32)
@@ -174,24 +209,34 @@ class Actor:
         actor._games = np.array(arrays["games"], dtype=np.int64)
         actor._next_game = next_game
         actor._lengths = np.array(arrays["lengths"], dtype=np.int64)
+        if next_round is None:
+            actor._rounds = np.arange(actor.num_envs, dtype=np.int64)
+            actor._next_round = actor.num_envs
+        else:
+            actor._rounds = np.array(arrays["rounds"], dtype=np.int64)
+            actor._next_round = next_round
         return actor
 
-    def take(self) -> Samples:
-        """The decisions of every game finished since the last call, in play order."""
-        return self.buffer.take()
+    def take(self, round_weight: float = 0.0) -> Samples:
+        """The decisions of every game finished since the last call, in play order (with
+        rounds, their targets weigh the round's value by ``round_weight``)."""
+        if not self.rounds:
+            return self.buffer.take()
+        return self.buffer.take(round_weight, int(self._rounds.min()))
 
     def _step_actions(
         self, params: Params, explore: npt.NDArray[np.bool_], draws: npt.NDArray[np.float64]
-    ) -> tuple[Any, Any, Any]:
+    ) -> tuple[Any, Any, Any, Any]:
         values = np.asarray(_FORWARD(params, jnp.asarray(self.obs)))
         greedy = np.argmax(np.where(self.mask, values, -np.inf), axis=1)  # ties: the lowest id
         actions = np.where(explore, _random_legal(self.mask, draws), greedy)
         rows = self.obs
-        return rows, actions, self.env.step(actions)
+        choices = self.mask.sum(axis=1) if self.skip_forced else None
+        return rows, actions, self.env.step(actions), choices
 
     def _step_moves(
         self, params: Params, explore: npt.NDArray[np.bool_], draws: npt.NDArray[np.float64]
-    ) -> tuple[Any, Any, Any]:
+    ) -> tuple[Any, Any, Any, Any]:
         features, offsets = self.env.legal_move_features()
         starts, counts = offsets[:-1], np.diff(offsets)
         total = features.shape[0]
@@ -210,4 +255,5 @@ class Actor:
         random = np.minimum((draws * counts).astype(np.int64), counts - 1)
         indices = np.where(explore, random, greedy)
         rows = np.concatenate([self.obs, features[starts + indices]], axis=1)
-        return rows, np.zeros(self.num_envs, dtype=np.int32), self.env.step_moves(indices)
+        columns = np.zeros(self.num_envs, dtype=np.int32)
+        return rows, columns, self.env.step_moves(indices), counts

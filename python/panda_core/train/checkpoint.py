@@ -5,8 +5,9 @@ decisions waiting for their games to end, the random generators).
 The format cannot run code: a safetensors file (tensors and a string-to-string header, nothing
 else; docs/train_your_agent.md, "The train state"). Its tensors are the network's and Adam's
 arrays, named by their place in the tree (``params['params']['Dense_0']['kernel']``,
-``opt_state[0].mu['params']…``), and the self-play arrays (``actor.*``, ``pending.*``); its
-header metadata holds
+``opt_state[0].mu['params']…``; with ``ema``, the averaged weights ``ema['params']…``), and the
+self-play arrays (``actor.*``, ``pending.*``; with a round target, ``actor.rounds``,
+``actor.buffer.round_ids`` and ``actor.buffer.round_values``); its header metadata holds
 
 * ``format`` / ``format_version`` (:data:`STATE_FORMAT`, :data:`STATE_VERSION`);
 * ``state``: a JSON document with the game, the sha256 of the run's settings
@@ -103,6 +104,8 @@ class TrainState:
     """The self-play :class:`~panda_core.train.actor.Actor` (None before the first step)."""
     pending: Any = None
     """Finished decisions not learned from yet (fewer than a shuffle's worth), or None."""
+    ema: Any = None
+    """The moving average of the parameters (settings ``ema``), or None."""
 
 
 # ---- writing ------------------------------------------------------------------------------------
@@ -128,6 +131,8 @@ def save_state(path: str | os.PathLike[str], state: TrainState, settings: TrainS
     from safetensors.numpy import save
 
     tensors = {**_leaves("params", state.params), **_leaves("opt_state", state.opt_state)}
+    if settings.ema is not None:
+        tensors.update(_leaves("ema", state.ema))
     actor: dict[str, Any] | None = None
     if state.actor is not None:
         actor, arrays = state.actor.snapshot()
@@ -185,7 +190,10 @@ def _expected(
     being a length the file decides (the same letter, the same length)."""
     kinds = {np.dtype(v): k for k, v in _DTYPES.items()}
     expected: dict[str, tuple[str, tuple[int | str, ...]]] = {}
-    for prefix, tree in (("params", params), ("opt_state", opt_state)):
+    trees = [("params", params), ("opt_state", opt_state)]
+    if settings.ema is not None:
+        trees.append(("ema", params))
+    for prefix, tree in trees:
         for name, leaf in _leaves(prefix, tree).items():
             expected[name] = (kinds[leaf.dtype], tuple(leaf.shape))
     envs, players = settings.num_envs, settings.players
@@ -205,6 +213,14 @@ def _expected(
                 "actor.buffer.rewards": ("F32", ("g", players)),
             }
         )
+        if settings.target != "game":
+            expected.update(
+                {
+                    "actor.rounds": ("I64", (envs,)),
+                    "actor.buffer.round_ids": ("I64", ("n",)),
+                    "actor.buffer.round_values": ("F32", ("r", players)),
+                }
+            )
     if document["pending"]:
         expected.update(
             {
@@ -366,15 +382,29 @@ def _actor(
     from panda_core.train.actor import Actor
     from panda_core.train.buffer import EpisodeBuffer
 
-    if set(values) != {"env", "rng", "shuffle_rng", "next_game", "ready"}:
+    rounds = settings.target != "game"
+    names = {"env", "rng", "shuffle_rng", "next_game", "ready"}
+    if rounds:
+        names |= {"next_round", "round_base"}
+    if set(values) != names:
         raise TrainError(f"{where}: damaged self-play state (fields)")
     next_game, ready = values["next_game"], values["ready"]
     arrays = {k[len("actor.") :]: v for k, v in tensors.items() if k.startswith("actor.")}
     rows = arrays["buffer.rows"].shape[0]
     tables = arrays["buffer.finished"].shape[0]
-    for name, value, high in (("next_game", next_game, 2**62), ("ready", ready, rows + 1)):
+    checked = [("next_game", next_game, 2**62), ("ready", ready, rows + 1)]
+    next_round = round_base = None
+    if rounds:
+        next_round, round_base = values["next_round"], values["round_base"]
+        checked += [("next_round", next_round, 2**62), ("round_base", round_base, 2**62)]
+    for name, value, high in checked:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < high:
             raise TrainError(f"{where}: damaged self-play state ({name} = {str(value)[:30]})")
+    if rounds:
+        assert isinstance(next_round, int) and isinstance(round_base, int)
+        known = round_base + arrays["buffer.round_values"].shape[0]
+        _in_range(where, "actor.rounds", arrays["rounds"], round_base, next_round)
+        _in_range(where, "actor.buffer.round_ids", arrays["buffer.round_ids"], round_base, known)
     _in_range(where, "actor.player", arrays["player"], 0, settings.players)
     _in_range(where, "actor.buffer.seats", arrays["buffer.seats"], 0, settings.players)
     _in_range(where, "actor.buffer.games", arrays["buffer.games"], 0, tables)
@@ -398,8 +428,10 @@ def _actor(
         )
     generators = (_generator(where, values["rng"]), _generator(where, values["shuffle_rng"]))
     buffer_arrays = {k[len("buffer.") :]: v for k, v in arrays.items() if k.startswith("buffer.")}
-    buffer = EpisodeBuffer.restore(buffer_arrays, ready)
-    return Actor.restore(info, env, generators, next_game, buffer, arrays)
+    buffer = EpisodeBuffer.restore(buffer_arrays, ready, round_base)
+    return Actor.restore(
+        info, env, generators, next_game, buffer, arrays, settings.skip_forced, next_round
+    )
 
 
 def load_state(
@@ -462,6 +494,7 @@ def load_state(
         counters=counters,
         actor=actor,
         pending=pending,
+        ema=_tree(params, "ema", tensors) if settings.ema is not None else None,
     )
 
 

@@ -46,6 +46,17 @@ def _number(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number, got {text[:40]!r}") from None
 
 
+def _epsilon(text: str) -> tuple[float, float | None]:
+    """``--epsilon START[:END]``: a constant rate, or a linear schedule over the budget."""
+    start, sep, end = text.partition(":")
+    return _number(start), (_number(end) if sep else None)
+
+
+def _target(text: str) -> str:
+    """``--target game|round|mix:ALPHA`` (checked with the settings)."""
+    return text
+
+
 def register(sub: Any, default: Default = keep_default) -> None:
     """Add ``train`` to the ``panda-core`` subcommands (``sub``: argparse subparsers)."""
     from panda_core.train.settings import MAX_NUM_ENVS, TrainSettings  # no JAX: a dataclass
@@ -89,9 +100,60 @@ def register(sub: Any, default: Default = keep_default) -> None:
     )
     cmd.add_argument(
         "--epsilon",
+        type=_epsilon,
+        default=default(str(base.epsilon)),  # argparse parses a str default
+        metavar="START[:END]",
+        help="probability of a random legal move in self-play; START:END falls linearly from "
+        "START to END over the budget",
+    )
+    recipe = cmd.add_argument_group("the recipe's options (each off by default)")
+    recipe.add_argument(
+        "--target",
+        type=_target,
+        default=default(base.target),
+        metavar="game|round|mix:ALPHA",
+        help="what a decision learns: the game's result, its round's (hand's) value, or "
+        "ALPHA * round + (1 - ALPHA) * game",
+    )
+    recipe.add_argument(
+        "--skip-forced",
+        action="store_true",
+        default=default(base.skip_forced),
+        help="do not learn from decisions with a single legal move",
+    )
+    recipe.add_argument(
+        "--replay-window",
+        type=int_in(1, 4096),
+        default=default(base.replay_window),
+        metavar="BATCHES",
+        help="learn once this many batches of finished decisions are ready, shuffled together",
+    )
+    recipe.add_argument(
+        "--lr-schedule",
+        choices=("constant", "cosine", "linear"),
+        default=default(base.lr_schedule),
+        help="the learning rate over the budget (cosine, linear: down to 0 at the end)",
+    )
+    recipe.add_argument(
+        "--warmup",
+        type=int_in(0, 2**53),
+        default=default(base.warmup),
+        metavar="DECISIONS",
+        help="decisions over which the learning rate rises from 0",
+    )
+    recipe.add_argument(
+        "--clip-grad",
         type=_number,
-        default=default(base.epsilon),
-        help="probability of a random legal move in self-play",
+        default=default(base.clip_grad),
+        metavar="NORM",
+        help="clip each gradient to this global norm",
+    )
+    recipe.add_argument(
+        "--ema",
+        type=_number,
+        default=default(base.ema),
+        metavar="DECAY",
+        help="write and evaluate a moving average of the weights with this decay (e.g. 0.999)",
     )
     cmd.add_argument(
         "--eval-every",
@@ -145,10 +207,18 @@ def _cmd_train(args: argparse.Namespace, given: set[str]) -> int:
         hidden=args.hidden,
         lr=args.lr,
         batch_size=args.batch_size,
-        epsilon=args.epsilon,
+        epsilon=args.epsilon[0],
         eval_every=args.eval_every,
         eval_games=args.eval_games,
         threads=args.threads,
+        target=args.target,
+        skip_forced=args.skip_forced,
+        replay_window=args.replay_window,
+        lr_schedule=args.lr_schedule,
+        warmup=args.warmup,
+        clip_grad=args.clip_grad,
+        ema=args.ema,
+        epsilon_end=args.epsilon[1],
     )
     bar = progress_bar(settings.decisions, args.quiet, "decisions")
     shown = {"done": 0}

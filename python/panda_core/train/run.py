@@ -67,7 +67,8 @@ CURVE_CSV = "curve.csv"
 CURVE_PNG = "curve.png"
 SHUFFLE_BATCHES = 4
 """Finished decisions are learned from once at least this many batches of them are ready, in a
-shuffled order: consecutive decisions of one game are strongly correlated."""
+shuffled order: consecutive decisions of one game are strongly correlated. (The default of
+``TrainSettings.replay_window``, which sets it per run.)"""
 PROGRESS_STEPS = 64
 """Steps between two progress calls (a call per step would cost more than the bar shows)."""
 
@@ -175,13 +176,14 @@ class _Run:
         self.progress = progress
         self.info = game_info(settings.game)
         layers = [self.info.input_size, *settings.hidden, self.info.output_size]
-        self.learner = Learner(settings.lr)
+        self.learner = Learner(settings.lr, settings.clip_grad, scaled=not settings.plain_lr)
         params = init_params(settings.seed, layers)
         fresh = self.learner.init(params)
         if _present(folder / STATE):
             self.state = load_state(folder / STATE, settings, self.info, params, fresh)
         else:
-            self.state = TrainState(params, fresh, Counters(), actor=None)
+            average = params if settings.ema is not None else None
+            self.state = TrainState(params, fresh, Counters(), actor=None, ema=average)
         self.curve = read_curve(folder / CURVE_CSV)
         self.eval_seed = int(np.random.SeedSequence([settings.seed, 1]).generate_state(1)[0])
 
@@ -206,32 +208,46 @@ class _Run:
         settings, state = self.settings, self.state
         if state.actor is None:
             state.actor = Actor(
-                self.info, settings.num_envs, settings.players, settings.threads, settings.seed
+                self.info,
+                settings.num_envs,
+                settings.players,
+                settings.threads,
+                settings.seed,
+                skip_forced=settings.skip_forced,
+                rounds=settings.target != "game",
             )
         actor: Actor = state.actor
         actor.set_threads(settings.threads)
         batch = settings.batch_size
+        window = settings.replay_window * batch
+        round_weight = settings.target_weight()
         losses: list[Any] = []
         decisions, steps, start = state.counters.decisions, 0, time.perf_counter()
         with StopOnInterrupt() as stop:
             while decisions < end and not stop.requested:
-                actor.step(state.params, settings.epsilon)
+                actor.step(state.params, settings.epsilon_at(decisions))
                 decisions += settings.num_envs
                 if steps % PROGRESS_STEPS == 0 and self.progress is not None:
                     self.progress(decisions, None)
                 steps += 1
                 pending = len(state.pending) if state.pending is not None else 0
-                if actor.buffer.ready + pending < SHUFFLE_BATCHES * batch:
+                if actor.buffer.ready + pending < window:
                     continue
-                ready = actor.take()
+                ready = actor.take(round_weight)
                 if state.pending is not None:
                     ready = Samples.concat([state.pending, ready])
                 ready = ready[actor.shuffle_rng.permutation(len(ready))]
                 full = len(ready) // batch
+                factor = settings.lr_factor(decisions)
                 for k in range(full):
                     state.params, state.opt_state, loss = self.learner.step(
-                        state.params, state.opt_state, ready[k * batch : (k + 1) * batch]
+                        state.params, state.opt_state, ready[k * batch : (k + 1) * batch], factor
                     )
+                    if settings.ema is not None:
+                        done = state.counters.steps + len(losses)
+                        state.ema = self.learner.average(
+                            state.ema, state.params, settings.ema, done
+                        )
                     losses.append(loss)
                 state.pending = ready[full * batch :]
             total = float(jnp.sum(jnp.stack(losses))) if losses else 0.0
@@ -252,9 +268,11 @@ class _Run:
                 raise KeyboardInterrupt
 
     def _checkpoint(self) -> None:
-        """Write the policy and the train state."""
+        """Write the policy (the moving average of the weights, with ``ema``) and the train
+        state."""
         state = self.state
-        write_policy(state.params, self.settings, self.folder / POLICY, state.counters.decisions)
+        played = state.ema if self.settings.ema is not None else state.params
+        write_policy(played, self.settings, self.folder / POLICY, state.counters.decisions)
         save_state(self.folder / STATE, state, self.settings)
 
     def _evaluate(self) -> None:

@@ -3,6 +3,12 @@
 A run folder stores its settings (``settings.json``); re-running on the folder resumes only with
 the same settings, except the two that do not change what is learned up to a point: ``decisions``
 (a larger budget extends the run) and ``threads`` (the engine's results do not depend on it).
+
+The recipe's options (:data:`RECIPE_DEFAULTS`: ``target``, ``skip_forced``, ``replay_window``,
+``lr_schedule``, ``warmup``, ``clip_grad``, ``ema``, ``epsilon_end``) are off by default, and a
+setting at its default is left out of ``settings.json`` and of the settings hash: a run with none
+of them computes, writes and resumes exactly what a run of the trainer before them did, and its
+folders resume under either.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ __all__ = [
     "MAX_NUM_ENVS",
     "MAX_PARAMETERS",
     "MAX_WIDTH",
+    "RECIPE_DEFAULTS",
     "RESUMABLE",
     "TrainSettings",
 ]
@@ -46,6 +53,22 @@ MAX_BATCH_FLOATS = 2**24
 wait to be shuffled): 65,536 decisions of Panda Head, 13,127 of a climbing game."""
 RESUMABLE = frozenset({"decisions", "threads"})
 """Settings a resumed run may change (see the module docstring)."""
+MAX_REPLAY_FLOATS = 2**28
+"""``replay_window`` times ``batch_size`` times the input width at most (1 GB of decisions
+waiting to be shuffled)."""
+LR_SCHEDULES = ("constant", "cosine", "linear")
+RECIPE_DEFAULTS: dict[str, Any] = {
+    "target": "game",
+    "skip_forced": False,
+    "replay_window": 4,
+    "lr_schedule": "constant",
+    "warmup": 0,
+    "clip_grad": None,
+    "ema": None,
+    "epsilon_end": None,
+}
+"""The recipe's settings and their defaults (today's trainer): left out of ``settings.json`` and
+of :meth:`TrainSettings.identity` at these values (module docstring)."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +99,30 @@ class TrainSettings:
     0: no evaluation (the curve has loss only)."""
     threads: int | None = None
     """Engine threads for the self-play envs and the evaluation games (None: every core)."""
+    # ---- the recipe's options (RECIPE_DEFAULTS: off by default) ----
+    target: str = "game"
+    """What a decision learns: ``"game"`` the acting seat's final result (+1 winner, −1
+    others); ``"round"`` the value of the round (Panda Head: the hand) the decision was made in,
+    in [-1, 1], as the vector env reports it (``VecEnv.round_results``: the value ISMCTS gives a
+    round's end, rescaled); ``"mix:ALPHA"`` ``ALPHA * round + (1 - ALPHA) * game``."""
+    skip_forced: bool = False
+    """Decisions with a single legal move are not learned from (they still count as
+    decisions)."""
+    replay_window: int = 4
+    """Finished decisions are learned from once this many batches of them are ready, shuffled
+    together (each is learned from once)."""
+    lr_schedule: str = "constant"
+    """``constant``, ``cosine`` (to 0 at the end of the budget) or ``linear`` (to 0), after
+    ``warmup``; of the self-play decisions so far over ``decisions``."""
+    warmup: int = 0
+    """Decisions over which the learning rate rises linearly from 0 (0: none)."""
+    clip_grad: float | None = None
+    """Clip each gradient to this global norm (None: no clipping)."""
+    ema: float | None = None
+    """Keep an exponential moving average of the weights with this decay (in (0, 1)); it is the
+    policy written and evaluated, while self-play plays the raw weights (None: no average)."""
+    epsilon_end: float | None = None
+    """Exploration falls linearly from ``epsilon`` to this over the budget (None: constant)."""
 
     def __post_init__(self) -> None:
         spec(self.game)  # an unknown game is a RulesError naming the games
@@ -97,7 +144,70 @@ class TrainSettings:
         _int_in(self.eval_games, "eval_games", 0, 1_000_000)
         if self.threads is not None:
             _int_in(self.threads, "threads", 1, MAX_THREADS)
+        self.target_weight()  # checks the target
+        if not isinstance(self.skip_forced, bool):
+            raise TypeError(f"skip_forced must be a bool, got {shown(self.skip_forced)}")
+        _int_in(self.replay_window, "replay_window", 1, 4096)
+        if self.lr_schedule not in LR_SCHEDULES:
+            raise TrainError(
+                f"lr_schedule must be one of {', '.join(LR_SCHEDULES)}, got "
+                f"{shown(self.lr_schedule)}"
+            )
+        _int_in(self.warmup, "warmup", 0, MAX_DECISIONS)
+        if self.clip_grad is not None:
+            _float_in(self.clip_grad, "clip_grad", 0.0, 1e9, low_open=True)
+        if self.ema is not None:
+            _float_in(self.ema, "ema", 0.0, 1.0, low_open=True)
+            if float(self.ema) >= 1.0:
+                raise TrainError(f"ema must be in (0.0, 1.0), got {self.ema!r}")
+        if self.epsilon_end is not None:
+            _float_in(self.epsilon_end, "epsilon_end", 0.0, 1.0)
         self._check_sizes()
+
+    def target_weight(self) -> float:
+        """The weight of the round's value in a decision's target: 0 for ``"game"``, 1 for
+        ``"round"``, ``ALPHA`` for ``"mix:ALPHA"`` (checked)."""
+        target = self.target
+        if target == "game":
+            return 0.0
+        if target == "round":
+            return 1.0
+        alpha: float | None = None
+        if isinstance(target, str) and target.startswith("mix:"):
+            try:
+                alpha = float(target[4:])
+            except ValueError:
+                alpha = None
+        if alpha is None or not (math.isfinite(alpha) and 0.0 <= alpha <= 1.0):
+            raise TrainError(
+                f"target must be game, round or mix:ALPHA with ALPHA in [0, 1], got {shown(target)}"
+            )
+        return alpha
+
+    def epsilon_at(self, decisions: int) -> float:
+        """The exploration rate after ``decisions`` self-play decisions."""
+        if self.epsilon_end is None:
+            return self.epsilon
+        done = min(1.0, decisions / self.decisions)
+        return self.epsilon + (self.epsilon_end - self.epsilon) * done
+
+    def lr_factor(self, decisions: int) -> float:
+        """The learning rate's factor (of ``lr``) after ``decisions`` self-play decisions: the
+        warm-up's ramp times the schedule's decay."""
+        factor = 1.0
+        if self.warmup:
+            factor = min(1.0, decisions / self.warmup)
+        done = min(1.0, decisions / self.decisions)
+        if self.lr_schedule == "cosine":
+            factor *= 0.5 * (1.0 + math.cos(math.pi * done))
+        elif self.lr_schedule == "linear":
+            factor *= 1.0 - done
+        return factor
+
+    @property
+    def plain_lr(self) -> bool:
+        """The learning rate is ``lr`` at every step (no schedule, no warm-up)."""
+        return self.lr_schedule == "constant" and not self.warmup
 
     def _check_sizes(self) -> None:
         """The memory the network and a batch take, bounded before anything is allocated."""
@@ -118,11 +228,21 @@ class TrainSettings:
                 f"batch_size {self.batch_size} of {info.input_size}-float inputs is {floats:,} "
                 f"floats a batch, more than {MAX_BATCH_FLOATS:,}: at most {most} for {self.game}"
             )
+        if floats * self.replay_window > MAX_REPLAY_FLOATS:
+            most = MAX_REPLAY_FLOATS // floats
+            raise TrainError(
+                f"replay_window {self.replay_window} of batches of {floats:,} floats is more "
+                f"than {MAX_REPLAY_FLOATS:,} floats waiting: at most {most} with this batch_size"
+            )
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict (``hidden`` as a list)."""
+        """A JSON-ready dict (``hidden`` as a list; the recipe's settings at their defaults left
+        out, as a run of the trainer before them wrote it)."""
         out = asdict(self)
         out["hidden"] = list(self.hidden)
+        for name, default in RECIPE_DEFAULTS.items():
+            if out[name] == default and type(out[name]) is type(default):
+                del out[name]
         return out
 
     @classmethod
