@@ -232,6 +232,18 @@ pub trait Learned: Observe {
         scratch: &mut Scratch,
         buf: &mut Vec<Self::Move>,
     ) -> Result<Pick<Self::Move>, EngineError>;
+    /// `policy`'s value (the network's output: for a DMC policy the expected final result) of
+    /// each of `legal` (legal moves of this position, in order) for `player`, the player to
+    /// move, into `out` (cleared first): the guided search's priors and values
+    /// ([`crate::search::guided`]).
+    fn move_values(
+        &self,
+        player: u8,
+        legal: &[Self::Move],
+        policy: &Policy,
+        scratch: &mut Scratch,
+        out: &mut Vec<f32>,
+    );
 }
 
 /// The rollout policy of a search: what plays the moves after the tree.

@@ -311,9 +311,7 @@ pub fn check_policies<G: BotGame>(
     bots: &[BotKind],
 ) -> Result<(), EngineError> {
     for bot in bots {
-        if let BotKind::Neural(neural) = bot {
-            neural.policy_for::<G>(settings)?;
-        }
+        bot.policy_for::<G>(settings)?;
     }
     Ok(())
 }

@@ -121,6 +121,7 @@ def test_a_seat_answers_the_same_in_any_game_its_information_allows(name: str) -
 
 
 SEARCH = "ismcts:24"
+GUIDED = "ismcts+neural:12"
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -144,7 +145,8 @@ def test_every_builtin_bot_decides_from_the_seat_alone(name: str) -> None:
             move = seat.bot_move(bot, k)
             assert move == game.bot_move(bot, k)
             assert one.seat(p).bot_move(bot, k) == move, (bot, k)
-        assert one.seat(p).bot_move(SEARCH, k) == two.seat(p).bot_move(SEARCH, k)
+        for search in (SEARCH, GUIDED):
+            assert one.seat(p).bot_move(search, k) == two.seat(p).bot_move(search, k), search
         compared += 1
     assert compared > 5
 

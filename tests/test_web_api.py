@@ -75,7 +75,14 @@ def test_games_lists_every_game_its_players_rules_and_bots() -> None:
     assert body["games"][1]["rules"] == {"panda_mood": "hungry", "first_player": 0}
     assert "panda_mood" not in body["games"][2]["rules"]  # spin has no panda mood (S-7.6)
     assert all("deck" not in g["rules"] for g in body["games"])  # a path: never from a page
-    assert body["bots"] == ["random", "heuristic", "neural", "ismcts:50", "ismcts:200"]
+    assert body["bots"] == [
+        "random",
+        "heuristic",
+        "neural",
+        "ismcts:50",
+        "ismcts:200",
+        "ismcts+neural:50",
+    ]
 
 
 # ---- complete games ---------------------------------------------------------------------------

@@ -10,14 +10,27 @@ from panda_core._args import seed_arg
 from panda_core._core import BOT_NAMES, ArgumentError, RulesError, check_bot, mix64, nth_output
 from panda_core._registry import AnyGame, AnyMove
 
-__all__ = ["BuiltinBot", "is_builtin_bot", "names_builtin"]
+__all__ = ["BuiltinBot", "is_builtin_bot", "names_builtin", "names_policy_file"]
+
+GUIDED_PREFIX = "ismcts+neural:"
+"""The neural-guided search with a count (``ismcts+neural:N``) or a policy file too
+(``ismcts+neural:N:PATH``)."""
 
 
 def names_builtin(name: str) -> bool:
     """True for text in the built-in bots' grammar, valid or not: one of ``BOT_NAMES``, or
-    ``"ismcts:…"`` / ``"neural:…"``. Such text is never a Python import path: a spec that
-    names a built-in bot badly gets the engine's error (``check_bot``), not an import error."""
-    return name in BOT_NAMES or name.startswith(("ismcts:", "neural:"))
+    ``"ismcts:…"`` / ``"neural:…"`` / ``"ismcts+neural:…"``. Such text is never a Python
+    import path: a spec that names a built-in bot badly gets the engine's error
+    (``check_bot``), not an import error."""
+    return name in BOT_NAMES or name.startswith(("ismcts:", "neural:", GUIDED_PREFIX))
+
+
+def names_policy_file(name: str) -> bool:
+    """True for a built-in bot name that names a policy file (``"neural:PATH"``,
+    ``"ismcts+neural:N:PATH"``): what a server, or a bot's ask, must never have the engine open."""
+    return name.startswith("neural:") or (
+        name.startswith(GUIDED_PREFIX) and ":" in name[len(GUIDED_PREFIX) :]
+    )
 
 
 def is_builtin_bot(name: object) -> bool:
@@ -42,7 +55,8 @@ def _check_builtin(name: str) -> str:
 
 class BuiltinBot:
     """A built-in bot (``"random"``, ``"heuristic"``, ``"ismcts"``, ``"ismcts:N"``,
-    ``"neural"``, ``"neural:PATH"``) as a :class:`~panda_core.bots.Bot`, for any game.
+    ``"neural"``, ``"neural:PATH"``, ``"ismcts+neural"``, ``"ismcts+neural:N"``,
+    ``"ismcts+neural:N:PATH"``) as a :class:`~panda_core.bots.Bot`, for any game.
 
     Each call asks the engine (``game.bot_move``) with a fresh seed
     from the bot's own stream; :meth:`reset` restarts that stream from ``(seed, reset seed)``, so a

@@ -234,7 +234,7 @@ def build_parser(defaults: bool = True) -> argparse.ArgumentParser:
         help=(
             "comma-separated bots, at most one per seat, repeated to fill the seats; built-in: "
             f"{', '.join(BOT_NAMES)} (ismcts:N sets its iterations, neural:PATH plays a "
-            "policy file)"
+            "policy file, ismcts+neural:N[:PATH] both)"
         ),
     )
     sim.add_argument(

@@ -8,13 +8,14 @@ use crate::error::EngineError;
 use crate::interrupt::{Interrupt, NEVER};
 use crate::nn::Scratch;
 use crate::rng::SplitMix64;
-use crate::search::ismcts_move_until;
+use crate::search::{guided_move_until, ismcts_move_until};
 
 pub use crate::contract::MoveOf;
 
 /// The move `kind` picks in `game` for the player to move; `seed` drives its randomness. A
-/// search (ISMCTS) uses what the game's history reveals and ends early once `stop` is set (the
-/// caller is being cancelled: the move is legal but not a full-strength decision).
+/// search (`ismcts`, `ismcts+neural`) uses what the game's history reveals and ends early once
+/// `stop` is set (the caller is being cancelled: the move is legal but not a full-strength
+/// decision).
 pub fn decision_until<R>(
     game: &R,
     kind: &BotKind,
@@ -44,6 +45,13 @@ where
             Ok(state
                 .neural_move(&policy, &mut Scratch::default(), &mut buf)?
                 .into_move(&buf))
+        }
+        BotKind::Guided { iterations, .. } => {
+            let policy = kind
+                .policy_for::<R::State>(state.settings_of())?
+                .expect("a guided bot's policy");
+            let mut memory: <R::State as Determinize>::Memory = game.search_memory();
+            guided_move_until(state, &mut memory, &policy, *iterations, seed, stop)
         }
     }
 }

@@ -7,7 +7,8 @@
 //! - `heuristic`: the game's own [`crate::contract::HeuristicPolicy`] (`head/heuristic.rs`,
 //!   `climb/heuristic.rs`);
 //! - `ismcts`: the search of [`crate::search`];
-//! - `neural`: a trained policy ([`crate::nn`]), the one shipped for the game or a file's.
+//! - `neural`: a trained policy ([`crate::nn`]), the one shipped for the game or a file's;
+//! - `ismcts+neural`: the search guided by such a policy ([`crate::search::guided`]).
 
 pub mod bot_game;
 pub mod decide;
@@ -15,5 +16,7 @@ pub mod kind;
 pub mod seat;
 
 pub use bot_game::BotGame;
-pub use kind::{BotKind, Neural, DEFAULT_ISMCTS_ITERATIONS, MAX_ISMCTS_ITERATIONS};
+pub use kind::{
+    BotKind, Neural, DEFAULT_ISMCTS_ITERATIONS, MAX_GUIDED_ITERATIONS, MAX_ISMCTS_ITERATIONS,
+};
 pub use seat::Seat;

@@ -9,7 +9,7 @@ use crate::error::EngineError;
 use crate::interrupt::Interrupt;
 use crate::nn::{Policy, Scratch};
 use crate::rng::SplitMix64;
-use crate::search::{IsmctsBot, SearchSettings};
+use crate::search::{GuidedBot, IsmctsBot, SearchSettings};
 
 /// A built-in bot playing one seat of game `G`.
 #[derive(Clone, Debug)]
@@ -22,6 +22,8 @@ pub enum Seat<G: BotGame> {
     Ismcts(Box<IsmctsBot<G>>),
     /// A trained policy (deterministic), with the buffers of its forward passes.
     Neural(Arc<Policy>, Box<Scratch>),
+    /// ISMCTS guided by a trained policy.
+    Guided(Box<GuidedBot<G>>),
 }
 
 impl<G: BotGame> Seat<G> {
@@ -38,13 +40,19 @@ impl<G: BotGame> Seat<G> {
             BotKind::Neural(neural) => {
                 Self::Neural(neural.policy_for::<G>(settings)?, Box::default())
             }
+            BotKind::Guided { iterations, .. } => {
+                let policy = kind
+                    .policy_for::<G>(settings)?
+                    .expect("a guided bot's policy");
+                Self::Guided(Box::new(GuidedBot::new(*iterations, policy, seed)))
+            }
         })
     }
 
     /// Whether the bot watches every move ([`Seat::observe`]) and polls an interrupt.
     #[inline]
     pub fn is_search(&self) -> bool {
-        matches!(self, Self::Ismcts(_))
+        matches!(self, Self::Ismcts(_) | Self::Guided(_))
     }
 
     /// The bot's move for the player to move in `state`; `buf` receives the legal list when
@@ -61,14 +69,17 @@ impl<G: BotGame> Seat<G> {
             Self::Heuristic => state.heuristic_move(buf),
             Self::Ismcts(bot) => bot.choose_until(state, buf, stop),
             Self::Neural(policy, scratch) => state.neural_move(policy, scratch, buf),
+            Self::Guided(bot) => bot.choose_until(state, buf, stop),
         }
     }
 
     /// See `mv` about to be applied to `before` (by any seat).
     #[inline]
     pub fn observe(&mut self, before: &G, mv: &G::Move) {
-        if let Self::Ismcts(bot) = self {
-            bot.observe(before, mv);
+        match self {
+            Self::Ismcts(bot) => bot.observe(before, mv),
+            Self::Guided(bot) => bot.observe(before, mv),
+            Self::Random(_) | Self::Heuristic | Self::Neural(..) => {}
         }
     }
 }

@@ -451,6 +451,16 @@ impl Learned for ClimbState {
         let best = super::neural::best_move_index(self, player, buf, policy, scratch);
         Ok(Pick::Listed(best))
     }
+    fn move_values(
+        &self,
+        player: u8,
+        legal: &[Move],
+        policy: &Policy,
+        scratch: &mut Scratch,
+        out: &mut Vec<f32>,
+    ) {
+        super::neural::move_scores(self, player, legal, policy, scratch, out);
+    }
 }
 
 #[cfg(test)]

@@ -45,3 +45,29 @@ pub fn best_move_index(
     scratch.give_observation(obs);
     best
 }
+
+/// `policy`'s score of each of `legal` for `player`, into `out`: the observation's part of the
+/// first layer once, then one pass per move's features.
+pub fn move_scores(
+    state: &ClimbState,
+    player: u8,
+    legal: &[Move],
+    policy: &Policy,
+    scratch: &mut Scratch,
+    out: &mut Vec<f32>,
+) {
+    out.clear();
+    let mut obs = scratch.take_observation(OBSERVATION_SIZE);
+    observation_into_zeroed(state, player, &mut obs);
+    let mlp = policy.mlp();
+    mlp.start_prefix(&obs, scratch);
+    let mut row = std::mem::take(&mut scratch.features);
+    row.resize(MOVE_FEATURES, 0.0);
+    for mv in legal {
+        row.fill(0.0);
+        move_features_into(state, mv, &mut row);
+        out.push(mlp.forward_suffix(&row, scratch)[0]);
+    }
+    scratch.features = row;
+    scratch.give_observation(obs);
+}

@@ -474,6 +474,16 @@ impl Learned for HeadState {
     ) -> Result<Pick<ActionId>, EngineError> {
         super::neural::neural_action(self, policy, scratch).map(Pick::Own)
     }
+    fn move_values(
+        &self,
+        player: u8,
+        legal: &[ActionId],
+        policy: &Policy,
+        scratch: &mut Scratch,
+        out: &mut Vec<f32>,
+    ) {
+        super::neural::action_values(self, player, legal, policy, scratch, out);
+    }
 }
 
 #[cfg(test)]

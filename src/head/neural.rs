@@ -41,3 +41,20 @@ pub fn neural_action(
     scratch.give_observation(obs);
     best.map(|id| id as ActionId).ok_or(EngineError::GameOver)
 }
+
+/// `policy`'s values of the `legal` action ids for `player` (one forward pass), into `out`.
+pub fn action_values(
+    state: &HeadState,
+    player: u8,
+    legal: &[ActionId],
+    policy: &Policy,
+    scratch: &mut Scratch,
+    out: &mut Vec<f32>,
+) {
+    out.clear();
+    let mut obs = scratch.take_observation(OBSERVATION_SIZE);
+    observation_into_zeroed(state, player, &mut obs);
+    let values = policy.forward(&obs, scratch);
+    out.extend(legal.iter().map(|&a| values[usize::from(a)]));
+    scratch.give_observation(obs);
+}

@@ -283,12 +283,18 @@ pub fn from_json<G: GameClass>(py: Python<'_>, text: &str) -> PyResult<G> {
 /// A `neural:PATH` whose file is refused is a `PolicyError` (a `RulesError` too).
 pub fn bot_kind(name: &str) -> PyResult<BotKind> {
     BotKind::parse(name).map_err(|e| {
-        if name.starts_with("neural:") {
+        if name.starts_with("neural:") || guided_file_refused(name, &e.0) {
             PolicyError::new_err(cut_message(&e.0))
         } else {
             RulesError::new_err(cut_message(&e.0))
         }
     })
+}
+
+/// Whether `ismcts+neural:N:PATH`'s refusal is its policy file's (a well-formed count).
+fn guided_file_refused(name: &str, why: &str) -> bool {
+    name.strip_prefix("ismcts+neural:")
+        .is_some_and(|rest| rest.contains(':') && !why.contains("iteration count"))
 }
 
 /// An optional seed, 0 when absent.
@@ -311,7 +317,7 @@ pub fn bot_move<G: GameClass>(
     let limit = time_limit.map(time_limit_arg).transpose()?;
     let core = game.core();
     let decision = match kind {
-        BotKind::Ismcts { .. } => {
+        BotKind::Ismcts { .. } | BotKind::Guided { .. } => {
             interruptible_for(py, limit, |stop| decision_until(core, &kind, seed, stop))?
         }
         BotKind::Random | BotKind::Heuristic | BotKind::Neural(_) => {

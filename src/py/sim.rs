@@ -229,7 +229,7 @@ impl BatchArgs {
             || self
                 .bots
                 .iter()
-                .any(|b| matches!(b, BotKind::Ismcts { .. }))
+                .any(|b| matches!(b, BotKind::Ismcts { .. } | BotKind::Guided { .. }))
     }
 
     pub fn parse(

@@ -409,7 +409,7 @@ pub fn bot_moves<'py, G: EnvGame + BotGame>(
     let kind = bot_kind(bot)?;
     let seed = seed.map(seed_arg).transpose()?.unwrap_or(0);
     let env = locked(py, env);
-    let long = long_step(&env) || matches!(kind, BotKind::Ismcts { .. });
+    let long = long_step(&env) || matches!(kind, BotKind::Ismcts { .. } | BotKind::Guided { .. });
     let env = &*env;
     let moves = interruptible_if(py, long, |stop| env.bot_moves_until(&kind, seed, stop))?
         .map_err(|e| to_py(py, e))?

@@ -50,6 +50,11 @@ impl<G: Searchable> GameSearch<G> {
         })
     }
 
+    /// The player the search is for (to move at the root).
+    pub fn player(&self) -> u8 {
+        self.player
+    }
+
     /// The move ISMCTS picks, the search ending early once `stop` is set (the best move so far,
     /// still legal).
     pub fn best_move_until(&mut self, stop: &Interrupt) -> G::Move {

@@ -1,6 +1,7 @@
 //! Search-based players: single-observer ISMCTS ([`ismcts`]), written once for every game of the
 //! contract ([`game_search`]: a game's [`crate::contract::Determinize`] samples the information set,
-//! its [`crate::contract::SearchValue`] values a rollout).
+//! its [`crate::contract::SearchValue`] values a rollout), and the same tree guided by a trained
+//! policy's priors and values ([`guided`], the `ismcts+neural` bot).
 //!
 //! ## Choices made by measurement
 //!
@@ -46,11 +47,13 @@
 //!   seat take about 12 s for Panda Head and about 2 minutes for `year` or `spin` on 2 cores.
 
 pub mod game_search;
+pub mod guided;
 pub mod ismcts;
 pub mod settings;
 
 pub use crate::contract::{Horizon, Rollout};
 pub use game_search::{ismcts_move, ismcts_move_until, GameSearch, IsmctsBot, Searchable};
+pub use guided::{guided_move_until, GuidedBot, GuidedConfig, GuidedSearch, MoveValues};
 pub use ismcts::{search, search_stats, IsmctsConfig, RootStat, SearchGame};
 pub use settings::SearchSettings;
 

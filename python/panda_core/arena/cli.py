@@ -66,7 +66,8 @@ def register(sub: Any, default: Default = keep_default) -> None:
         required=True,
         action="append",
         help="bots, comma-separated or one per -e: built-in (random, heuristic, ismcts, "
-        "ismcts:N, neural, neural:PATH), protocol bots in any language 'exec:COMMAND' "
+        "ismcts:N, neural, neural:PATH, ismcts+neural:N[:PATH]), protocol bots in any "
+        "language 'exec:COMMAND' "
         "(COMMAND split like a shell would: 'exec:node \"my bot.js\" --fast'), language models "
         "'llm:MODEL', or Python bots 'package.module:attr' (a class or a callable), each "
         "optionally 'label=spec'. A neural:PATH or exec:COMMAND takes the rest of its -e as its "

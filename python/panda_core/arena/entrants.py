@@ -131,7 +131,8 @@ def _entrant(label: str | None, value: object) -> Entrant:
             return Entrant(label=label or model[:_LABEL_CHARS], spec=spec, builtin=False)
         raise ArenaError(
             f"unknown entrant {cut(spec)!r}: an entrant is a built-in bot ('random', "
-            "'heuristic', 'ismcts', 'ismcts:N', 'neural', 'neural:PATH'), a protocol bot "
+            "'heuristic', 'ismcts', 'ismcts:N', 'neural', 'neural:PATH', 'ismcts+neural:N'), a "
+            "protocol bot "
             "'exec:COMMAND', a language model 'llm:MODEL' or a Python bot "
             "'package.module:attr', optionally labelled 'label=spec'"
         )
@@ -197,13 +198,19 @@ def _unique_labels(entrants: Sequence[Entrant]) -> tuple[Entrant, ...]:
 
 
 def with_policies(entrants: tuple[Entrant, ...], game: str) -> tuple[Entrant, ...]:
-    """The entrants with the hash of the policy each ``neural`` entrant plays in ``game``
+    """The entrants with the hash of the policy each ``neural`` or ``ismcts+neural`` entrant plays
+    in ``game``
     (:attr:`Entrant.policy`)."""
     out = []
     for e in entrants:
         if e.builtin and (e.spec == "neural" or e.spec.startswith("neural:")):
             path = e.spec.removeprefix("neural").removeprefix(":")
             policy = NeuralPolicy.load(path) if path else NeuralPolicy.shipped(game)
+            e = replace(e, policy=policy.sha256)
+        elif e.builtin and e.spec.startswith("ismcts+neural"):
+            # ismcts+neural, ismcts+neural:N or ismcts+neural:N:PATH
+            parts = e.spec.split(":", 2)
+            policy = NeuralPolicy.load(parts[2]) if len(parts) == 3 else NeuralPolicy.shipped(game)
             e = replace(e, policy=policy.sha256)
         out.append(e)
     return tuple(out)

@@ -5,8 +5,9 @@ bot's seat object only: the one implementation every transport (a subprocess, a 
 * ``observation``: the seat's observation, as a list of floats;
 * ``determinize``: the snapshot of a complete game sampled from the seat's information;
 * ``bot_move``: a built-in bot's move for the seat, ``{"id", "notation"}``, within the time the
-  decision has left. Only the built-in bots by name (``ismcts:N`` included): never
-  ``neural:PATH``, which would have the engine open a file the bot names.
+  decision has left. Only the built-in bots by name (``ismcts:N``, ``ismcts+neural:N``
+  included): never ``neural:PATH`` or ``ismcts+neural:N:PATH``, which would have the engine open
+  a file the bot names.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from panda_core._args import cut
+from panda_core._builtin_bot import GUIDED_PREFIX, names_policy_file
 from panda_core._core import BOT_NAMES, check_bot
 
 __all__ = ["AskRefused", "answer_value"]
@@ -31,10 +33,11 @@ def answer_value(seat: Any, ask: Mapping[str, Any], time_left: float) -> Any:
     kind = ask["ask"]
     if kind == "bot_move":
         bot = str(ask["bot"])
-        if not (bot in BOT_NAMES or bot.startswith("ismcts:")):
+        named = bot in BOT_NAMES or bot.startswith(("ismcts:", GUIDED_PREFIX))
+        if not named or names_policy_file(bot):
             raise AskRefused(
                 f"asked for the bot {cut(bot)!r}: a bot_move ask names a built-in bot "
-                f"({', '.join(BOT_NAMES)} or ismcts:N)"
+                f"({', '.join(BOT_NAMES)}, ismcts:N or ismcts+neural:N)"
             )
     try:
         if kind == "observation":

@@ -4,7 +4,7 @@ A seat is given as
 
 * ``"human"`` or ``"human:NAME"`` — a person, answered through :meth:`Table.play`;
 * a built-in bot name (``"random"``, ``"heuristic"``, ``"ismcts"``, ``"ismcts:N"``, ``"neural"``,
-  ``"neural:PATH"``), checked by the
+  ``"neural:PATH"``, ``"ismcts+neural:N"``), checked by the
   engine's own parser, so every entry point accepts exactly the same names;
 * ``"package.module:attr"`` — a Python bot imported by path: a class (instantiated with no
   arguments) or a callable ``bot(seat, player)``. A table imports and runs it in a process of its
@@ -113,7 +113,8 @@ def parse_seat(seat: object) -> SeatSpec:
             return SeatSpec("bot", seat, import_path=seat)
         raise TableError(
             f"unknown seat {cut(seat)!r}: a seat is 'human', 'human:NAME', a built-in bot "
-            "('random', 'heuristic', 'ismcts', 'ismcts:N', 'neural', 'neural:PATH'), a protocol "
+            "('random', 'heuristic', 'ismcts', 'ismcts:N', 'neural', 'neural:PATH', "
+            "'ismcts+neural:N'), a protocol "
             "bot 'exec:COMMAND' or a Python bot 'package.module:attr'"
         )
     if callable(seat):

@@ -48,7 +48,8 @@ def register(subparsers: Any) -> None:
         "--bots",
         default="heuristic",
         help="comma-separated bots for the other seats in seat order, repeated to fill them "
-        "(random, heuristic, ismcts:N, neural, neural:PATH, module:attr); default heuristic",
+        "(random, heuristic, ismcts:N, neural, neural:PATH, ismcts+neural:N, module:attr); "
+        "default heuristic",
     )
     play.add_argument("--seed", type=_seed, default=None, help="deal seed (default: random)")
     play.add_argument(

@@ -20,6 +20,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from panda_core._builtin_bot import names_policy_file
 from panda_core._core import PandaCoreError, check_bot, check_players
 from panda_core._registry import AnyGame, spec
 from panda_core.arena.entrants import MAX_ENTRANTS, with_policies
@@ -74,8 +75,11 @@ def challenge_settings(wanted: NewChallenge, move_time: float) -> ArenaSettings:
                 raise Unprocessable(f"{text!r} is given twice: a connected bot is one entrant")
             entrants.append(Entrant(label=text, spec=text, builtin=False))
         else:
-            if text.startswith("neural:"):
-                raise Unprocessable("'neural' may play, never 'neural:PATH' (no path opens)")
+            if names_policy_file(text):
+                raise Unprocessable(
+                    "'neural' may play, never 'neural:PATH' or 'ismcts+neural:N:PATH' (no path "
+                    "opens)"
+                )
             try:
                 check_bot(text)
             except PandaCoreError as err:

@@ -16,9 +16,10 @@ SERVER_ONLY_RULES = frozenset({"preset", "deck"})
 the server (no path from a request is ever opened)."""
 
 WEB_BOTS: tuple[str, ...] = (
-    *(name for name in BOT_NAMES if name != "ismcts"),
+    *(name for name in BOT_NAMES if name not in ("ismcts", "ismcts+neural")),
     "ismcts:50",
     "ismcts:200",
+    "ismcts+neural:50",
 )
 """The bots offered to a page (any built-in name is accepted but ``neural:PATH``, and Python bots
 never are: a request must not make the server open a file or import a module)."""

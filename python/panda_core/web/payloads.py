@@ -15,9 +15,9 @@ from typing import Annotated, Any, Literal
 from fastapi import Depends, Path, Query
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, StrictInt, Tag, ValidationError
 
+from panda_core._builtin_bot import names_builtin, names_policy_file
 from panda_core._core import PandaCoreError, check_bot, check_players
 from panda_core._registry import spec
-from panda_core.bots import names_builtin
 from panda_core.table.seats import SeatSpec
 from panda_core.web.bot_tokens import BotTokenError, check_bot_name
 from panda_core.web.catalog import rule_defaults
@@ -173,10 +173,11 @@ def _check_bots(bots: list[str]) -> None:
             "a connected bot takes one seat of a table (in two it would see both hands)"
         )
     for bot in bots:
-        if bot.startswith("neural:"):
+        if names_policy_file(bot):
             raise Unprocessable(
                 "a page may seat 'neural' (the policy shipped with the engine), never "
-                "'neural:PATH': the server opens no path a request names"
+                "'neural:PATH' or 'ismcts+neural:N:PATH': the server opens no path a request "
+                "names"
             )
     try:
         for bot in bots:
@@ -262,7 +263,11 @@ class NewTable(_Request):
         _check_bots(self.bot_list())
         stand_in = self.stand_in_bot()
         if stand_in is not None:
-            if stand_in.startswith((BOT_SEAT, "neural:")) or not names_builtin(stand_in):
+            if (
+                stand_in.startswith(BOT_SEAT)
+                or names_policy_file(stand_in)
+                or not names_builtin(stand_in)
+            ):
                 raise Unprocessable(
                     f"stand_in is a built-in bot (as 'heuristic'; never a path, a connected bot "
                     f"or a program), got {cut(repr(stand_in))}"

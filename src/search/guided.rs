@@ -1,0 +1,615 @@
+//! Neural-guided SO-ISMCTS (the `ismcts+neural:N` bot): the tree of [`super::ismcts`] (one tree
+//! over the searching player's information sets, a fresh determinization per iteration,
+//! availability counts), with a trained policy in the two places the plain search uses chance
+//! and rollouts:
+//!
+//! - **priors** (PUCT, as in AlphaZero): a node is expanded with a child for every action legal
+//!   in the determinization that reached it, each with the prior
+//!   `softmax(Q(s, a) / TEMPERATURE)` over those actions, where `Q` is the policy's value of the
+//!   move for the player to move (a DMC Q-network: the expected final result, +1 a win, −1
+//!   otherwise). An action legal in a later determinization but without a child is added then,
+//!   with the priors of that determinization. A child is chosen by
+//!   `mean + c · prior / Σ prior(available) · sqrt(available) / (1 + visits)`, its mean
+//!   starting from one virtual visit worth the policy's own estimate `(Q + 1) / 2` (so one
+//!   iteration plays the policy's move);
+//! - **values**: a leaf (the node an iteration expands) is valued by the policy instead of a
+//!   rollout: `v = max_a Q(s, a)` for the player to move, `P(win) = (v + 1) / 2` for them and
+//!   `(1 − P) / (players − 1)` for each other seat. A game that ends inside the tree is valued
+//!   by its result (1 the winner, 0 the others), on the same scale. So the search looks past the
+//!   hand: its horizon is the game's (the policy values the whole game).
+//!
+//! Constants (chosen by the scale of the values, not tuned yet): `TEMPERATURE = 0.1` — a DMC
+//! network's values of the sensible moves of a position differ by a few hundredths to a few
+//! tenths, so at 0.1 a gap of 0.1 is a prior ratio of e (at 1 the priors would be nearly
+//! uniform, and the search would ignore the policy); `c = 1.0` — AlphaZero's 1–2.5 on values in
+//! [−1, 1] is 0.5–1.25 on these [0, 1] values.
+//!
+//! The policy's forward passes reuse one [`Scratch`] for the whole search (and a bot's across
+//! its decisions); an iteration allocates only the children it adds.
+
+use std::sync::Arc;
+
+use super::game_search::{GameSearch, Node as SearchNode, Searchable};
+use super::ismcts::{IsmctsConfig, RootStat, SearchGame};
+use super::SearchSettings;
+use crate::contract::{Horizon, Learned, Pick};
+use crate::error::EngineError;
+use crate::interrupt::{Interrupt, NEVER};
+use crate::nn::{Policy, Scratch};
+use crate::rng::SplitMix64;
+
+/// Default softmax temperature of the priors (on Q values in [−1, 1]).
+pub const DEFAULT_TEMPERATURE: f64 = 0.1;
+/// Default PUCT exploration constant (on values in [0, 1]).
+pub const DEFAULT_C_PUCT: f64 = 1.0;
+
+/// A guided search's parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GuidedConfig {
+    /// Iterations (determinizations) per decision.
+    pub iterations: u32,
+    pub c_puct: f64,
+    pub temperature: f64,
+    pub seed: u64,
+}
+
+impl GuidedConfig {
+    /// The defaults with `iterations` and `seed`.
+    pub fn new(iterations: u32, seed: u64) -> Self {
+        Self {
+            iterations,
+            c_puct: DEFAULT_C_PUCT,
+            temperature: DEFAULT_TEMPERATURE,
+            seed,
+        }
+    }
+}
+
+/// What the guided search needs beyond [`SearchGame`]: the policy's move values and the value of
+/// a position nobody is to move in.
+pub trait Guided: SearchGame {
+    /// Seats of the game.
+    fn players(&self) -> usize;
+    /// The policy's value in [−1, 1] of each of `legal` (the actions legal in `state`) for
+    /// `mover`, the player to move, into `out` (cleared first, one per action).
+    fn move_values(
+        &mut self,
+        state: &Self::State,
+        mover: u8,
+        legal: &[Self::Action],
+        out: &mut Vec<f32>,
+    );
+    /// The value in [0, 1] of each seat (into `out`, `players()` long) of a state where nobody
+    /// is to move or no move could be listed.
+    fn end_values(&self, state: &Self::State, out: &mut [f64]) {
+        for (p, v) in out.iter_mut().enumerate() {
+            *v = self.value(state, p as u8);
+        }
+    }
+}
+
+/// The softmax weight `exp((q − max) / t)` of a value.
+#[inline]
+fn weight(q: f32, max: f32, temperature: f64) -> f64 {
+    ((f64::from(q) - f64::from(max)) / temperature).exp()
+}
+
+/// The policy's values as a probability of winning: `(q + 1) / 2` in [0, 1].
+#[inline]
+pub fn win_probability(q: f32) -> f64 {
+    ((f64::from(q) + 1.0) / 2.0).clamp(0.0, 1.0)
+}
+
+/// The leaf values of every seat from the mover's best move value `best`: `P(win)` for the
+/// mover, the rest shared equally by the others.
+pub fn leaf_values(best: f32, mover: u8, out: &mut [f64]) {
+    let p = win_probability(best);
+    let others = if out.len() > 1 {
+        (1.0 - p) / (out.len() - 1) as f64
+    } else {
+        0.0
+    };
+    for (seat, v) in out.iter_mut().enumerate() {
+        *v = if seat == mover as usize { p } else { others };
+    }
+}
+
+/// The priors of `q` (softmax at `temperature`), into `out`.
+pub fn priors(q: &[f32], temperature: f64, out: &mut Vec<f64>) {
+    out.clear();
+    let max = q.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    out.extend(q.iter().map(|&v| weight(v, max, temperature)));
+    let z: f64 = out.iter().sum();
+    for p in out.iter_mut() {
+        *p /= z;
+    }
+}
+
+struct Node<A> {
+    /// The action into this node (`None` at the root).
+    action: Option<A>,
+    /// The player who made that action.
+    mover: u8,
+    /// Children indices, sorted by action.
+    children: Vec<u32>,
+    visits: u32,
+    available: u32,
+    reward: f64,
+    /// The prior of the action into this node, from the determinization that added it.
+    prior: f64,
+    /// The policy's estimate of the action for its mover: the mean's virtual first visit.
+    init: f64,
+    /// Whether the node was valued (its children added) by an iteration.
+    expanded: bool,
+}
+
+impl<A> Node<A> {
+    #[inline]
+    fn mean(&self) -> f64 {
+        (self.reward + self.init) / (f64::from(self.visits) + 1.0)
+    }
+}
+
+/// Run the guided search for `player` (to move at the root) and return the root statistics, best
+/// (most visited; ties to the higher mean, then the lower action) first; `mean` counts the
+/// policy's virtual visit. Ends early once `stop` is set (polled before every iteration after
+/// the first).
+pub fn guided_stats_until<G: Guided>(
+    game: &mut G,
+    player: u8,
+    config: &GuidedConfig,
+    stop: &Interrupt,
+) -> Vec<RootStat<G::Action>> {
+    let mut rng = SplitMix64::new(config.seed);
+    let mut nodes: Vec<Node<G::Action>> = vec![Node {
+        action: None,
+        mover: player,
+        children: Vec::new(),
+        visits: 0,
+        available: 0,
+        reward: 0.0,
+        prior: 1.0,
+        init: 0.0,
+        expanded: false,
+    }];
+    let mut values = vec![0.0f64; game.players().max(1)];
+    let mut legal: Vec<G::Action> = Vec::with_capacity(64);
+    let mut q: Vec<f32> = Vec::with_capacity(64);
+    let mut prior: Vec<f64> = Vec::with_capacity(64);
+    let mut path: Vec<u32> = Vec::with_capacity(64);
+    let mut missing: Vec<usize> = Vec::with_capacity(64);
+    let mut available: Vec<u32> = Vec::with_capacity(64);
+    for iteration in 0..config.iterations.max(1) {
+        if iteration > 0 && stop.is_set() {
+            break;
+        }
+        let mut state = game.determinize(&mut rng);
+        debug_assert_eq!(game.to_move(&state), Some(player));
+        let mut node = 0u32;
+        path.clear();
+        path.push(0);
+        loop {
+            let Some(mover) = game.to_move(&state) else {
+                game.end_values(&state, &mut values);
+                break;
+            };
+            game.legal(&state, &mut legal);
+            if legal.is_empty() {
+                game.end_values(&state, &mut values);
+                break;
+            }
+            debug_assert!(legal.windows(2).all(|w| w[0] < w[1]), "legal not sorted");
+            // One merge pass over the sorted legal actions and sorted children.
+            missing.clear();
+            available.clear();
+            {
+                let children = &nodes[node as usize].children;
+                let mut c = 0;
+                for (i, a) in legal.iter().enumerate() {
+                    while c < children.len()
+                        && nodes[children[c] as usize].action.as_ref().expect("child") < a
+                    {
+                        c += 1;
+                    }
+                    if c < children.len()
+                        && nodes[children[c] as usize].action.as_ref().expect("child") == a
+                    {
+                        available.push(children[c]);
+                    } else {
+                        missing.push(i);
+                    }
+                }
+            }
+            let fresh = !nodes[node as usize].expanded;
+            if fresh || !missing.is_empty() {
+                game.move_values(&state, mover, &legal, &mut q);
+                debug_assert_eq!(q.len(), legal.len());
+                priors(&q, config.temperature, &mut prior);
+                for &i in &missing {
+                    let action = legal[i].clone();
+                    let child = nodes.len() as u32;
+                    nodes.push(Node {
+                        action: Some(action.clone()),
+                        mover,
+                        children: Vec::new(),
+                        visits: 0,
+                        available: 0,
+                        reward: 0.0,
+                        prior: prior[i],
+                        init: win_probability(q[i]),
+                        expanded: false,
+                    });
+                    let at = nodes[node as usize].children.partition_point(|&x| {
+                        nodes[x as usize].action.as_ref().expect("child") < &action
+                    });
+                    nodes[node as usize].children.insert(at, child);
+                    available.push(child);
+                }
+                if fresh {
+                    // The leaf: valued by the policy, no rollout.
+                    nodes[node as usize].expanded = true;
+                    let best = q.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                    leaf_values(best, mover, &mut values);
+                    break;
+                }
+            }
+            // Selection: PUCT with availability counts.
+            let mut total_prior = 0.0;
+            for &ch in &available {
+                let n = &mut nodes[ch as usize];
+                n.available += 1;
+                total_prior += n.prior;
+            }
+            let mut best = available[0];
+            let mut best_score = f64::NEG_INFINITY;
+            for &ch in &available {
+                let n = &nodes[ch as usize];
+                let score = n.mean()
+                    + config.c_puct * (n.prior / total_prior) * f64::from(n.available).sqrt()
+                        / (1.0 + f64::from(n.visits));
+                if score > best_score {
+                    best_score = score;
+                    best = ch;
+                }
+            }
+            let action = nodes[best as usize].action.clone().expect("child");
+            game.apply(&mut state, &action);
+            node = best;
+            path.push(node);
+        }
+        for &n in &path {
+            let nd = &mut nodes[n as usize];
+            nd.visits += 1;
+            if n != 0 {
+                nd.reward += values[nd.mover as usize];
+            }
+        }
+    }
+    let mut stats: Vec<RootStat<G::Action>> = nodes[0]
+        .children
+        .iter()
+        .map(|&c| {
+            let n = &nodes[c as usize];
+            RootStat {
+                action: n.action.clone().expect("child"),
+                visits: n.visits,
+                mean: n.mean(),
+            }
+        })
+        .collect();
+    stats.sort_by(|a, b| {
+        b.visits
+            .cmp(&a.visits)
+            .then(b.mean.total_cmp(&a.mean))
+            .then(a.action.cmp(&b.action))
+    });
+    stats
+}
+
+/// The most visited root action of [`guided_stats_until`].
+pub fn guided_search_until<G: Guided>(
+    game: &mut G,
+    player: u8,
+    config: &GuidedConfig,
+    stop: &Interrupt,
+) -> G::Action {
+    guided_stats_until(game, player, config, stop)
+        .into_iter()
+        .next()
+        .expect("the root has a legal action")
+        .action
+}
+
+/// A game the guided search plays: searchable, and its trained policy values its moves
+/// ([`Learned::move_values`]).
+pub trait MoveValues: Searchable + Learned {}
+impl<G: Searchable + Learned> MoveValues for G {}
+
+/// The guided search over a game of the contract: the determinizations and moves of
+/// [`GameSearch`] (to the end of the game), the policy's values.
+pub struct GuidedSearch<'a, G: MoveValues> {
+    inner: GameSearch<G>,
+    policy: &'a Policy,
+    scratch: &'a mut Scratch,
+    players: usize,
+    config: GuidedConfig,
+}
+
+impl<'a, G: MoveValues> GuidedSearch<'a, G> {
+    /// Search for the player to move in `state`, knowing what `memory` saw, with `policy`
+    /// (checked to fit the game) and the forward passes' buffers `scratch`.
+    pub fn new(
+        state: &G,
+        memory: &mut G::Memory,
+        policy: &'a Policy,
+        scratch: &'a mut Scratch,
+        config: GuidedConfig,
+    ) -> Result<Self, EngineError> {
+        let settings = SearchSettings {
+            config: IsmctsConfig {
+                iterations: config.iterations,
+                seed: config.seed,
+                ..IsmctsConfig::default()
+            },
+            horizon: Horizon::Game,
+            ..SearchSettings::default_for::<G>()
+        };
+        Ok(Self {
+            inner: GameSearch::new(state, memory, settings)?,
+            policy,
+            scratch,
+            players: usize::from(state.players()),
+            config,
+        })
+    }
+
+    /// The move the search picks, ending early once `stop` is set (the best so far, legal).
+    pub fn best_move_until(&mut self, stop: &Interrupt) -> G::Move {
+        let config = self.config;
+        let player = self.inner.player();
+        guided_search_until(self, player, &config, stop)
+    }
+
+    /// The root statistics ([`guided_stats_until`]).
+    pub fn stats(&mut self) -> Vec<RootStat<G::Move>> {
+        let config = self.config;
+        let player = self.inner.player();
+        guided_stats_until(self, player, &config, &NEVER)
+    }
+}
+
+impl<G: MoveValues> SearchGame for GuidedSearch<'_, G> {
+    type State = SearchNode<G>;
+    type Action = G::Move;
+
+    fn determinize(&mut self, rng: &mut SplitMix64) -> SearchNode<G> {
+        self.inner.determinize(rng)
+    }
+
+    #[inline]
+    fn to_move(&self, s: &SearchNode<G>) -> Option<u8> {
+        self.inner.to_move(s)
+    }
+
+    #[inline]
+    fn legal(&self, s: &SearchNode<G>, out: &mut Vec<G::Move>) {
+        self.inner.legal(s, out);
+    }
+
+    #[inline]
+    fn apply(&self, s: &mut SearchNode<G>, mv: &G::Move) {
+        self.inner.apply(s, mv);
+    }
+
+    #[inline]
+    fn value(&self, s: &SearchNode<G>, player: u8) -> f64 {
+        self.inner.value(s, player)
+    }
+}
+
+impl<G: MoveValues> Guided for GuidedSearch<'_, G> {
+    fn players(&self) -> usize {
+        self.players
+    }
+
+    #[inline]
+    fn move_values(&mut self, s: &SearchNode<G>, mover: u8, legal: &[G::Move], out: &mut Vec<f32>) {
+        s.state
+            .move_values(mover, legal, self.policy, self.scratch, out);
+    }
+
+    fn end_values(&self, s: &SearchNode<G>, out: &mut [f64]) {
+        if s.state.is_over() {
+            let winner = s.state.winner();
+            for (p, v) in out.iter_mut().enumerate() {
+                *v = f64::from(u8::from(winner == Some(p as u8)));
+            }
+        } else {
+            for (p, v) in out.iter_mut().enumerate() {
+                *v = self.inner.value(s, p as u8);
+            }
+        }
+    }
+}
+
+/// The `ismcts+neural` player for the batch simulator: remembers what the moves it observes
+/// reveal, keeps its policy and the buffers of its forward passes.
+#[derive(Clone, Debug)]
+pub struct GuidedBot<G: MoveValues> {
+    iterations: u32,
+    rng: SplitMix64,
+    memory: G::Memory,
+    policy: Arc<Policy>,
+    scratch: Box<Scratch>,
+}
+
+impl<G: MoveValues> GuidedBot<G> {
+    pub fn new(iterations: u32, policy: Arc<Policy>, seed: u64) -> Self {
+        Self {
+            iterations,
+            rng: SplitMix64::new(seed),
+            memory: G::Memory::default(),
+            policy,
+            scratch: Box::default(),
+        }
+    }
+
+    /// The bot's move for the player to move in `state` (`buf` receives the legal list), the
+    /// search ending early once `stop` is set. A forced move is played without a search (no
+    /// seed drawn).
+    pub fn choose_until(
+        &mut self,
+        state: &G,
+        buf: &mut Vec<G::Move>,
+        stop: &Interrupt,
+    ) -> Result<Pick<G::Move>, EngineError> {
+        state.legal_moves_into(buf)?;
+        match buf.len() {
+            0 => return Err(EngineError::GameOver),
+            1 => return Ok(Pick::Listed(0)),
+            _ => {}
+        }
+        let config = GuidedConfig::new(self.iterations, self.rng.next());
+        let best = GuidedSearch::new(
+            state,
+            &mut self.memory,
+            &self.policy,
+            &mut self.scratch,
+            config,
+        )?
+        .best_move_until(stop);
+        Ok(Pick::Own(best))
+    }
+
+    /// See `mv` about to be applied to `before` (by any seat).
+    #[inline]
+    pub fn observe(&mut self, before: &G, mv: &G::Move) {
+        G::observe(&mut self.memory, before, mv);
+    }
+}
+
+/// One guided decision for the player to move in `state` with `policy` (checked to fit the
+/// game), `iterations` iterations and this `seed`, knowing what `memory` saw; the search ends
+/// early once `stop` is set. A forced move is returned without a search.
+pub fn guided_move_until<G: MoveValues>(
+    state: &G,
+    memory: &mut G::Memory,
+    policy: &Policy,
+    iterations: u32,
+    seed: u64,
+    stop: &Interrupt,
+) -> Result<G::Move, EngineError> {
+    let mut legal = Vec::new();
+    state.legal_moves_into(&mut legal)?;
+    match legal.len() {
+        0 => return Err(EngineError::GameOver),
+        1 => return Ok(legal.swap_remove(0)),
+        _ => {}
+    }
+    let mut scratch = Scratch::default();
+    let config = GuidedConfig::new(iterations, seed);
+    Ok(GuidedSearch::new(state, memory, policy, &mut scratch, config)?.best_move_until(stop))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::index_below;
+
+    #[test]
+    fn priors_are_a_softmax_at_the_temperature() {
+        let mut p = Vec::new();
+        priors(&[0.0, 0.1, -0.5], 0.1, &mut p);
+        assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        // A gap of 0.1 at temperature 0.1 is a ratio of e.
+        assert!((p[1] / p[0] - std::f64::consts::E).abs() < 1e-5, "{p:?}");
+        assert!(p[2] < 0.01 && p[2] > 0.0);
+        priors(&[0.3, 0.3], 0.1, &mut p);
+        assert_eq!(p, [0.5, 0.5]);
+    }
+
+    #[test]
+    fn a_value_is_the_movers_win_probability_the_rest_shared() {
+        assert_eq!(win_probability(1.0), 1.0);
+        assert_eq!(win_probability(-1.0), 0.0);
+        assert_eq!(win_probability(0.0), 0.5);
+        assert_eq!(win_probability(3.0), 1.0); // a network's value past the targets
+        let mut v = [0.0; 4];
+        leaf_values(0.2, 2, &mut v);
+        assert!((v[2] - 0.6).abs() < 1e-6);
+        for seat in [0, 1, 3] {
+            assert!((v[seat] - 0.4 / 3.0).abs() < 1e-6);
+        }
+        assert!((v.iter().sum::<f64>() - 1.0).abs() < 1e-6);
+    }
+
+    /// The toy of `search::tests` with a policy: the root player picks 0..3, a hidden coin
+    /// decides. Action 1 is best on average; the "policy" prefers action 0.
+    struct Toy {
+        evaluations: usize,
+    }
+    #[derive(Clone)]
+    struct ToyState {
+        coin: bool,
+        pick: Option<u8>,
+    }
+    impl SearchGame for Toy {
+        type State = ToyState;
+        type Action = u8;
+        fn determinize(&mut self, rng: &mut SplitMix64) -> ToyState {
+            ToyState {
+                coin: index_below(rng, 2) == 1,
+                pick: None,
+            }
+        }
+        fn to_move(&self, s: &ToyState) -> Option<u8> {
+            s.pick.is_none().then_some(0)
+        }
+        fn legal(&self, _s: &ToyState, out: &mut Vec<u8>) {
+            out.clear();
+            out.extend([0, 1, 2]);
+        }
+        fn apply(&self, s: &mut ToyState, a: &u8) {
+            s.pick = Some(*a);
+        }
+        fn value(&self, s: &ToyState, _player: u8) -> f64 {
+            match (s.pick, s.coin) {
+                (Some(0), true) => 1.0,
+                (Some(1), _) => 0.7,
+                (Some(2), false) => 0.9,
+                _ => 0.0,
+            }
+        }
+    }
+    impl Guided for Toy {
+        fn players(&self) -> usize {
+            1
+        }
+        fn move_values(&mut self, _s: &ToyState, _mover: u8, legal: &[u8], out: &mut Vec<f32>) {
+            self.evaluations += 1;
+            out.clear();
+            out.extend(legal.iter().map(|&a| [0.2, 0.0, -0.2][usize::from(a)]));
+        }
+    }
+
+    #[test]
+    fn one_iteration_plays_the_policys_move_and_more_find_the_best() {
+        let mut toy = Toy { evaluations: 0 };
+        let one = guided_stats_until(&mut toy, 0, &GuidedConfig::new(1, 3), &NEVER);
+        assert_eq!(one[0].action, 0, "{one:?}");
+        assert_eq!(toy.evaluations, 1);
+        let config = GuidedConfig::new(3000, 3);
+        let stats = guided_stats_until(&mut toy, 0, &config, &NEVER);
+        assert_eq!(stats[0].action, 1, "{stats:?}");
+        // The root's first iteration values it; every later one visits a child.
+        assert_eq!(stats.iter().map(|s| s.visits).sum::<u32>(), 2999);
+        assert_eq!(guided_stats_until(&mut toy, 0, &config, &NEVER), stats);
+        let stop = Interrupt::new();
+        stop.stop();
+        let stopped = guided_stats_until(&mut toy, 0, &config, &stop);
+        assert_eq!(
+            stopped[0].action, 0,
+            "a stopped search still has the policy's move"
+        );
+    }
+}
