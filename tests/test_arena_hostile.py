@@ -783,6 +783,10 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path, as_jso
         ("neural:p=1", [(None, "neural:p=1")]),
         ("neural,heuristic", [(None, "neural"), (None, "heuristic")]),
         ("h=heuristic,n=neural:a,b", [("h", "heuristic"), ("n", "neural:a,b")]),
+        # the guided search's policy path is the rest too; without a path it is one name
+        ("g=ismcts+neural:50:./a,b", [("g", "ismcts+neural:50:./a,b")]),
+        ("ismcts+neural:50,heuristic", [(None, "ismcts+neural:50"), (None, "heuristic")]),
+        ("ismcts+neural,random", [(None, "ismcts+neural"), (None, "random")]),
     ],
 )
 def test_the_entrants_text_rule(text: str, pairs: list[tuple[str | None, str]]) -> None:

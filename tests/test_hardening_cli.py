@@ -207,3 +207,20 @@ def test_readme_quick_start_runs() -> None:
     done = run("simulate", "--games", "100000", "--players", "4", "--bots", "heuristic,random")
     assert done.returncode == 0, done.stderr
     assert "win rate" in done.stdout and "heuristic" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("spec", "seats"),
+    [
+        ("heuristic,random", ["heuristic", "random", "heuristic", "random"]),
+        ("random,neural:./p,q.safetensors", ["random", "neural:./p,q.safetensors"] * 2),
+        ("random,ismcts+neural:9:./p,q", ["random", "ismcts+neural:9:./p,q"] * 2),
+        ("ismcts+neural:9,random", ["ismcts+neural:9", "random"] * 2),
+    ],
+)
+def test_bots_lists_keep_a_path_whole(spec: str, seats: list[str]) -> None:
+    """``--bots``: a policy path (``neural:PATH``, ``ismcts+neural:N:PATH``) is the rest of the
+    list, commas included; the guided search without a path is one name among others."""
+    from panda_core._cli_common import seat_bots
+
+    assert seat_bots(spec, 4) == seats

@@ -12,7 +12,7 @@ from typing import Any
 from panda_core._cli_args import Default, int_in, keep_default
 from panda_core._core import MAX_THREADS, PandaCoreError, check_players
 from panda_core._registry import DEFAULT_GAME, GAMES, SPECS, spec
-from panda_core.bot_import import REST_OF_TEXT
+from panda_core.bot_import import takes_rest
 
 __all__ = [
     "INTERRUPTED",
@@ -56,12 +56,12 @@ def add_game_options(parser: argparse.ArgumentParser, default: Default) -> None:
 
 def seat_bots(spec: str, players: int) -> list[str]:
     """``--bots``: comma-separated names repeated to fill the seats; more names than seats is a
-    mistake, not something to drop silently. A ``neural:PATH`` or ``exec:COMMAND`` takes the
-    rest of the list, commas included (as in the arena's ``-e``)."""
+    mistake, not something to drop silently. A ``neural:PATH``, ``ismcts+neural:N:PATH`` or
+    ``exec:COMMAND`` takes the rest of the list, commas included (as in the arena's ``-e``)."""
     names: list[str] = []
     rest = spec
     while rest.strip():
-        if rest.strip().startswith(REST_OF_TEXT):
+        if takes_rest(rest.strip()):
             names.append(rest.strip())
             break
         name, _, rest = rest.partition(",")

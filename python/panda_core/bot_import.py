@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import sys
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -49,6 +50,7 @@ __all__ = [
     "is_bot_path",
     "load_bot",
     "make_bot",
+    "takes_rest",
 ]
 
 EXEC_PREFIX = "exec:"
@@ -57,7 +59,18 @@ LLM_PREFIX = "llm:"
 """A language model: ``llm:MODEL``."""
 REST_OF_TEXT = ("neural:", EXEC_PREFIX)
 """Specs that take the rest of a comma-separated list (a path, a command: commas included), in
-every list of bots a command line takes (``-e`` of the arena, ``--bots``)."""
+every list of bots a command line takes (``-e`` of the arena, ``--bots``); with
+``ismcts+neural:N:PATH`` (:func:`takes_rest`)."""
+_GUIDED_PATH = re.compile(r"ismcts\+neural:\d+:")
+"""The guided search with a policy file: the path after the count is the rest of the text."""
+
+
+def takes_rest(spec: str) -> bool:
+    """Whether ``spec`` (stripped) names a path or a command, so it takes the rest of a
+    comma-separated list of bots, commas included."""
+    return spec.startswith(REST_OF_TEXT) or _GUIDED_PATH.match(spec) is not None
+
+
 ADAPTER_MODULE = "panda_core.protocol.adapter"
 """The protocol bot that plays a Python bot in a process of its own."""
 

@@ -36,9 +36,9 @@ from panda_core.arena.model import Entrant
 from panda_core.bot_import import (
     EXEC_PREFIX,
     LLM_PREFIX,
-    REST_OF_TEXT,
     bot_spec_kind,
     exec_command,
+    takes_rest,
 )
 from panda_core.bots import bot_name
 
@@ -73,8 +73,6 @@ def parse_entrants(entrants: object) -> tuple[Entrant, ...]:
 
 
 _NEURAL_PATH = "neural:"
-_REST_OF_TEXT = REST_OF_TEXT
-"""Specs that take the rest of their text (a path, a command: commas included)."""
 
 
 def split_entrants(text: str) -> list[tuple[str | None, str]]:
@@ -83,7 +81,7 @@ def split_entrants(text: str) -> list[tuple[str | None, str]]:
     rest = text
     while True:
         label, spec = _split_label(rest)
-        if spec.startswith(_REST_OF_TEXT):  # a path or a command: the rest, commas included
+        if takes_rest(spec):  # a path or a command: the rest, commas included
             out.append((label, spec))
             return out
         spec, comma, rest = spec.partition(",")
