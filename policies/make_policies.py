@@ -7,8 +7,14 @@
 Each game is one ``panda_core.train`` run with a fixed seed and decision budget (``RUNS``), in
 ``--work`` (default ``policies/runs/``, not committed): rerunning the command resumes unfinished
 runs and leaves finished ones alone, so the files are the same whenever and however often it is
-run (the policy files byte for byte; the manifest's wall times are the runs' own). The learning
-curves are copied to ``docs/img/train_{game}.png`` (docs/train_your_agent.md shows them).
+run (the policy files byte for byte; the manifest's wall times are the runs' own).
+
+The policy shipped is the run's best checkpoint on held-out deals: every curve row's policy
+(the run keeps them in ``checkpoints/``) plays ``HELD_OUT_GAMES`` games against three heuristic
+bots on deals of its own seed (not the curve's, not the strength benchmark's), and the best wins
+(ties: the earlier). Those rates go to ``policies/checkpoints_{game}.csv``. The learning curves,
+with ``ismcts:200``'s win rate on the curve's own deals as a line, are drawn to
+``docs/img/train_{game}.png`` (docs/train_your_agent.md shows them).
 
 After replacing the files, rebuild the extension (it embeds them): ``maturin develop --release``.
 """
@@ -24,9 +30,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from panda_core._registry import GAMES
+from panda_core._registry import GAMES, spec
 from panda_core.train import TrainSettings, read_policy, train
-from panda_core.train.curve import CurveRow
+from panda_core.train.evaluate import evaluate, win_rates  # the module shadows the name
+from panda_core.train.run import checkpoint_policies, eval_seed
+from panda_core.train.curve import CurveRow, draw_curve
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -34,22 +42,78 @@ MANIFEST = HERE / "MANIFEST.json"
 
 SEED = 12
 """The seed of every shipped run (issue 12)."""
+HELD_OUT_SEED = 2
+"""The held-out deals the best checkpoint is chosen on: ``SeedSequence([SEED, 2])``."""
+HELD_OUT_GAMES = 2000
+SEARCH = "ismcts:200"
+"""The search bot drawn beside each curve, on the curve's deals."""
 RUNS: dict[str, TrainSettings] = {
     "head": TrainSettings(
-        game="head", seed=SEED, decisions=100_000_000, num_envs=256, eval_every=10_000_000,
-        eval_games=1000,
+        game="head", seed=SEED, decisions=60_000_000, num_envs=256, eval_every=3_000_000,
+        eval_games=1000, target="round",
     ),
     "year": TrainSettings(
-        game="year", seed=SEED, decisions=15_000_000, num_envs=64, eval_every=1_500_000,
-        eval_games=1000,
+        game="year", seed=SEED, decisions=24_000_000, num_envs=64, eval_every=1_500_000,
+        eval_games=1000, target="round",
     ),
     "spin": TrainSettings(
-        game="spin", seed=SEED, decisions=15_000_000, num_envs=64, eval_every=1_500_000,
-        eval_games=1000,
+        game="spin", seed=SEED, decisions=24_000_000, num_envs=64, eval_every=1_500_000,
+        eval_games=1000, target="round",
     ),
 }  # fmt: skip
-"""The shipped runs: 4 players, the trainer's default network and learning settings; budgets of
-about twenty minutes each on a 2-core laptop CPU."""
+"""The shipped runs: 4 players, the trainer's default network and learning settings, and the
+recipe options that won their A/B runs (docs/train_your_agent.md#what-each-option-gained)."""
+
+
+def held_out_seed() -> int:
+    import numpy as np
+
+    return int(np.random.SeedSequence([SEED, HELD_OUT_SEED]).generate_state(1)[0])
+
+
+def choose(game: str, settings: TrainSettings, out: Path) -> tuple[int, Path, list[str]]:
+    """The best checkpoint of the run in ``out`` on the held-out deals: its decisions, its file
+    and the CSV rows of every checkpoint's rate (cached in ``out/held_out.csv``)."""
+    cache = out / "held_out.csv"
+    known: dict[int, str] = {}
+    if cache.exists():
+        for line in cache.read_text().splitlines()[1:]:
+            known[int(line.split(",")[0])] = line
+    seed = held_out_seed()
+    best: tuple[float, int, Path] | None = None
+    for decisions, path in checkpoint_policies(out).items():
+        if decisions not in known:
+            rate = evaluate(path, settings.game, settings.players, HELD_OUT_GAMES, seed)
+            won = rate["heuristic"]
+            low, high = won.interval
+            known[decisions] = f"{decisions},{won.games},{won.rate:.4f},{low:.4f},{high:.4f}"
+            header = "decisions,games,win_vs_heuristic,low,high\n"
+            cache.write_text(header + "\n".join(known[d] for d in sorted(known)) + "\n")
+            print(f"{game}: checkpoint {decisions:,}: held out vs 3 heuristic {won.rate:.1%}")
+        rate_now = float(known[decisions].split(",")[2])
+        if best is None or rate_now > best[0]:
+            best = (rate_now, decisions, path)
+    if best is None:
+        raise SystemExit(f"{game}: the run in {out} kept no checkpoints")
+    rows = ["decisions,games,win_vs_heuristic,low,high"] + [known[d] for d in sorted(known)]
+    return best[1], best[2], rows
+
+
+def search_line(game: str, settings: TrainSettings, out: Path) -> float:
+    """``ismcts:200``'s win rate against three heuristic bots on the curve's deals (cached in
+    ``out/search_line.json``: a fixed-iteration search is deterministic given the seed)."""
+    cache = out / "search_line.json"
+    key = {"bot": SEARCH, "games": settings.eval_games, "seed": settings.seed}
+    if cache.exists():
+        saved = json.loads(cache.read_text())
+        if saved.get("key") == key:
+            return float(saved["rate"])
+    rate = win_rates(
+        SEARCH, settings.game, settings.players, settings.eval_games, eval_seed(settings.seed),
+        opponents=("heuristic",),
+    )["heuristic"].rate  # fmt: skip
+    cache.write_text(json.dumps({"key": key, "rate": rate}) + "\n")
+    return rate
 
 
 def _row(row: CurveRow | None) -> str:
@@ -73,13 +137,24 @@ def make(game: str, work: Path) -> dict[str, Any]:
             print(f"{game}:{_row(row)}", flush=True)
 
     result = train(settings, work / game, progress)
+    chosen, best, held_out = choose(game, settings, result.out)
     target = HERE / f"{game}.safetensors"
-    shutil.copyfile(result.policy, target)
-    shutil.copyfile(result.out / "curve.png", ROOT / "docs" / "img" / f"train_{game}.png")
+    shutil.copyfile(best, target)
+    (HERE / f"checkpoints_{game}.csv").write_text("\n".join(held_out) + "\n")
+    search = search_line(game, settings, result.out)
+    draw_curve(
+        result.curve,
+        ROOT / "docs" / "img" / f"train_{game}.png",
+        f"panda-core train: {spec(settings.game).title}, {settings.players} players, "
+        f"seed {settings.seed} (shipped: {chosen:,} decisions)",
+        1 / settings.players,
+        {f"{SEARCH} vs 3 heuristic": search},
+    )
     shutil.copyfile(result.out / "curve.csv", HERE / f"curve_{game}.csv")
     policy = read_policy(target)
     meta = policy.metadata
-    last = result.curve[-1]
+    last = next(r for r in result.curve if r.decisions == chosen)
+    held = next(line for line in held_out[1:] if int(line.split(",")[0]) == chosen).split(",")
     print(f"{game}: done in {time.perf_counter() - started:.0f} s this session", flush=True)
     return {
         "file": target.name,
@@ -93,9 +168,16 @@ def make(game: str, work: Path) -> dict[str, Any]:
         "players": settings.players,
         "seed": settings.seed,
         "decisions": result.decisions,
+        "checkpoint": chosen,
+        "held_out_vs_3_heuristic": {
+            "rate": float(held[2]),
+            "games": int(held[1]),
+            "seed": [SEED, HELD_OUT_SEED],
+        },
+        "search_line": {"bot": SEARCH, "vs_3_heuristic": round(search, 4)},
         "train_seconds": round(result.seconds, 1),
         "settings": settings.to_json(),
-        "final_win_rate": {
+        "checkpoint_win_rate": {
             "vs_3_heuristic": round(last.heuristic.rate, 4),
             "vs_3_random": round(last.random.rate, 4),
             "games": last.heuristic.games,

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from panda_core.train.errors import TrainError
-    from panda_core.train.evaluate import WinRate, evaluate
+    from panda_core.train.evaluate import WinRate, evaluate, win_rates
     from panda_core.train.policy_file import PolicyFile, read_policy, write_policy
-    from panda_core.train.run import TrainResult, train
+    from panda_core.train.run import TrainResult, checkpoint_policies, eval_seed, train
     from panda_core.train.settings import TrainSettings
 
 __all__ = [
@@ -31,9 +31,12 @@ __all__ = [
     "TrainResult",
     "TrainSettings",
     "WinRate",
+    "checkpoint_policies",
+    "eval_seed",
     "evaluate",
     "read_policy",
     "train",
+    "win_rates",
     "write_policy",
 ]
 
@@ -41,6 +44,9 @@ _HOMES = {
     "TrainError": "errors",
     "WinRate": "evaluate",
     "evaluate": "evaluate",
+    "win_rates": "evaluate",
+    "checkpoint_policies": "run",
+    "eval_seed": "run",
     "PolicyFile": "policy_file",
     "read_policy": "policy_file",
     "write_policy": "policy_file",

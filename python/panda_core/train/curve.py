@@ -113,10 +113,16 @@ def read_curve(path: str | os.PathLike[str]) -> list[CurveRow]:
 
 
 def draw_curve(
-    rows: list[CurveRow], path: str | os.PathLike[str], title: str, chance: float
+    rows: list[CurveRow],
+    path: str | os.PathLike[str],
+    title: str,
+    chance: float,
+    references: dict[str, float] | None = None,
 ) -> None:
     """Draw the win rates (with their 95% intervals) against decisions and against training
-    time, and the loss, to a PNG at ``path``; ``chance`` is the win rate of an even seat."""
+    time, and the loss, to a PNG at ``path``; ``chance`` is the win rate of an even seat, and
+    ``references`` more horizontal lines (label: win rate, e.g. a search bot's on the same
+    deals)."""
     import matplotlib
 
     matplotlib.use("Agg")  # no display: files only
@@ -137,6 +143,10 @@ def draw_curve(
                 alpha=0.2,
             )
         axis.axhline(chance, color="grey", linestyle="--", label="chance")
+        for (label, rate), style in zip(
+            (references or {}).items(), (":", "-.", "--"), strict=False
+        ):
+            axis.axhline(rate, color="tab:red", linestyle=style, label=label)
         axis.set_xlabel(f"training {label}")
         axis.set_ylabel("win rate (95% interval)")
         axis.set_ylim(0, 1)

@@ -22,7 +22,7 @@ from panda_core._registry import GameName, spec
 from panda_core.simulate import simulate
 from panda_core.train.policy_file import PolicyFile
 
-__all__ = ["OPPONENTS", "PolicyBot", "WinRate", "evaluate", "policy_seat"]
+__all__ = ["OPPONENTS", "PolicyBot", "WinRate", "evaluate", "policy_seat", "win_rates"]
 
 OPPONENTS = ("heuristic", "random")
 """The line-ups of an evaluation: the policy against three (players - 1) of each."""
@@ -89,14 +89,27 @@ def evaluate(
     :data:`OPPONENTS`, over about ``games`` games each: ``ceil(games / players)`` deals from
     ``seed``, each played once with the policy in every seat."""
     spec(game)
-    seat = policy_seat(path)
+    return win_rates(policy_seat(path), game, players, games, seed, threads)
+
+
+def win_rates(
+    bot: str,
+    game: GameName,
+    players: int,
+    games: int,
+    seed: int,
+    threads: int | None = None,
+    opponents: tuple[str, ...] = OPPONENTS,
+) -> dict[str, WinRate]:
+    """Win rates of the built-in ``bot`` on the deals :func:`evaluate` plays (so a search bot's
+    line can be drawn beside a policy's curve, on the same deals)."""
     deals = -(-games // players)
     out = {}
-    for opponent in OPPONENTS:
+    for opponent in opponents:
         wins = 0
         for position in range(players):
             bots: list[Any] = [opponent] * players
-            bots[position] = seat
+            bots[position] = bot
             result = simulate(
                 deals, game=game, players=players, bots=bots, seed=seed, threads=threads
             )

@@ -6,7 +6,10 @@ The folder (``out``) holds
 * ``policy.safetensors`` — the latest policy (format 1: the bot ``neural:PATH`` plays it);
 * ``train_state.safetensors`` — everything needed to go on exactly where it stopped
   (``checkpoint.py``: a format that cannot run code, checked when read);
-* ``curve.csv`` and ``curve.png`` — the learning curve (``curve.py``).
+* ``curve.csv`` and ``curve.png`` — the learning curve (``curve.py``);
+* ``checkpoints/{decisions}.safetensors`` — the policy of every curve row (a copy of
+  ``policy.safetensors`` when the row was evaluated), so that the best one can be chosen on other
+  deals afterwards (``checkpoint_policies``; ``policies/make_policies.py`` ships the best).
 
 Every ``eval_every`` decisions (and at the end) the run writes a checkpoint, evaluates the policy
 and adds a curve row. Everything it computes is a function of the settings, so the same settings
@@ -46,6 +49,7 @@ from panda_core.train.samples import Samples
 from panda_core.train.settings import TrainSettings
 
 __all__ = [
+    "CHECKPOINTS",
     "CURVE_CSV",
     "CURVE_PNG",
     "OLD_STATE",
@@ -54,6 +58,8 @@ __all__ = [
     "STATE",
     "Progress",
     "TrainResult",
+    "checkpoint_policies",
+    "eval_seed",
     "train",
 ]
 
@@ -65,6 +71,8 @@ OLD_STATE = "train_state"
 MAX_SETTINGS_BYTES = 64 << 10
 CURVE_CSV = "curve.csv"
 CURVE_PNG = "curve.png"
+CHECKPOINTS = "checkpoints"
+"""The folder of the curve rows' policies (``{decisions:015d}.safetensors``)."""
 SHUFFLE_BATCHES = 4
 """Finished decisions are learned from once at least this many batches of them are ready, in a
 shuffled order: consecutive decisions of one game are strongly correlated. (The default of
@@ -105,6 +113,25 @@ def train(
     session = _Run(settings, folder, progress)  # reads and checks the train state, if any
     _write_settings(folder, settings)  # only once the state was found good: nothing else changes
     return session.run()
+
+
+def eval_seed(seed: int) -> int:
+    """The seed of the deals a run of ``seed`` evaluates its curve rows on."""
+    return int(np.random.SeedSequence([seed, 1]).generate_state(1)[0])
+
+
+def checkpoint_policies(out: str | os.PathLike[str]) -> dict[int, Path]:
+    """The policy file of each curve row a run folder kept, by decisions (files whose names are
+    not a row's are left out; the files themselves are checked when they are read)."""
+    folder = Path(out) / CHECKPOINTS
+    found: dict[int, Path] = {}
+    if not folder.is_dir():
+        return found
+    for path in folder.iterdir():
+        stem, suffix = path.stem, path.suffix
+        if suffix == ".safetensors" and len(stem) == 15 and stem.isdigit() and path.is_file():
+            found[int(stem)] = path
+    return dict(sorted(found.items()))
 
 
 def _prepare(folder: Path, settings: TrainSettings) -> Path:
@@ -185,7 +212,7 @@ class _Run:
             average = params if settings.ema is not None else None
             self.state = TrainState(params, fresh, Counters(), actor=None, ema=average)
         self.curve = read_curve(folder / CURVE_CSV)
-        self.eval_seed = int(np.random.SeedSequence([settings.seed, 1]).generate_state(1)[0])
+        self.eval_seed = eval_seed(settings.seed)
 
     def run(self) -> TrainResult:
         settings, state = self.settings, self.state
@@ -275,6 +302,15 @@ class _Run:
         write_policy(played, self.settings, self.folder / POLICY, state.counters.decisions)
         save_state(self.folder / STATE, state, self.settings)
 
+    def _keep_policy(self, decisions: int) -> None:
+        """A copy of the row's policy in ``checkpoints/`` (written whole, then renamed)."""
+        folder = self.folder / CHECKPOINTS
+        folder.mkdir(exist_ok=True)
+        target = folder / f"{decisions:015d}.safetensors"
+        partial = target.with_suffix(".partial")
+        partial.write_bytes((self.folder / POLICY).read_bytes())
+        os.replace(partial, target)
+
     def _evaluate(self) -> None:
         """A curve row for the current state (the checkpoint is written first: an interrupted
         evaluation is redone on resume)."""
@@ -296,6 +332,7 @@ class _Run:
             counters.decisions, counters.seconds, loss, rates["heuristic"], rates["random"]
         )
         self.curve = [r for r in self.curve if r.decisions < row.decisions] + [row]
+        self._keep_policy(counters.decisions)
         write_curve(self.curve, self.folder / CURVE_CSV)
         draw_curve(
             self.curve,
