@@ -50,7 +50,24 @@ pub struct GuidedConfig {
     pub iterations: u32,
     pub c_puct: f64,
     pub temperature: f64,
+    /// How an action gets its prior when it is legal in a determinization that reaches an
+    /// expanded node without a child for it.
+    pub late: LateChild,
+    /// The weight of a rollout in a leaf's value (AlphaGo's λ): 0 values a leaf by the policy
+    /// alone, 1 by a rollout of the game's rollout policy to the search horizon alone.
+    pub rollout_mix: f64,
     pub seed: u64,
+}
+
+/// The prior of an action met at an expanded node after its expansion (a determinization dealt
+/// the mover other cards).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LateChild {
+    /// The policy is run again on that determinization: its priors, its estimate.
+    Evaluate,
+    /// No forward pass: the mean prior and the mean estimate of the node's children so far, so
+    /// an iteration runs the policy once (at its leaf).
+    SiblingMean,
 }
 
 impl GuidedConfig {
@@ -60,6 +77,8 @@ impl GuidedConfig {
             iterations,
             c_puct: DEFAULT_C_PUCT,
             temperature: DEFAULT_TEMPERATURE,
+            late: LateChild::Evaluate,
+            rollout_mix: 0.0,
             seed,
         }
     }
@@ -150,6 +169,34 @@ impl<A> Node<A> {
     }
 }
 
+/// Add a child of `parent` for `action` (children stay sorted by action); its index.
+fn add_child<A: Ord>(
+    nodes: &mut Vec<Node<A>>,
+    parent: u32,
+    action: A,
+    mover: u8,
+    prior: f64,
+    init: f64,
+) -> u32 {
+    let child = nodes.len() as u32;
+    let at = nodes[parent as usize]
+        .children
+        .partition_point(|&x| nodes[x as usize].action.as_ref().expect("child") < &action);
+    nodes.push(Node {
+        action: Some(action),
+        mover,
+        children: Vec::new(),
+        visits: 0,
+        available: 0,
+        reward: 0.0,
+        prior,
+        init,
+        expanded: false,
+    });
+    nodes[parent as usize].children.insert(at, child);
+    child
+}
+
 /// Run the guided search for `player` (to move at the root) and return the root statistics, best
 /// (most visited; ties to the higher mean, then the lower action) first; `mean` counts the
 /// policy's virtual visit. Ends early once `stop` is set (polled before every iteration after
@@ -173,6 +220,7 @@ pub fn guided_stats_until<G: Guided>(
         expanded: false,
     }];
     let mut values = vec![0.0f64; game.players().max(1)];
+    let mut rolled = values.clone();
     let mut legal: Vec<G::Action> = Vec::with_capacity(64);
     let mut q: Vec<f32> = Vec::with_capacity(64);
     let mut prior: Vec<f64> = Vec::with_capacity(64);
@@ -221,28 +269,25 @@ pub fn guided_stats_until<G: Guided>(
                 }
             }
             let fresh = !nodes[node as usize].expanded;
-            if fresh || !missing.is_empty() {
+            if !fresh && !missing.is_empty() && config.late == LateChild::SiblingMean {
+                let children = &nodes[node as usize].children;
+                let count = children.len().max(1) as f64;
+                let (p, e) = children.iter().fold((0.0, 0.0), |(p, e), &c| {
+                    (p + nodes[c as usize].prior, e + nodes[c as usize].init)
+                });
+                let (p, e) = (p / count, e / count);
+                for &i in &missing {
+                    let child = add_child(&mut nodes, node, legal[i].clone(), mover, p, e);
+                    available.push(child);
+                }
+            } else if fresh || !missing.is_empty() {
                 game.move_values(&state, mover, &legal, &mut q);
                 debug_assert_eq!(q.len(), legal.len());
                 priors(&q, config.temperature, &mut prior);
                 for &i in &missing {
-                    let action = legal[i].clone();
-                    let child = nodes.len() as u32;
-                    nodes.push(Node {
-                        action: Some(action.clone()),
-                        mover,
-                        children: Vec::new(),
-                        visits: 0,
-                        available: 0,
-                        reward: 0.0,
-                        prior: prior[i],
-                        init: win_probability(q[i]),
-                        expanded: false,
-                    });
-                    let at = nodes[node as usize].children.partition_point(|&x| {
-                        nodes[x as usize].action.as_ref().expect("child") < &action
-                    });
-                    nodes[node as usize].children.insert(at, child);
+                    let init = win_probability(q[i]);
+                    let child =
+                        add_child(&mut nodes, node, legal[i].clone(), mover, prior[i], init);
                     available.push(child);
                 }
                 if fresh {
@@ -250,6 +295,15 @@ pub fn guided_stats_until<G: Guided>(
                     nodes[node as usize].expanded = true;
                     let best = q.iter().copied().fold(f32::NEG_INFINITY, f32::max);
                     leaf_values(best, mover, &mut values);
+                    if config.rollout_mix > 0.0 {
+                        let mut end = state.clone();
+                        game.rollout(&mut end, &mut rng, &mut legal);
+                        game.end_values(&end, &mut rolled);
+                        let mix = config.rollout_mix;
+                        for (v, r) in values.iter_mut().zip(&rolled) {
+                            *v = (1.0 - mix) * *v + mix * r;
+                        }
+                    }
                     break;
                 }
             }
@@ -399,6 +453,10 @@ impl<G: MoveValues> SearchGame for GuidedSearch<'_, G> {
     #[inline]
     fn apply(&self, s: &mut SearchNode<G>, mv: &G::Move) {
         self.inner.apply(s, mv);
+    }
+
+    fn rollout(&self, s: &mut SearchNode<G>, rng: &mut SplitMix64, buf: &mut Vec<G::Move>) {
+        self.inner.rollout(s, rng, buf);
     }
 
     #[inline]

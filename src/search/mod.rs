@@ -53,7 +53,7 @@ pub mod settings;
 
 pub use crate::contract::{Horizon, Rollout};
 pub use game_search::{ismcts_move, ismcts_move_until, GameSearch, IsmctsBot, Searchable};
-pub use guided::{guided_move_until, GuidedBot, GuidedConfig, GuidedSearch, MoveValues};
+pub use guided::{guided_move_until, GuidedBot, GuidedConfig, GuidedSearch, LateChild, MoveValues};
 pub use ismcts::{search, search_stats, IsmctsConfig, RootStat, SearchGame};
 pub use settings::SearchSettings;
 
