@@ -22,12 +22,18 @@ Two of the recipe's options act here: ``skip_forced`` keeps only the decisions w
 legal move, and ``rounds`` tags each decision with its round (a hand in Panda Head) and records
 the round's values the env reports when it ends (``round_results``), for targets that include
 them (``buffer.py``).
+
+With ``opponents`` (``TrainSettings.opponents``, ``opponents.py``), some envs seat the network in
+one seat per game (the learner's) and a built-in bot or a past self in the others: their moves
+replace the network's where they are to move, exploration applies to the learner's moves only,
+and only the learner's decisions are kept (the opponents' are not learned from).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import jax
@@ -38,6 +44,7 @@ import numpy.typing as npt
 from panda_core.train._game import GameInfo
 from panda_core.train.buffer import EpisodeBuffer
 from panda_core.train.network import Params, forward, score_moves
+from panda_core.train.opponents import Opponents
 from panda_core.train.samples import Samples
 
 __all__ = ["Actor", "actor_seeds"]
@@ -76,6 +83,12 @@ def _random_legal(mask: npt.NDArray[np.bool_], draws: npt.NDArray[np.float64]) -
     """For each row of ``mask``, the legal column picked by the uniform ``draws`` in [0, 1)."""
     counts = mask.sum(axis=1)
     picks = np.minimum((draws * counts).astype(np.int64), counts - 1)
+    return _nth_legal(mask, picks)
+
+
+def _nth_legal(mask: npt.NDArray[np.bool_], picks: npt.NDArray[np.int64]) -> Any:
+    """For each row of ``mask``, the column of its ``picks[i]``-th legal id (0-based, in
+    increasing order: a move index of ``step_moves``, as ``bot_moves`` gives it, to an id)."""
     return np.argmax(np.cumsum(mask, axis=1) > picks[:, None], axis=1)
 
 
@@ -94,10 +107,12 @@ class Actor:
         seed: int,
         skip_forced: bool = False,
         rounds: bool = False,
+        opponents: Opponents | None = None,
     ) -> None:
         self.info = info
         self.skip_forced = skip_forced
         self.rounds = rounds
+        self.opponents = opponents
         self.env = info.new_vector_env(num_envs, players, threads)
         env_seed, self.rng, self.shuffle_rng = actor_seeds(seed)
         self.obs, self.mask, self.player = self.env.reset(env_seed)
@@ -115,13 +130,20 @@ class Actor:
         """One decision in every env, kept in :attr:`buffer` until its game ends."""
         explore = self.rng.random(self.num_envs) < epsilon
         draws = self.rng.random(self.num_envs)
+        mine = None
+        if self.opponents is not None:
+            mine = self.opponents.learner_to_move(self.player, self._games, self.env.players)
         if self.info.kind == "action-values":
-            rows, columns, result, choices = self._step_actions(params, explore, draws)
+            rows, columns, result, choices = self._step_actions(params, explore, draws, mine)
         else:
-            rows, columns, result, choices = self._step_moves(params, explore, draws)
+            rows, columns, result, choices = self._step_moves(params, explore, draws, mine)
         rounds = self._rounds if self.rounds else None
-        if self.skip_forced:
-            keep = choices > 1
+        if self.skip_forced or mine is not None:
+            keep: npt.NDArray[np.bool_] = np.ones(self.num_envs, dtype=np.bool_)
+            if self.skip_forced:
+                keep = choices > 1
+            if mine is not None:
+                keep = keep & mine
             kept = None if rounds is None else rounds[keep]
             self.buffer.add(rows[keep], columns[keep], self.player[keep], self._games[keep], kept)
             self._lengths += keep
@@ -142,6 +164,8 @@ class Actor:
             self._games[ended] = self._next_game + np.arange(ended.size)
             self._next_game += ended.size
             self._lengths[ended] = 0
+            if self.opponents is not None:
+                self.opponents.start_games(ended)
 
     def set_threads(self, threads: int | None) -> None:
         """Use ``threads`` engine threads from now on (a resumed run may change them; results
@@ -178,6 +202,14 @@ class Actor:
             values["next_round"] = self._next_round
             values["round_base"] = self.buffer.round_base
             arrays["rounds"] = self._rounds
+        if self.opponents is not None:
+            # The past selves' weights are trees: the checkpoint writes them (``past.G…``).
+            values["opponents"] = {
+                "rng": self.opponents.rng.bit_generator.state,
+                "generations": sorted(self.opponents.past),
+                "next_generation": self.opponents.next_generation,
+            }
+            arrays["opponents.draws"] = self.opponents.draws
         return values, arrays
 
     @classmethod
@@ -191,13 +223,15 @@ class Actor:
         arrays: dict[str, npt.NDArray[Any]],
         skip_forced: bool = False,
         next_round: int | None = None,
+        opponents: Opponents | None = None,
     ) -> Actor:
         """The actor a :meth:`snapshot` described, from its parts once the checkpoint reader has
         checked them (the env rebuilt by the engine, the generators, the buffer, the arrays; with
-        rounds, ``next_round``)."""
+        rounds, ``next_round``; with opponents, theirs)."""
         actor = cls.__new__(cls)
         actor.info = info
         actor.skip_forced = skip_forced
+        actor.opponents = opponents
         actor.rounds = next_round is not None
         actor.env = env
         actor.rng, actor.shuffle_rng = generators
@@ -225,17 +259,32 @@ class Actor:
         return self.buffer.take(round_weight, int(self._rounds.min()))
 
     def _step_actions(
-        self, params: Params, explore: npt.NDArray[np.bool_], draws: npt.NDArray[np.float64]
+        self,
+        params: Params,
+        explore: npt.NDArray[np.bool_],
+        draws: npt.NDArray[np.float64],
+        mine: npt.NDArray[np.bool_] | None,
     ) -> tuple[Any, Any, Any, Any]:
-        values = np.asarray(_FORWARD(params, jnp.asarray(self.obs)))
-        greedy = np.argmax(np.where(self.mask, values, -np.inf), axis=1)  # ties: the lowest id
+        def greedy_of(weights: Params) -> Any:
+            values = np.asarray(_FORWARD(weights, jnp.asarray(self.obs)))
+            return np.argmax(np.where(self.mask, values, -np.inf), axis=1)  # ties: the lowest id
+
+        greedy = greedy_of(params)
         actions = np.where(explore, _random_legal(self.mask, draws), greedy)
+        if mine is not None and not mine.all():
+            assert self.opponents is not None
+            to_ids = partial(_nth_legal, self.mask)  # bot_moves gives move indices
+            actions = self.opponents.moves(self.env, ~mine, greedy_of, actions, to_ids)
         rows = self.obs
         choices = self.mask.sum(axis=1) if self.skip_forced else None
         return rows, actions, self.env.step(actions), choices
 
     def _step_moves(
-        self, params: Params, explore: npt.NDArray[np.bool_], draws: npt.NDArray[np.float64]
+        self,
+        params: Params,
+        explore: npt.NDArray[np.bool_],
+        draws: npt.NDArray[np.float64],
+        mine: npt.NDArray[np.bool_] | None,
     ) -> tuple[Any, Any, Any, Any]:
         features, offsets = self.env.legal_move_features()
         starts, counts = offsets[:-1], np.diff(offsets)
@@ -245,15 +294,22 @@ class Actor:
         move_env[:total] = np.repeat(np.arange(self.num_envs, dtype=np.int32), counts)
         moves = np.zeros((padded, features.shape[1]), dtype=np.float32)
         moves[:total] = features
-        scores = np.asarray(_SCORE(params, self.obs, moves, move_env))[:total]
-        best = np.maximum.reduceat(scores, starts)
-        # The first row of each env reaching its best score: ties go to the lowest move index.
-        first = np.minimum.reduceat(
-            np.where(scores == best[move_env[:total]], np.arange(total), total), starts
-        )
-        greedy = first - starts
+
+        def greedy_of(weights: Params) -> Any:
+            scores = np.asarray(_SCORE(weights, self.obs, moves, move_env))[:total]
+            best = np.maximum.reduceat(scores, starts)
+            # The first row of each env reaching its best score: ties to the lowest move index.
+            first = np.minimum.reduceat(
+                np.where(scores == best[move_env[:total]], np.arange(total), total), starts
+            )
+            return first - starts
+
+        greedy = greedy_of(params)
         random = np.minimum((draws * counts).astype(np.int64), counts - 1)
         indices = np.where(explore, random, greedy)
+        if mine is not None and not mine.all():
+            assert self.opponents is not None
+            indices = self.opponents.moves(self.env, ~mine, greedy_of, indices)
         rows = np.concatenate([self.obs, features[starts + indices]], axis=1)
         columns = np.zeros(self.num_envs, dtype=np.int32)
         return rows, columns, self.env.step_moves(indices), counts

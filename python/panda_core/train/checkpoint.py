@@ -7,7 +7,9 @@ else; docs/train_your_agent.md, "The train state"). Its tensors are the network'
 arrays, named by their place in the tree (``params['params']['Dense_0']['kernel']``,
 ``opt_state[0].mu['params']…``; with ``ema``, the averaged weights ``ema['params']…``), and the
 self-play arrays (``actor.*``, ``pending.*``; with a round target, ``actor.rounds``,
-``actor.buffer.round_ids`` and ``actor.buffer.round_values``); its header metadata holds
+``actor.buffer.round_ids`` and ``actor.buffer.round_values``; with opponents,
+``actor.opponents.draws`` and the past selves' weights ``past.G['params']…``, ``G`` each kept
+snapshot's generation); its header metadata holds
 
 * ``format`` / ``format_version`` (:data:`STATE_FORMAT`, :data:`STATE_VERSION`);
 * ``state``: a JSON document with the game, the sha256 of the run's settings
@@ -47,7 +49,7 @@ from panda_core._files import open_regular
 from panda_core.train._game import GameInfo
 from panda_core.train.errors import TrainError
 from panda_core.train.network import Params
-from panda_core.train.settings import TrainSettings
+from panda_core.train.settings import PAST_SELVES, TrainSettings
 
 __all__ = [
     "MAX_HEADER_BYTES",
@@ -137,6 +139,9 @@ def save_state(path: str | os.PathLike[str], state: TrainState, settings: TrainS
     if state.actor is not None:
         actor, arrays = state.actor.snapshot()
         tensors.update({f"actor.{name}": array for name, array in arrays.items()})
+        if state.actor.opponents is not None:
+            for generation, past in state.actor.opponents.past.items():
+                tensors.update(_leaves(f"past.{generation}", past))
     if state.pending is not None:
         pending = state.pending
         tensors.update(
@@ -185,14 +190,18 @@ def _expected(
     params: Params,
     opt_state: Any,
     document: dict[str, Any],
+    generations: list[int],
 ) -> dict[str, tuple[str, tuple[int | str, ...]]]:
     """Every tensor the file must hold: name -> (safetensors dtype, shape), a ``str`` in a shape
-    being a length the file decides (the same letter, the same length)."""
+    being a length the file decides (the same letter, the same length); ``generations``: the
+    past selves the document lists (checked by :func:`_generations`), each a tree of
+    ``params``'s shapes."""
     kinds = {np.dtype(v): k for k, v in _DTYPES.items()}
     expected: dict[str, tuple[str, tuple[int | str, ...]]] = {}
     trees = [("params", params), ("opt_state", opt_state)]
     if settings.ema is not None:
         trees.append(("ema", params))
+    trees += [(f"past.{generation}", params) for generation in generations]
     for prefix, tree in trees:
         for name, leaf in _leaves(prefix, tree).items():
             expected[name] = (kinds[leaf.dtype], tuple(leaf.shape))
@@ -213,6 +222,8 @@ def _expected(
                 "actor.buffer.rewards": ("F32", ("g", players)),
             }
         )
+        if settings.opponents != "self":
+            expected["actor.opponents.draws"] = ("I64", (envs,))
         if settings.target != "game":
             expected.update(
                 {
@@ -337,6 +348,40 @@ def _document(where: str, metadata: Any, settings: TrainSettings) -> dict[str, A
     return document
 
 
+def _generations(where: str, document: dict[str, Any], settings: TrainSettings) -> list[int]:
+    """The past selves' generations the self-play state lists (opponents of kind ``past``),
+    checked before they name any tensor: increasing, below ``next_generation``, at most
+    :data:`PAST_SELVES` plus one per env (a game in progress keeps its past self)."""
+    actor = document["actor"]
+    if actor is None or settings.opponents == "self":
+        return []
+    opponents = actor.get("opponents")
+    if not isinstance(opponents, dict) or set(opponents) != {
+        "rng",
+        "generations",
+        "next_generation",
+    }:
+        raise TrainError(f"{where}: damaged opponents state (fields)")
+    generations, next_generation = opponents["generations"], opponents["next_generation"]
+    past = "past" in settings.opponent_envs()
+    ok = (
+        isinstance(next_generation, int)
+        and not isinstance(next_generation, bool)
+        and 0 <= next_generation < 2**62
+        and isinstance(generations, list)
+        and all(isinstance(g, int) and not isinstance(g, bool) for g in generations)
+        and generations == sorted(set(generations))
+        and all(0 <= g < next_generation for g in generations)
+        and (1 <= len(generations) <= PAST_SELVES + settings.num_envs if past else not generations)
+    )
+    if not ok:
+        raise TrainError(
+            f"{where}: damaged opponents state (past selves {str(generations)[:60]}, next "
+            f"{str(next_generation)[:30]})"
+        )
+    return list(generations)
+
+
 def _counters(where: str, value: object) -> Counters:
     names = {f.name: f.type for f in fields(Counters)}
     if not isinstance(value, dict) or set(value) != set(names):
@@ -377,6 +422,8 @@ def _actor(
     tensors: dict[str, npt.NDArray[Any]],
     info: GameInfo,
     settings: TrainSettings,
+    params: Params,
+    generations: list[int],
 ) -> Any:
     from panda_core._core import PandaCoreError
     from panda_core.train.actor import Actor
@@ -386,6 +433,8 @@ def _actor(
     names = {"env", "rng", "shuffle_rng", "next_game", "ready"}
     if rounds:
         names |= {"next_round", "round_base"}
+    if settings.opponents != "self":
+        names.add("opponents")
     if set(values) != names:
         raise TrainError(f"{where}: damaged self-play state (fields)")
     next_game, ready = values["next_game"], values["ready"]
@@ -429,9 +478,47 @@ def _actor(
     generators = (_generator(where, values["rng"]), _generator(where, values["shuffle_rng"]))
     buffer_arrays = {k[len("buffer.") :]: v for k, v in arrays.items() if k.startswith("buffer.")}
     buffer = EpisodeBuffer.restore(buffer_arrays, ready, round_base)
+    opponents = None
+    if settings.opponents != "self":
+        past = {g: _tree(params, f"past.{g}", tensors) for g in generations}
+        opponents = _opponents(where, values["opponents"], arrays, settings, past)
     return Actor.restore(
-        info, env, generators, next_game, buffer, arrays, settings.skip_forced, next_round
+        info,
+        env,
+        generators,
+        next_game,
+        buffer,
+        arrays,
+        settings.skip_forced,
+        next_round,
+        opponents,
     )
+
+
+def _opponents(
+    where: str,
+    values: dict[str, Any],
+    arrays: dict[str, npt.NDArray[Any]],
+    settings: TrainSettings,
+    past: dict[int, Params],
+) -> Any:
+    """The opponents of the self-play state (their fields checked by :func:`_generations`;
+    ``past``: the past selves it lists): each past env's draw is a kept past self, every other
+    env's none."""
+    from panda_core.train.opponents import NO_DRAW, PAST, Opponents
+
+    kinds = settings.opponent_envs()
+    draws = np.array(arrays["opponents.draws"], dtype=np.int64)
+    is_past = np.array([k == PAST for k in kinds], dtype=np.bool_)
+    if not (
+        np.isin(draws[is_past], np.array(sorted(past), dtype=np.int64)).all()
+        and (draws[~is_past] == NO_DRAW).all()
+    ):
+        raise TrainError(
+            f"{where}: tensor actor.opponents.draws names past selves the state does not hold"
+        )
+    rng = _generator(where, values["rng"])
+    return Opponents(kinds, rng, past, values["next_generation"], draws)
 
 
 def load_state(
@@ -453,7 +540,9 @@ def load_state(
         head, header = _header(where, handle, size)
         metadata = header.pop("__metadata__", None)
         document = _document(where, metadata, settings)
-        data = _check_tensors(where, header, _expected(info, settings, params, opt_state, document))
+        generations = _generations(where, document, settings)
+        expected = _expected(info, settings, params, opt_state, document, generations)
+        data = _check_tensors(where, header, expected)
         if size != len(head) + data:
             raise TrainError(
                 f"{where}: {size} bytes, but its header describes {len(head) + data}: "
@@ -474,7 +563,7 @@ def load_state(
     counters = _counters(where, document["counters"])
     actor = None
     if document["actor"] is not None:
-        actor = _actor(where, document["actor"], tensors, info, settings)
+        actor = _actor(where, document["actor"], tensors, info, settings, params, generations)
     pending = None
     if document["pending"]:
         from panda_core.train.samples import Samples

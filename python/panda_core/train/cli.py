@@ -155,6 +155,22 @@ def register(sub: Any, default: Default = keep_default) -> None:
         metavar="DECAY",
         help="write and evaluate a moving average of the weights with this decay (e.g. 0.999)",
     )
+    recipe.add_argument(
+        "--opponents",
+        default=default(base.opponents),
+        metavar="SPEC",
+        help="self (self-play everywhere), or KIND:FRACTION,... : that fraction of the envs "
+        "seats the learner in one seat per game (rotating) and KIND in the others (random, "
+        "heuristic, neural, ismcts[:N], ismcts+neural[:N], or past: a past self); the rest "
+        "self-play. E.g. heuristic:0.25,past:0.25",
+    )
+    recipe.add_argument(
+        "--past-every",
+        type=int_in(1, 2**53),
+        default=default(base.past_every),
+        metavar="DECISIONS",
+        help="decisions between two snapshots of the weights kept as past selves (the last 4)",
+    )
     cmd.add_argument(
         "--eval-every",
         type=int_in(1, 2**53),
@@ -219,6 +235,8 @@ def _cmd_train(args: argparse.Namespace, given: set[str]) -> int:
         clip_grad=args.clip_grad,
         ema=args.ema,
         epsilon_end=args.epsilon[1],
+        opponents=args.opponents,
+        past_every=args.past_every,
     )
     bar = progress_bar(settings.decisions, args.quiet, "decisions")
     shown = {"done": 0}

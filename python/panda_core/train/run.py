@@ -44,6 +44,7 @@ from panda_core.train.evaluate import WinRate, evaluate
 from panda_core.train.interrupt import StopOnInterrupt
 from panda_core.train.learner import Learner
 from panda_core.train.network import init_params
+from panda_core.train.opponents import Opponents
 from panda_core.train.policy_file import write_policy
 from panda_core.train.samples import Samples
 from panda_core.train.settings import TrainSettings
@@ -234,6 +235,11 @@ class _Run:
         current step, then ``KeyboardInterrupt``."""
         settings, state = self.settings, self.state
         if state.actor is None:
+            opponents = None
+            if settings.opponents != "self":
+                # No step yet: the parameters are the initial weights (the first past self).
+                kinds = settings.opponent_envs()
+                opponents = Opponents.start(kinds, settings.seed, state.params)
             state.actor = Actor(
                 self.info,
                 settings.num_envs,
@@ -242,9 +248,11 @@ class _Run:
                 settings.seed,
                 skip_forced=settings.skip_forced,
                 rounds=settings.target != "game",
+                opponents=opponents,
             )
         actor: Actor = state.actor
         actor.set_threads(settings.threads)
+        past = actor.opponents is not None and bool(actor.opponents.is_past.any())
         batch = settings.batch_size
         window = settings.replay_window * batch
         round_weight = settings.target_weight()
@@ -254,6 +262,12 @@ class _Run:
             while decisions < end and not stop.requested:
                 actor.step(state.params, settings.epsilon_at(decisions))
                 decisions += settings.num_envs
+                every = settings.past_every
+                if past and decisions // every > (decisions - settings.num_envs) // every:
+                    # A past self every past_every decisions (a step that crosses several
+                    # boundaries takes one), of the weights that played the step.
+                    assert actor.opponents is not None
+                    actor.opponents.snapshot(state.params)
                 if steps % PROGRESS_STEPS == 0 and self.progress is not None:
                     self.progress(decisions, None)
                 steps += 1

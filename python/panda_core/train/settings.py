@@ -5,7 +5,8 @@ the same settings, except the two that do not change what is learned up to a poi
 (a larger budget extends the run) and ``threads`` (the engine's results do not depend on it).
 
 The recipe's options (:data:`RECIPE_DEFAULTS`: ``target``, ``skip_forced``, ``replay_window``,
-``lr_schedule``, ``warmup``, ``clip_grad``, ``ema``, ``epsilon_end``) are off by default, and a
+``lr_schedule``, ``warmup``, ``clip_grad``, ``ema``, ``epsilon_end``, ``opponents``,
+``past_every``) are off by default, and a
 setting at its default is left out of ``settings.json`` and of the settings hash: a run with none
 of them computes, writes and resumes exactly what a run of the trainer before them did, and its
 folders resume under either.
@@ -17,7 +18,9 @@ import hashlib
 import itertools
 import json
 import math
+import re
 from dataclasses import asdict, dataclass, fields
+from fractions import Fraction
 from typing import Any
 
 from panda_core._args import int_arg, players_arg, seed_arg, shown
@@ -31,6 +34,8 @@ __all__ = [
     "MAX_NUM_ENVS",
     "MAX_PARAMETERS",
     "MAX_WIDTH",
+    "OPPONENT_KINDS",
+    "PAST_SELVES",
     "RECIPE_DEFAULTS",
     "RESUMABLE",
     "TrainSettings",
@@ -66,9 +71,26 @@ RECIPE_DEFAULTS: dict[str, Any] = {
     "clip_grad": None,
     "ema": None,
     "epsilon_end": None,
+    "opponents": "self",
+    "past_every": 1_000_000,
 }
 """The recipe's settings and their defaults (today's trainer): left out of ``settings.json`` and
 of :meth:`TrainSettings.identity` at these values (module docstring)."""
+PAST_SELVES = 4
+"""Past selves kept (``opponents`` kind ``past``): the last this many snapshots of the weights."""
+OPPONENT_KINDS = (
+    "random, heuristic, neural (the shipped policy), ismcts, ismcts:N, ismcts+neural, "
+    "ismcts+neural:N (the searches are slow), past (a past self)"
+)
+"""What a KIND of ``opponents`` may be, for the error messages."""
+MAX_OPPONENTS_CHARS = 200
+MAX_OPPONENT_PARTS = 8
+# The built-in bots an opponent env may play: those whose name opens no file (``neural:PATH``,
+# ``ismcts+neural:N:PATH`` would have the trainer open a path taken from the settings). The
+# names are matched here before the engine sees them; the engine then checks N's range.
+_BOT_KIND = re.compile(r"random|heuristic|neural|(?:ismcts|ismcts\+neural)(?::[0-9]{1,7})?")
+_SEARCHES = ("ismcts:", "ismcts+neural:")
+_FRACTION = re.compile(r"[0-9]{1,6}(?:\.[0-9]{0,12})?|\.[0-9]{1,12}")
 
 
 @dataclass(frozen=True)
@@ -81,7 +103,9 @@ class TrainSettings:
     seed: int = 0
     """Decides the initial network, the deals, the exploration and the evaluation deals."""
     decisions: int = 1_000_000
-    """Training budget: self-play decisions (moves of any seat) to learn from."""
+    """Training budget: self-play decisions (moves of any seat) to learn from. With
+    ``opponents``, every env step counts, the opponents' moves too (a budget takes about the
+    same time), though only the learner's are learned from."""
     num_envs: int = 64
     """Games played side by side; the network is asked once per step for all of them."""
     hidden: tuple[int, ...] = (256, 128)
@@ -123,6 +147,14 @@ class TrainSettings:
     policy written and evaluated, while self-play plays the raw weights (None: no average)."""
     epsilon_end: float | None = None
     """Exploration falls linearly from ``epsilon`` to this over the budget (None: constant)."""
+    opponents: str = "self"
+    """Who the learner plays against: ``"self"`` (every seat of every env), or a comma list of
+    ``KIND:FRACTION`` (:data:`OPPONENT_KINDS`; fractions summing to at most 1, the rest
+    self-play): that fraction of the envs (:meth:`opponent_envs`) seats the learner in one seat
+    per game and ``KIND`` in the others, and only the learner's decisions are learned from."""
+    past_every: int = 1_000_000
+    """Decisions between two snapshots of the weights kept as past selves (the opponent kind
+    ``past``; the last :data:`PAST_SELVES` are kept, the initial weights before the first)."""
 
     def __post_init__(self) -> None:
         spec(self.game)  # an unknown game is a RulesError naming the games
@@ -162,6 +194,8 @@ class TrainSettings:
                 raise TrainError(f"ema must be in (0.0, 1.0), got {self.ema!r}")
         if self.epsilon_end is not None:
             _float_in(self.epsilon_end, "epsilon_end", 0.0, 1.0)
+        _int_in(self.past_every, "past_every", 1, MAX_DECISIONS)
+        self.opponent_envs()  # checks the opponents
         self._check_sizes()
 
     def target_weight(self) -> float:
@@ -183,6 +217,43 @@ class TrainSettings:
                 f"target must be game, round or mix:ALPHA with ALPHA in [0, 1], got {shown(target)}"
             )
         return alpha
+
+    def opponent_parts(self) -> tuple[tuple[str, Fraction], ...]:
+        """The ``(KIND, FRACTION)`` parts of ``opponents`` in their order, checked (none for
+        ``"self"``). The fractions are read exactly (decimal text), so that which env plays
+        what never depends on float rounding."""
+        text = self.opponents
+        if text == "self":
+            return ()
+        problem = _opponents_problem(text)
+        if isinstance(problem, str):
+            raise TrainError(
+                f"opponents must be self or a comma list of KIND:FRACTION with fractions in "
+                f"(0, 1] summing to at most 1 (the rest self-play), e.g. heuristic:0.5 or "
+                f"heuristic:0.25,past:0.25; KIND is one of {OPPONENT_KINDS}; a policy file "
+                f"(neural:PATH) is not allowed. Got {shown(text)}: {problem}"
+            )
+        return problem
+
+    def opponent_envs(self) -> tuple[str, ...]:
+        """Each env's opponent kind for the whole run (``"self"``: self-play). The parts take
+        consecutive envs from env 0 in their order: part ``k`` the envs from
+        ``round(S(k-1) * num_envs)`` to ``round(S(k) * num_envs)``, ``S(k)`` the sum of the
+        first ``k`` fractions and ``round`` to the nearest integer, halves up; the rest are
+        self-play. A part that gets no env is refused."""
+        kinds: list[str] = []
+        total = Fraction(0)
+        for kind, fraction in self.opponent_parts():
+            total += fraction
+            end = math.floor(total * self.num_envs + Fraction(1, 2))
+            if end == len(kinds):
+                raise TrainError(
+                    f"opponents {kind}:{float(fraction):g} of {self.num_envs} envs is no env "
+                    f"(envs are split by index, rounding to the nearest): raise its fraction "
+                    f"or num_envs"
+                )
+            kinds += [kind] * (end - len(kinds))
+        return (*kinds, *["self"] * (self.num_envs - len(kinds)))
 
     def epsilon_at(self, decisions: int) -> float:
         """The exploration rate after ``decisions`` self-play decisions."""
@@ -274,6 +345,42 @@ class TrainSettings:
             for f in fields(self)
             if f.name not in RESUMABLE and getattr(self, f.name) != getattr(other, f.name)
         ]
+
+
+def _opponents_problem(text: object) -> tuple[tuple[str, Fraction], ...] | str:
+    """``opponents``' parts, or what is wrong with it."""
+    if not isinstance(text, str):
+        return f"not a str but a {type(text).__name__}"
+    if not text or len(text) > MAX_OPPONENTS_CHARS:
+        return f"{len(text)} characters (1 to {MAX_OPPONENTS_CHARS})"
+    pieces = text.split(",")
+    if len(pieces) > MAX_OPPONENT_PARTS:
+        return f"{len(pieces)} parts (at most {MAX_OPPONENT_PARTS})"
+    parts: list[tuple[str, Fraction]] = []
+    for piece in pieces:
+        kind, colon, number = piece.rpartition(":")
+        if not piece or not colon or not kind:
+            return f"the part {shown(piece)} is not KIND:FRACTION"
+        if kind != "past" and not _BOT_KIND.fullmatch(kind):
+            return f"unknown or refused KIND {shown(kind)}"
+        if kind.startswith(_SEARCHES) or kind in ("ismcts", "ismcts+neural"):
+            from panda_core._core import RulesError, check_bot
+
+            try:
+                check_bot(kind)  # the engine's parser: N's range (no file: neural:PATH is out)
+            except RulesError as err:
+                return str(err)
+        if not _FRACTION.fullmatch(number):
+            return f"the fraction {shown(number)} is not a decimal number"
+        fraction = Fraction(number)
+        if not 0 < fraction <= 1:
+            return f"the fraction {number} of {kind} is not in (0, 1]"
+        if kind in (k for k, _ in parts):
+            return f"{kind} is given twice"
+        parts.append((kind, fraction))
+    if sum(f for _, f in parts) > 1:
+        return "the fractions sum to more than 1"
+    return tuple(parts)
 
 
 def _int_in(value: object, what: str, lo: int, hi: int) -> int:
