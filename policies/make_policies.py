@@ -32,9 +32,9 @@ from typing import Any
 
 from panda_core._registry import GAMES, spec
 from panda_core.train import TrainSettings, read_policy, train
+from panda_core.train.curve import CurveRow, draw_curve
 from panda_core.train.evaluate import evaluate, win_rates  # the module shadows the name
 from panda_core.train.run import checkpoint_policies, eval_seed
-from panda_core.train.curve import CurveRow, draw_curve
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
