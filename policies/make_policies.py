@@ -49,7 +49,7 @@ SEARCH = "ismcts:200"
 """The search bot drawn beside each curve, on the curve's deals."""
 RUNS: dict[str, TrainSettings] = {
     "head": TrainSettings(
-        game="head", seed=SEED, decisions=60_000_000, num_envs=256, eval_every=3_000_000,
+        game="head", seed=SEED, decisions=30_000_000, num_envs=256, eval_every=3_000_000,
         eval_games=1000, target="round",
     ),
     "year": TrainSettings(

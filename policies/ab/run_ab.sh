@@ -1,0 +1,16 @@
+#!/bin/sh
+# The A/B runs of the training recipe (issue 23), one option per run, Panda Head, seed 12: every
+# run evaluates on the same 1,000 deals per line-up, so their curves compare row by row. Each
+# run is resumable (rerun the line). Two at a time fit a 2-core machine (--threads 1 each).
+# Results: policies/ab/{run}.csv (the curve) and {run}.settings.json; docs/train_your_agent.md.
+set -e
+OUT=${1:-runs/ab}
+B="panda-core train --game head --seed 12 --num-envs 256 --decisions 30000000 --eval-every 3000000 --eval-games 1000 --threads 1 --quiet"
+R="$B --target round"
+# First wave: the target, against today's trainer.
+$B --out "$OUT/head-base" & $R --out "$OUT/head-round" & wait
+# Second wave: on top of the winner (--target round), one option each.
+$B --target mix:0.5 --out "$OUT/head-mix05" & $R --ema 0.999 --out "$OUT/head-r-ema999" & wait
+$R --skip-forced --out "$OUT/head-r-skip" & $R --lr-schedule cosine --warmup 1000000 --out "$OUT/head-r-cosine" & wait
+# Stopped at 12M decisions (behind the round run at every row): Ctrl-C once its 12M row is in.
+$R --opponents heuristic:0.25,past:0.25 --out "$OUT/head-r-opp"
