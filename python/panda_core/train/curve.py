@@ -143,10 +143,9 @@ def draw_curve(
                 alpha=0.2,
             )
         axis.axhline(chance, color="grey", linestyle="--", label="chance")
-        for (label, rate), style in zip(
-            (references or {}).items(), (":", "-.", "--"), strict=False
-        ):
-            axis.axhline(rate, color="tab:red", linestyle=style, label=label)
+        lines = zip((references or {}).items(), (":", "-.", "--"), strict=False)
+        for (reference, rate), style in lines:  # not `label`: the axis's, used below
+            axis.axhline(rate, color="tab:red", linestyle=style, label=reference)
         axis.set_xlabel(f"training {label}")
         axis.set_ylabel("win rate (95% interval)")
         axis.set_ylim(0, 1)
