@@ -101,6 +101,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def test_a_tiny_run_learns_and_writes_its_folder(runs: dict[str, Path], game: str) -> None:
     folder = runs[game]
     assert sorted(p.name for p in folder.iterdir()) == [
+        "checkpoints",  # every curve row's policy (tests/test_train_checkpoints.py)
         "curve.csv",
         "curve.png",
         "policy.safetensors",
