@@ -78,7 +78,13 @@ def choose(game: str, settings: TrainSettings, out: Path) -> tuple[int, Path, li
     known: dict[int, str] = {}
     if cache.exists():
         for line in cache.read_text().splitlines()[1:]:
-            known[int(line.split(",")[0])] = line
+            fields = line.split(",")
+            try:  # a damaged row is played again, never trusted
+                decisions, games, rate = int(fields[0]), int(fields[1]), float(fields[2])
+            except (ValueError, IndexError):
+                continue
+            if len(fields) == 5 and games == HELD_OUT_GAMES and 0.0 <= rate <= 1.0:
+                known[decisions] = line
     seed = held_out_seed()
     best: tuple[float, int, Path] | None = None
     for decisions, path in checkpoint_policies(out).items():

@@ -85,3 +85,8 @@ def test_make_policies_ships_the_best_checkpoint_on_held_out_deals(run: Path) ->
     assert path == checkpoint_policies(run)[chosen]
     # The rates are cached: a second choice reads them back, the same.
     assert make.choose("head", TrainSettings(**TINY), run) == (chosen, path, rows)
+    # A damaged cache row is played again, not trusted.
+    cache = run / "held_out.csv"
+    lines = cache.read_text().splitlines()
+    cache.write_text("\n".join([*lines[:2], "x,y", "5,200,9.5,0,1", *lines[2:]]) + "\n")
+    assert make.choose("head", TrainSettings(**TINY), run) == (chosen, path, rows)
