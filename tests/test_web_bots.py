@@ -14,6 +14,7 @@ import contextlib
 import hmac
 import json
 import os
+import select
 import subprocess
 import sys
 import time
@@ -486,11 +487,31 @@ def test_the_minimal_bot_of_the_docs_plays_a_table(tmp_path: Any) -> None:
                 return await person(address, await new_table(address, "head"))
 
             states = run(scenario())
+            # The bot prints the result once its game-over message arrives, which may be after
+            # the person's: read its output until then (bounded), and only then stop it.
+            lines = _lines_until(child, "forfeit", time.monotonic() + DEADLINE)
         finally:
             child.terminate()
-            out, _ = child.communicate(timeout=DEADLINE)
+            rest, _ = child.communicate(timeout=DEADLINE)
+    out = "".join(lines) + rest
     assert states[-1]["is_over"] and "bot_forfeits" not in states[-1]
     assert f"winner {states[-1]['winner']} forfeit None" in out
+
+
+def _lines_until(child: subprocess.Popen[str], text: str, deadline: float) -> list[str]:
+    """The child's output lines up to the first holding ``text`` (or its end, or the
+    deadline)."""
+    assert child.stdout is not None
+    lines: list[str] = []
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([child.stdout], [], [], 0.1)
+        if not ready:
+            continue
+        line = child.stdout.readline()
+        lines.append(line)
+        if not line or text in line:
+            break
+    return lines
 
 
 def test_serve_refuses_a_bad_token_option_without_printing_it() -> None:
