@@ -126,13 +126,18 @@ def measure(
         print(f"{game}: {entrants[0]} vs {entrants[1:]}  {shown(out[key])}", flush=True)
         return out[key]
 
+    def gap(name: str, key: str, other: str, other_key: str, ties_win: bool) -> None:
+        """The target ``name`` beats ``other`` (or ties, if ``ties_win``), once both played."""
+        if key in out and other_key in out:
+            points = out[key]["win_rate"] - out[other_key]["win_rate"]
+            met = points >= 0 if ties_win else points > 0
+            print(f"{game}: {name} - {other}: {points * 100:+.1f} points: {verdict(met, 'gap')}")
+
     if "search" in lines:
         line("ismcts_vs_3_heuristic", [SEARCH, *heuristics])
     if "neural" in lines:
         line("neural_vs_3_heuristic", [learned, *heuristics])
-    if "search" in lines and "neural" in lines:
-        gap = out["neural_vs_3_heuristic"]["win_rate"] - out["ismcts_vs_3_heuristic"]["win_rate"]
-        print(f"{game}: neural - {SEARCH}: {gap * 100:+.1f} points: {verdict(gap >= 0, 'gap')}")
+    gap("neural", "neural_vs_3_heuristic", SEARCH, "ismcts_vs_3_heuristic", ties_win=True)
     if "h2h" in lines:
         h2h = line("neural_vs_ismcts", [learned, SEARCH])["head_to_head"]
         ahead = h2h["score"]
@@ -146,9 +151,7 @@ def measure(
         line("strong_vs_3_heuristic", [STRONG, *heuristics])
     if "guided" in lines:
         line("guided_vs_3_heuristic", [guided, *heuristics])
-    if "strong" in lines and "guided" in lines:
-        gap = out["guided_vs_3_heuristic"]["win_rate"] - out["strong_vs_3_heuristic"]["win_rate"]
-        print(f"{game}: guided - {STRONG}: {gap * 100:+.1f} points: {verdict(gap > 0, 'gap')}")
+    gap("guided", "guided_vs_3_heuristic", STRONG, "strong_vs_3_heuristic", ties_win=False)
     costs = {
         "neural": per_decision(game, learned, 200),
         SEARCH: per_decision(game, SEARCH, SEARCH_GAMES[game]),
