@@ -235,12 +235,15 @@ class LineProcess:
             poller.register(fd, event)
             if self.stderr_fd is not None:
                 poller.register(self.stderr_fd, select.POLLIN)
-            ready = poller.poll(max(1, min(left * 1000, 1 << 30)))
-            for got, _ in ready:
-                if got == fd:
-                    return True
-            if ready:
+            ready = [got for got, _ in poller.poll(max(1, min(left * 1000, 1 << 30)))]
+            # stderr first, even when ``fd`` is ready too: a child writes its log before its
+            # answer, and the two are usually ready together. Returning without draining would
+            # leave the log in the pipe until a wait found stderr ready alone, or lose it with
+            # a pooled process killed at exit.
+            if self.stderr_fd is not None and self.stderr_fd in ready:
                 self._drain_stderr()
+            if fd in ready:
+                return True
 
     def ended(self) -> str:
         """How the child is gone (or why it stopped answering), in words, with its last line on
