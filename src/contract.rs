@@ -67,6 +67,13 @@ pub trait GameState: Clone + Debug + Send + Sync + Sized {
     fn scores(&self) -> &[u32];
     /// 0-based index of the round (hand) in progress, or of the last one once the game is over.
     fn round(&self) -> u32;
+    /// The seats (a bit each) that left the game at the end of the round `end` reports: Panda
+    /// Head's Pooped Pandas (H-6.2). Nobody leaves a climbing game, hence the default. The
+    /// batch keeps, per seat, the round it left in: the places of a game follow that order.
+    #[inline]
+    fn left_the_game(_end: &Self::RoundEnd) -> u8 {
+        0
+    }
 
     /// The legal moves of the player to move, increasing, into `out` (cleared first; empty once
     /// the game is over). A position with more legal moves than the game's cap is an error (and

@@ -30,6 +30,10 @@ pub struct Outcome {
     pub decisions: u32,
     /// Final scores; `scores[..players]`.
     pub scores: [u32; MAX_PLAYERS],
+    /// The round (counted from 1, as `rounds`) at whose end each seat left the game
+    /// ([`GameState::left_the_game`]: Panda Head's Pooped Pandas); 0 for a seat that stayed to
+    /// the end (the winner, and everyone in a climbing game). `left[..players]`.
+    pub left: [u32; MAX_PLAYERS],
 }
 
 /// The seed of game `index` in a batch started with `seed`.
@@ -158,8 +162,13 @@ fn play_on<G: BotGame, T: Table<G>>(
                 s.observe(state, mv);
             }
         }
-        if table.play(mv)?.is_some() {
+        if let Some(end) = table.play(mv)? {
             outcome.rounds += 1;
+            let mut gone = G::left_the_game(&end);
+            while gone != 0 {
+                outcome.left[gone.trailing_zeros() as usize] = outcome.rounds;
+                gone &= gone - 1;
+            }
             if outcome.rounds >= G::MAX_ROUNDS && !table.state().is_over() {
                 return Err(StateError(format!(
                     "game with seed {seed} did not end within {} {}",
@@ -450,6 +459,38 @@ mod tests {
             .unwrap();
         assert_eq!(&one[100..], &tail[..]);
         assert_eq!(one[7], game_seed(9, 7).rotate_left(7));
+    }
+
+    /// H-6.2/H-6.3: every seat but the winner is Pooped by the end, one per hand at most (only
+    /// the last pile's winner scores, H-5.1), the last of them in the game's last hand; climbing
+    /// games have no elimination.
+    #[test]
+    fn the_batch_keeps_the_hand_each_seat_left_in() {
+        use crate::climb::ClimbState;
+        use crate::head::{HeadRules, HeadState};
+        let bots = [
+            BotKind::Random,
+            BotKind::Heuristic,
+            BotKind::Random,
+            BotKind::Heuristic,
+        ];
+        for seed in 0..40 {
+            let o = play_game::<HeadState>(4, seed, &HeadRules::default(), &bots).unwrap();
+            let w = o.winner as usize;
+            assert_eq!(o.left[w], 0);
+            let mut left: Vec<u32> = (0..4).filter(|&s| s != w).map(|s| o.left[s]).collect();
+            assert!(left.iter().all(|&r| 1 <= r && r <= o.rounds), "{o:?}");
+            left.sort_unstable();
+            left.dedup();
+            assert_eq!(left.len(), 3, "two seats Pooped in one hand: {o:?}");
+            assert_eq!(
+                left[2], o.rounds,
+                "the game ends when the last but one is Pooped"
+            );
+            assert_eq!(o.left[4..], [0; MAX_PLAYERS - 4]);
+        }
+        let climb = play_game::<ClimbState>(4, 1, &Default::default(), &bots).unwrap();
+        assert_eq!(climb.left, [0; MAX_PLAYERS]);
     }
 
     #[test]

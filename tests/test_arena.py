@@ -103,8 +103,11 @@ def _check_result(result: MatchResult, game: str, players: int) -> None:
     assert len(result.scores) == len(result.ranks) == len(result.lineup) == players
     if result.forfeit is None:
         assert result.winner is not None
-        assert result.ranks == spec(game).placements(result.winner, result.scores)
-        assert result.ranks[result.winner] == 0
+        assert result.ranks == spec(game).placements(result.winner, result.scores, result.left)
+        assert result.ranks[result.winner] == 0 and result.left[result.winner] == 0
+        if game == "head":  # H-6.2: one seat Pooped per hand, the last in the last hand
+            assert sorted(result.ranks) == list(range(players))
+            assert max(result.left) == result.rounds
         assert result.decisions > 0 and result.rounds > 0
 
 
@@ -136,6 +139,29 @@ def test_a_python_game_replays_from_its_deal(game: str) -> None:
         seats = [arena_bots.first_legal if e == 0 else "heuristic" for e in r.lineup]
         again = play_game(game, seats, players=4, seed=r.seed)
         assert (again.winner, again.scores, again.decisions) == (r.winner, r.scores, r.decisions)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_batch_and_the_games_record_agree_on_who_left_when(game: str) -> None:
+    """Built-in line-ups play by the engine's batch (its ``left`` column); the same games' records
+    loaded back give the same ``left`` from their round results, and so the same places: in
+    Panda Head every loser has a place of its own, by the hand it was Pooped in (H-6.2)."""
+    import panda_core
+
+    g = spec(game)
+    settings = arena_settings(["heuristic", "random"], game=game, players=4, deals=3)
+    for r in play_arena(settings, workers=0):
+        bots = [settings.entrants[e].spec for e in r.lineup]
+        (record,) = g.batch_records(1, 4, bots, settings.seed, settings.rules, 1, r.deal)
+        loaded = panda_core.make(game).from_json(record)
+        left = g.left_of(loaded)
+        assert (loaded.winner, tuple(loaded.scores), left) == (r.winner, r.scores, r.left)
+        assert r.winner is not None and r.ranks == g.placements(r.winner, r.scores, left)
+        if game == "head":
+            later_first = sorted(range(4), key=lambda s: -(10**9) if s == r.winner else -left[s])
+            assert [r.ranks[s] for s in later_first] == [0, 1, 2, 3]
+        else:
+            assert left == (0, 0, 0, 0)
 
 
 @pytest.mark.parametrize(

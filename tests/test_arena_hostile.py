@@ -133,6 +133,12 @@ def _other_winner(data: dict[str, object]) -> None:
     data["winner"] = 1 - int(data["winner"])  # type: ignore[call-overload]
 
 
+def _winner_left(data: dict[str, object]) -> None:
+    left = list(data["left"])  # type: ignore[call-overload]
+    left[int(data["winner"])] = 1  # type: ignore[call-overload]
+    data["left"] = left
+
+
 def _more_score(data: dict[str, object]) -> None:
     scores = list(data["scores"])  # type: ignore[call-overload]
     scores[0] += 1
@@ -281,6 +287,17 @@ CASES: list[tuple[str, str, Callable[[Path], None], str, str]] = [
         "do not follow from the winner",
     ),
     ("ranks edited", "finished", _edit_line(3, _set("ranks", [1, 1])), "line 3", "do not follow"),
+    ("the winner left", "finished", _edit_line(3, _winner_left), "line 3", "left the game"),
+    (
+        "left after the last round",
+        "finished",
+        _edit_line(3, _set("left", [10**6, 10**6])),
+        "line 3",
+        "left[0] must be in",
+    ),
+    ("left of one seat", "finished", _edit_line(3, _set("left", [0])), "line 3", "one entry per"),
+    ("left: text", "finished", _edit_line(3, _set("left", "0,1")), "line 3", "left is a list"),
+    ("no left", "finished", _edit_line(4, lambda d: d.pop("left") and None), "line 4", "no left"),
     (
         "winner: 99",
         "finished",

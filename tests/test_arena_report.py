@@ -49,13 +49,17 @@ def play_arena(settings: ArenaSettings) -> list[MatchResult]:
             if index == 4:
                 f = Forfeit(1, lineup[1], "illegal", "bad move 99\nlegal: [1, 2]", '{"x": 1}')
                 ranks = tuple(1 if s == 1 else 0 for s in range(n))
-                out.append(MatchResult(index, deal, seed, lineup, None, (0,) * n, ranks, 0, 3, f))
+                out.append(
+                    MatchResult(index, deal, seed, lineup, None, (0,) * n, ranks, (0,) * n, 0, 3, f)
+                )
                 continue
             g = play_game(settings.game, [settings.entrants[e].spec for e in lineup], seed=seed)
-            ranks = spec(settings.game).placements(g.winner, g.scores)
+            left = spec(settings.game).left_of(g.state)
+            ranks = spec(settings.game).placements(g.winner, g.scores, left)
             out.append(
                 MatchResult(
-                    index, deal, seed, lineup, g.winner, g.scores, ranks, g.rounds, g.decisions
+                    index, deal, seed, lineup, g.winner, g.scores, ranks, left, g.rounds,
+                    g.decisions,
                 )
             )
     return out
@@ -199,7 +203,7 @@ def test_report_before_any_game(tmp_path: Path) -> None:
 def test_void_forfeit_in_the_report() -> None:
     s = settings_for("spin", players=2)
     void = Forfeit(None, None, "dead_worker", "worker died (signal 9)", "{}")
-    r = MatchResult(0, 0, 1, (0, 1), None, (0, 0), (0, 0), 0, 0, void)
+    r = MatchResult(0, 0, 1, (0, 1), None, (0, 0), (0, 0), (0, 0), 0, 0, void)
     report = ArenaReport.from_results(s, [r], scheduled=2)
     assert report.forfeits == (r,)
     assert report.to_json()["forfeits"][0]["entrant"] is None

@@ -63,6 +63,7 @@ def result(
         winner=winner,
         scores=tuple(scores),
         ranks=tuple(ranks),
+        left=(0,) * len(lineup),
         rounds=1,
         decisions=10,
         forfeit=forfeit,
@@ -179,9 +180,10 @@ def test_forfeit_is_a_loss_for_the_forfeiter_only() -> None:
         assert other.mean_score == 5.0 and other.mean_place == 1.0
 
 
-@pytest.mark.parametrize(("game", "last"), [("head", [1, 1, 1, 1]), ("year", [1, 2, 3, 4])])
+@pytest.mark.parametrize(("game", "last"), [("head", [1, 2, 3, 4]), ("year", [1, 2, 3, 4])])
 def test_a_forfeit_takes_the_worst_place_of_the_game(game: str, last: list[int]) -> None:
-    # Panda Head ties every loser second; the climbing games order them by score.
+    # Panda Head orders the losers by elimination, the climbing games by score: the last place
+    # is players - 1 in both.
     assert [worst_place(settings_for(2, p, game=game)) for p in (2, 3, 4, 5)] == last
     s = settings_for(entrants=2, players=4, game=game)
     a, _ = standings(s, [forfeited(0, 0, (0, 1, 1, 1), seat=0)])

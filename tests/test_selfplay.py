@@ -206,7 +206,7 @@ def test_every_row_matches_a_replay_of_its_episode(datasets: dict[str, Path], ca
         assert replay.is_over, "the episode's rows reach the end of the game"
         winner = replay.winner
         assert winner is not None
-        places = g.placements(winner, replay.scores)
+        places = g.placements(winner, replay.scores, g.left_of(replay))
         for r in steps:
             assert r["final_score"] == replay.scores[r["seat"]]
             assert r["outcome"] == (1.0 if r["seat"] == winner else -1.0)

@@ -78,9 +78,15 @@ MoveDict: TypeAlias = climb.ClimbMoveDict
 """A move as a JSON dict, for the games that have that form (the climbing games)."""
 
 BatchColumns = tuple[
-    npt.NDArray[np.int8], npt.NDArray[np.uint32], npt.NDArray[np.uint32], npt.NDArray[np.uint32]
+    npt.NDArray[np.int8],
+    npt.NDArray[np.uint32],
+    npt.NDArray[np.uint32],
+    npt.NDArray[np.uint32],
+    npt.NDArray[np.uint32],
 ]
-"""A batch's per-game ``(winner, rounds, decisions, scores)`` columns."""
+"""A batch's per-game ``(winner, rounds, decisions, scores, left)`` columns: ``scores`` and
+``left`` are games × players; ``left[g, s]`` is the round (from 1) at whose end seat ``s`` left
+game ``g`` (Panda Head's Pooped Pandas), 0 for a seat that stayed."""
 
 
 @dataclass(frozen=True)
@@ -123,7 +129,8 @@ class GameSpec:
     """The ``format`` field of this game's JSON records."""
     record_moves: str
     """The field of a record that lists the moves, in order."""
-    _placements: Callable[[int, Sequence[int]], tuple[int, ...]]
+    _placements: Callable[[int, Sequence[int], Sequence[int]], tuple[int, ...]]
+    _left: Callable[[Sequence[Any], int], tuple[int, ...]]
     _rules_dict: Callable[[Any], dict[str, Any]]
     _plain_move: Callable[[Any], int | str]
     """A move object of this game as the plain value a record stores (an action id or a
@@ -212,10 +219,21 @@ class GameSpec:
         """This game's rules from ``panda-core simulate``'s parsed options."""
         return self._cli_rules(args)
 
-    def placements(self, winner: int, scores: Sequence[int]) -> tuple[int, ...]:
-        """Each seat's place at the end of a game (0 = first; equal places tie), from the winner
-        and the final scores: what the arena's ratings rank."""
-        return self._placements(winner, scores)
+    def placements(
+        self, winner: int, scores: Sequence[int], left: Sequence[int]
+    ) -> tuple[int, ...]:
+        """Each seat's place at the end of a game (0 = first; equal places tie), from the
+        winner, the final scores and the round each seat left the game in (``left``: from 1;
+        0 stayed; :meth:`left_of`, or a batch's ``left`` column): what the arena's ratings
+        rank and a self-play row's ``place``."""
+        return self._placements(winner, scores, left)
+
+    def left_of(self, game: AnyGame) -> tuple[int, ...]:
+        """The round (from 1) at whose end each seat left ``game`` (Panda Head: was Pooped,
+        H-6.2), from its ``round_results``; 0 for a seat still in or that never leaves. A seat
+        that had left before the game's known history (a position set up with Pooped seats)
+        counts 0 as well: :meth:`placements` puts it below everyone who left later."""
+        return self._left(game.round_results, game.players)
 
     def legal_move_features(self, game: AnyGame) -> npt.NDArray[np.float32]:
         """``game.legal_move_features()``: ``(len(legal_moves()), move_features)`` float32, for a
@@ -283,16 +301,32 @@ def _batch_columns(
         first_game: int,
     ) -> BatchColumns:
         out = simulate(games, players, bots, seed, rules, threads, first_game)
-        return out["winner"], out[rounds], out["decisions"], out["scores"]
+        return out["winner"], out[rounds], out["decisions"], out["scores"], out["left"]
 
     return run
 
 
-def _winner_first(winner: int, scores: Sequence[int]) -> tuple[int, ...]:
-    """Panda Head's places: the winner (the last seat not Pooped, H-6.3) first, every other seat
-    tied second. The others left the game one by one, but a batch keeps no history of the order
-    and their final scores (each above the threshold) do not say it."""
-    return tuple(0 if s == winner else 1 for s in range(len(scores)))
+def _by_elimination(winner: int, scores: Sequence[int], left: Sequence[int]) -> tuple[int, ...]:
+    """Panda Head's places: the winner (the last seat not Pooped, H-6.3) first, then the others
+    in the reverse order they were Pooped (H-6.2): the later a seat left, the better its place.
+    Seats Pooped in the same hand tie (the rules break no such tie; with one scorer per hand,
+    H-5.1, it cannot happen in a game played from its start). The final scores say nothing of
+    the order: every Pooped score is above the threshold."""
+    return tuple(
+        0
+        if s == winner
+        else 1 + sum(1 for t in range(len(scores)) if t != winner and left[t] > left[s])
+        for s in range(len(scores))
+    )
+
+
+def _head_left(results: Sequence[Any], players: int) -> tuple[int, ...]:
+    """Each seat's hand of H-6.2 (from 1), from a game's hand results (``new_pooped``)."""
+    left = [0] * players
+    for number, result in enumerate(results, start=1):
+        for seat in result["new_pooped"]:
+            left[seat] = number
+    return tuple(left)
 
 
 def _head_rules_dict(rules: HeadRules) -> dict[str, Any]:
@@ -386,14 +420,20 @@ def _climb_rules(preset: Literal["year", "spin"]) -> Callable[..., ClimbSettings
     return build
 
 
-def _by_score(winner: int, scores: Sequence[int]) -> tuple[int, ...]:
+def _by_score(winner: int, scores: Sequence[int], left: Sequence[int]) -> tuple[int, ...]:
     """The climbing games' places: the winner (S-10.1, ties already broken) first, then the other
-    seats by final score, highest first; equal scores tie."""
+    seats by final score, highest first; equal scores tie. Nobody leaves a climbing game:
+    ``left`` is all zeros and plays no part."""
     others = [scores[s] for s in range(len(scores)) if s != winner]
     return tuple(
         0 if s == winner else 1 + sum(1 for v in others if v > scores[s])
         for s in range(len(scores))
     )
+
+
+def _stayed(results: Sequence[Any], players: int) -> tuple[int, ...]:
+    """Nobody leaves a climbing game."""
+    return (0,) * players
 
 
 def _notation(move: ClimbMove) -> str:
@@ -482,6 +522,7 @@ def _climb_spec(name: Literal["year", "spin"], title: str) -> GameSpec:
         record_format="panda-core/climb",
         record_moves="moves",
         _placements=_by_score,
+        _left=_stayed,
         _rules_dict=_climb_rules_dict,
         _plain_move=_notation,
         observation_layout=CLIMB_OBSERVATION_LAYOUT,
@@ -516,7 +557,8 @@ SPECS: dict[str, GameSpec] = {
         _from_snapshot=HeadGame.from_snapshot,
         record_format="panda-core/head",
         record_moves="actions",
-        _placements=_winner_first,
+        _placements=_by_elimination,
+        _left=_head_left,
         _rules_dict=_head_rules_dict,
         _plain_move=_action_id,
         observation_layout=HEAD_OBSERVATION_LAYOUT,

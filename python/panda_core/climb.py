@@ -79,6 +79,9 @@ class ClimbBatch(TypedDict):
     rounds: npt.NDArray[np.uint32]
     decisions: npt.NDArray[np.uint32]
     scores: npt.NDArray[np.uint32]
+    left: npt.NDArray[np.uint32]
+    """Games × players: the round (from 1) at whose end each seat left the game (Panda Head's
+    Pooped Pandas, H-6.2), 0 for a seat that stayed (every seat of a climbing game)."""
 
 
 class ClimbMoveInfo(TypedDict):

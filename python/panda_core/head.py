@@ -124,6 +124,9 @@ class HeadBatch(TypedDict):
     hands: npt.NDArray[np.uint32]
     decisions: npt.NDArray[np.uint32]
     scores: npt.NDArray[np.uint32]
+    left: npt.NDArray[np.uint32]
+    """Games × players: the round (from 1) at whose end each seat left the game (Panda Head's
+    Pooped Pandas, H-6.2), 0 for a seat that stayed (every seat of a climbing game)."""
 
 
 NUM_ACTIONS: int = NUM_HEAD_ACTIONS

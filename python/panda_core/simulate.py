@@ -22,11 +22,14 @@ from panda_core._core import (
     check_threads,
     nth_output,
 )
-from panda_core._registry import DEFAULT_GAME, GAMES, AnyRules, BatchColumns, GameSpec, spec
+from panda_core._registry import DEFAULT_GAME, GAMES, AnyRules, GameSpec, spec
 from panda_core.bot_import import bot_spec_kind, make_bot
 from panda_core.bots import Bot, bot_name, names_builtin, play_game
 
-_Columns = BatchColumns
+_Columns = tuple[
+    npt.NDArray[np.int8], npt.NDArray[np.uint32], npt.NDArray[np.uint32], npt.NDArray[np.uint32]
+]
+"""``(winner, rounds, decisions, scores)``: what a simulation keeps of each game."""
 
 __all__ = [
     "CHUNK_SECONDS",
@@ -341,7 +344,7 @@ def _chunks_of(
         else:
             cols = game.simulate_batch(
                 size, request.players, builtin, request.seed, rules_of_game, request.threads, done
-            )
+            )[:4]
         seconds = time.perf_counter() - start
         yield SimulationResult(
             game=request.game,

@@ -65,6 +65,11 @@ impl GameState for HeadState {
     fn round(&self) -> u32 {
         self.hand_number()
     }
+    /// H-6.2: the seats Pooped at the end of this hand.
+    #[inline]
+    fn left_the_game(end: &HandResult) -> u8 {
+        end.new_pooped
+    }
     /// At most 24 moves: never over a cap.
     #[inline]
     fn legal_moves_into(&self, out: &mut Vec<ActionId>) -> Result<(), EngineError> {

@@ -14,7 +14,9 @@ use super::interrupt::{interruptible_if, prepare_numpy};
 use crate::bots::{BotKind, MAX_ISMCTS_ITERATIONS};
 use crate::contract::{GameState, RecordedGame};
 use crate::error::EngineError;
-use crate::sim::{records_until, simulate_rounds_until, simulate_until, SimGame, MAX_BATCH_GAMES};
+use crate::sim::{
+    records_until, simulate_rounds_until, simulate_until, Outcome, SimGame, MAX_BATCH_GAMES,
+};
 
 /// A game's two batch functions, `batch_functions!(PyHeadGame, "Panda Head", "hands",
 /// simulate_head_batch, head_batch_records)`: the batch simulation (numpy columns, the rounds
@@ -25,7 +27,9 @@ macro_rules! batch_functions {
         #[doc = concat!(
             "Play `games` complete ", $title, " games with built-in bots (one name per seat), GIL \
              released, and return numpy arrays: `winner` (int8, games), `", $rounds, "` and \
-             `decisions` (uint32, games), `scores` (uint32, games × players). Game `k` is dealt \
+             `decisions` (uint32, games), `scores` (uint32, games × players), `left` (uint32, \
+             games × players: the ", $rounds, " at whose end each seat left the game, counted \
+             from 1; 0 for a seat that stayed). Game `k` is dealt \
              from the k-th output of SplitMix64(seed); `first_game` starts the batch at game \
              `k = first_game`, so chunks of one batch replay exactly. Ctrl-C stops it \
              (`KeyboardInterrupt`, within a game per thread).")]
@@ -167,14 +171,7 @@ pub fn batch<'py, G: SimGame>(
         )
     })?;
     let outcomes = finished(py, outcomes)?;
-    batch_dict(
-        py,
-        players,
-        outcomes
-            .iter()
-            .map(|o| (o.winner, o.rounds, o.decisions, &o.scores[..])),
-        rounds_key,
-    )
+    batch_dict(py, players, outcomes.iter(), rounds_key)
 }
 
 /// The JSON records of the batch `args` of the recorded game `R` (as [`batch`]).
@@ -267,7 +264,7 @@ impl BatchArgs {
 pub fn batch_dict<'py, 'a>(
     py: Python<'py>,
     players: u8,
-    outcomes: impl ExactSizeIterator<Item = (u8, u32, u32, &'a [u32])>,
+    outcomes: impl ExactSizeIterator<Item = &'a Outcome>,
     rounds_key: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
     let n = players as usize;
@@ -278,19 +275,23 @@ pub fn batch_dict<'py, 'a>(
         Vec::with_capacity(games),
     );
     let mut scores = Vec::with_capacity(games * n);
-    for (w, r, d, s) in outcomes {
-        winner.push(w as i8);
-        rounds.push(r);
-        decisions.push(d);
-        scores.extend_from_slice(&s[..n]);
+    let mut left = Vec::with_capacity(games * n);
+    for o in outcomes {
+        winner.push(o.winner as i8);
+        rounds.push(o.rounds);
+        decisions.push(o.decisions);
+        scores.extend_from_slice(&o.scores[..n]);
+        left.extend_from_slice(&o.left[..n]);
     }
     let d = PyDict::new(py);
     d.set_item("winner", winner.into_pyarray(py))?;
     d.set_item(rounds_key, rounds.into_pyarray(py))?;
     d.set_item("decisions", decisions.into_pyarray(py))?;
-    let scores: Bound<'py, PyArray1<u32>> = scores.into_pyarray(py);
-    let scores: Bound<'py, PyArray2<u32>> = scores.reshape([games, n])?;
-    d.set_item("scores", scores)?;
+    for (key, column) in [("scores", scores), ("left", left)] {
+        let column: Bound<'py, PyArray1<u32>> = column.into_pyarray(py);
+        let column: Bound<'py, PyArray2<u32>> = column.reshape([games, n])?;
+        d.set_item(key, column)?;
+    }
     Ok(d)
 }
 

@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 RESULT_KEYS = frozenset(
-    "game deal seed lineup winner scores ranks rounds decisions forfeit".split()
+    "game deal seed lineup winner scores ranks left rounds decisions forfeit".split()
 )
 FORFEIT_KEYS = frozenset(("seat", "entrant", "kind", "message", "record"))
 FORFEIT_KINDS: frozenset[str] = frozenset(get_args(ForfeitKind))
@@ -80,6 +80,7 @@ def result_from_json(data: object, settings: ArenaSettings, deals: int) -> Match
     winner = data["winner"]
     if winner is not None:
         winner = _int(winner, "winner", 0, players)
+    rounds = _int(data["rounds"], "rounds", 0, _INT64)
     result = MatchResult(
         index=index,
         deal=deal,
@@ -88,7 +89,8 @@ def result_from_json(data: object, settings: ArenaSettings, deals: int) -> Match
         winner=winner,
         scores=_ints(data["scores"], "scores", players, -_INT64, _INT64),
         ranks=_ints(data["ranks"], "ranks", players, 0, players),
-        rounds=_int(data["rounds"], "rounds", 0, _INT64),
+        left=_ints(data["left"], "left", players, 0, rounds + 1),
+        rounds=rounds,
         decisions=_int(data["decisions"], "decisions", 0, _INT64),
         forfeit=None if data["forfeit"] is None else _forfeit(data["forfeit"], match),
         telemetry=_telemetry(data.get("telemetry"), players),
@@ -139,12 +141,17 @@ def _check_outcome(settings: ArenaSettings, result: MatchResult) -> None:
     if forfeit is None:
         if result.winner is None:
             raise BadResult("a finished game has a winner; this one has none and no forfeit")
-        places = spec(settings.game).placements(result.winner, result.scores)
+        if result.left[result.winner]:
+            raise BadResult(
+                f"the winner {result.winner} left the game (left: {list(result.left)}); the "
+                "winner is the seat still in at the end"
+            )
+        places = spec(settings.game).placements(result.winner, result.scores, result.left)
         if result.ranks != places:
             raise BadResult(
                 f"the places {list(result.ranks)} do not follow from the winner "
-                f"{result.winner} and the scores {list(result.scores)} (they give "
-                f"{list(places)})"
+                f"{result.winner}, the scores {list(result.scores)} and the rounds the seats "
+                f"left in {list(result.left)} (they give {list(places)})"
             )
         if result.rounds < 1:
             raise BadResult("a finished game has at least one round")

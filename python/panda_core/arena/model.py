@@ -115,7 +115,9 @@ class MatchResult:
     """What came of one :class:`Match`.
 
     ``ranks[s]`` is seat ``s``'s place (0 = first, equal places tie; the registry's
-    ``placements``). A forfeited game has ``winner=None``, the forfeiting entrant's seats at the
+    ``placements``, from the winner, the scores and ``left``: the round, from 1, at whose end
+    seat ``s`` left the game, 0 if it stayed: Panda Head's Pooped Pandas, in elimination
+    order). A forfeited game has ``winner=None``, the forfeiting entrant's seats at the
     worst place a game can give (``stats.worst_place``) and every other seat tied first; the
     statistics count it as a loss for the forfeiting entrant only (``panda_core.arena.stats``).
     No field that decides a result holds a time: results are the same on any machine, backend
@@ -131,6 +133,7 @@ class MatchResult:
     winner: int | None
     scores: tuple[int, ...]
     ranks: tuple[int, ...]
+    left: tuple[int, ...]
     rounds: int
     decisions: int
     forfeit: Forfeit | None = None
@@ -145,6 +148,7 @@ class MatchResult:
             "winner": self.winner,
             "scores": list(self.scores),
             "ranks": list(self.ranks),
+            "left": list(self.left),
             "rounds": self.rounds,
             "decisions": self.decisions,
             "forfeit": None if self.forfeit is None else self.forfeit.to_json(),
@@ -164,6 +168,7 @@ class MatchResult:
             winner=None if data["winner"] is None else int(data["winner"]),
             scores=tuple(int(x) for x in data["scores"]),
             ranks=tuple(int(x) for x in data["ranks"]),
+            left=tuple(int(x) for x in data["left"]),
             rounds=int(data["rounds"]),
             decisions=int(data["decisions"]),
             forfeit=None if forfeit is None else Forfeit.from_json(forfeit),

@@ -136,10 +136,11 @@ def _play_batch(
     """One game of built-in bots by the engine's batch path: the batch deals its game 0 from
     ``nth_output(seed, first_game)``, the deal's seed."""
     bots = [settings.entrants[i].spec for i in match.lineup]
-    winner, rounds, decisions, scores = game.simulate_batch(
+    winner, rounds, decisions, scores, left = game.simulate_batch(
         1, settings.players, bots, settings.seed, settings.rules, threads, match.deal
     )
     seat_scores = tuple(int(v) for v in np.asarray(scores).reshape(-1)[: settings.players])
+    seat_left = tuple(int(v) for v in np.asarray(left).reshape(-1)[: settings.players])
     won = int(winner[0])
     return MatchResult(
         index=match.index,
@@ -148,7 +149,8 @@ def _play_batch(
         lineup=match.lineup,
         winner=won,
         scores=seat_scores,
-        ranks=game.placements(won, seat_scores),
+        ranks=game.placements(won, seat_scores, seat_left),
+        left=seat_left,
         rounds=int(rounds[0]),
         decisions=int(decisions[0]),
     )
@@ -194,11 +196,14 @@ def _play_python(
 
 
 def finished_result(match: Match, state: AnyGame, decisions: int) -> MatchResult:
-    """A game played to its end: its winner, scores and the places they give (the registry's
-    ``placements``). The arena's loop and the server's challenges record finished games so."""
+    """A game played to its end: its winner, scores and the places they give with the order the
+    seats left in (the registry's ``placements`` and ``left_of``). The arena's loop and the
+    server's challenges record finished games so."""
     winner = state.winner
     assert winner is not None, "a finished game has a winner"
     scores = tuple(state.scores)
+    game = spec_of(state)
+    left = game.left_of(state)
     return MatchResult(
         index=match.index,
         deal=match.deal,
@@ -206,7 +211,8 @@ def finished_result(match: Match, state: AnyGame, decisions: int) -> MatchResult
         lineup=match.lineup,
         winner=winner,
         scores=scores,
-        ranks=spec_of(state).placements(winner, scores),
+        ranks=game.placements(winner, scores, left),
+        left=left,
         rounds=len(state.round_results),
         decisions=decisions,
     )
@@ -413,6 +419,7 @@ def forfeited_result(
         winner=None,
         scores=tuple(state.scores),
         ranks=ranks,
+        left=spec_of(state).left_of(state),
         rounds=len(state.round_results),
         decisions=decisions,
         forfeit=forfeit,

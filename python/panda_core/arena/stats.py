@@ -200,15 +200,22 @@ def is_void(result: MatchResult) -> bool:
 
 
 def worst_place(settings: ArenaSettings) -> int:
-    """The last place a finished game of the arena's game can give (``players - 1`` in the
-    climbing games, where places follow the scores; 1 in Panda Head, where every loser ties
-    second): the place a forfeit counts, so a forfeit weighs like the worst loss, no more.
+    """The last place a finished game of the arena's game can give (``players - 1``: by score
+    in the climbing games, by elimination order in Panda Head): the place a forfeit counts, so a
+    forfeit weighs like the worst loss, no more.
 
     Asked of the game's own placement rule (the registry's ``placements``) with the scores
-    falling, then rising, seat by seat, so no game is named here."""
+    falling, then rising, seat by seat, and the seats leaving one per round in either order, so
+    no game is named here."""
     placements = spec(settings.game).placements
     falling = list(range(settings.players, 0, -1))
-    return max(max(placements(0, falling)), max(placements(0, falling[::-1])))
+    later = [0, *range(1, settings.players)]  # the winner (seat 0) stays; seat 1 leaves first
+    earlier = [0, *range(settings.players - 1, 0, -1)]
+    return max(
+        max(placements(0, scores, left))
+        for scores in (falling, falling[::-1])
+        for left in (later, earlier)
+    )
 
 
 def counted_seats(result: MatchResult, last: int = 1) -> list[tuple[int, bool, int]]:

@@ -58,9 +58,11 @@ __all__ = [
 ]
 
 FORMAT = "panda-core/arena"
-VERSION = 2
-"""Version 2: lines carry their checksum and the header the folder's key (version 1 had
-neither, and its folders are refused: their games cannot be checked)."""
+VERSION = 3
+"""Version 3: lines carry ``left``, the round each seat left the game in, and Panda Head's
+places follow that order (version 2 tied every loser second). Version 2: lines carry their
+checksum and the header the folder's key (version 1 had neither). Older folders are refused:
+their places are not this version's, or their games cannot be checked."""
 
 MAX_HEADER_BYTES = 2**20
 """Largest ``arena.json`` read (64 entrants with long specs take a few hundred kB)."""
@@ -250,7 +252,8 @@ def _read_header(path: Path, settings: ArenaSettings, digest: str) -> tuple[str,
     if version != VERSION:
         raise ArenaError(
             f"{path} is of results format {cut(str(version))}, this panda-core reads format "
-            f"{VERSION} (whose games carry checksums); {_WAY_OUT}"
+            f"{VERSION} (whose games carry checksums and the order seats left the game in); "
+            f"{_WAY_OUT}"
         )
     if set(found) != _HEADER_KEYS:
         keys = ", ".join(sorted(_HEADER_KEYS))

@@ -297,5 +297,5 @@ def _play(
         move_offsets=offsets,
         winner=winner,
         scores=scores,
-        places=game_spec.placements(winner, scores),
+        places=game_spec.placements(winner, scores, game_spec.left_of(game)),
     )

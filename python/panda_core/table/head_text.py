@@ -252,25 +252,10 @@ class HeadPresenter:
         events: Sequence[Mapping[str, Any]],
         names: SeatNames,
     ) -> list[dict[str, Any]]:
-        """Game over by place (H-6.3): the last one in first; then the Pooped seats, the later
-        out the better; seats Pooped at the same hand's end by score, fewer points better
-        (points are bad), equal scores tied."""
-        winner = next((s for s, p in enumerate(placements) if p == 0), None)
-        out_at: dict[int, int] = {}
-        hand = 0
-        for event in events:
-            if event.get("type") == "deal":
-                hand = int(event.get("round", hand))
-            elif event.get("type") == "pooped" and isinstance(event.get("player"), int):
-                out_at[int(event["player"])] = hand
-
-        def key(seat: int) -> tuple[int, int, int]:
-            if seat == winner:
-                return (0, 0, 0)
-            return (1, -out_at.get(seat, hand + 1), scores[seat])
-
-        ranked = sorted(range(len(scores)), key=key)
-        return places_list(ranked, key, scores, names)
+        """Game over by place (H-6.3): the last one in first, then the Pooped seats, the later
+        out the better; seats Pooped at the same hand's end tie (the registry's placements)."""
+        ranked = sorted(range(len(scores)), key=lambda s: (placements[s], s))
+        return places_list(ranked, lambda s: placements[s], scores, names)
 
     def describe(self, event: Mapping[str, Any], book: CardBook, names: SeatNames) -> str:
         return write_event(EVENTS, event, book, names)

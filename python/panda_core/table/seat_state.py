@@ -133,7 +133,7 @@ class SeatStateBuilder:
         places = None
         if game.is_over and game.winner is not None:
             scores = list(game.scores)
-            placements = self.spec.placements(game.winner, scores)
+            placements = self.spec.placements(game.winner, scores, self.spec.left_of(game))
             places = self.presenter.places(placements, scores, events, names)
         return {
             "game": self.spec.name,
