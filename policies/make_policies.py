@@ -53,11 +53,11 @@ RUNS: dict[str, TrainSettings] = {
         eval_games=1000, target="round",
     ),
     "year": TrainSettings(
-        game="year", seed=SEED, decisions=24_000_000, num_envs=64, eval_every=1_500_000,
+        game="year", seed=SEED, decisions=40_000_000, num_envs=64, eval_every=1_500_000,
         eval_games=1000, target="round",
     ),
     "spin": TrainSettings(
-        game="spin", seed=SEED, decisions=24_000_000, num_envs=64, eval_every=1_500_000,
+        game="spin", seed=SEED, decisions=40_000_000, num_envs=64, eval_every=1_500_000,
         eval_games=1000, target="round",
     ),
 }  # fmt: skip
@@ -202,11 +202,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown games {unknown}; the games are {list(RUNS)}")
     args.work.mkdir(parents=True, exist_ok=True)
     (args.work / ".gitignore").write_text("*\n")  # the runs are big and not shipped
-    entries = {}
-    if MANIFEST.exists():
-        entries = {e["game"]: e for e in json.loads(MANIFEST.read_text())["policies"]}
     for game in games:
-        entries[game] = make(game, args.work)
+        entry = make(game, args.work)
+        # Read the manifest again only now: another game's run may have finished meanwhile.
+        entries = {}
+        if MANIFEST.exists():
+            entries = {e["game"]: e for e in json.loads(MANIFEST.read_text())["policies"]}
+        entries[game] = entry
         manifest = {
             "format": "panda-core-policies",
             "format_version": 1,
