@@ -21,7 +21,7 @@ import pyarrow.dataset as pads  # type: ignore[import-untyped]
 import pyarrow.fs as pafs  # type: ignore[import-untyped]
 
 from panda_core._args import players_arg, shown
-from panda_core._core import ArgumentError, PandaCoreError
+from panda_core._core import MAX_ISMCTS_ITERATIONS, ArgumentError, PandaCoreError
 from panda_core._registry import spec
 from panda_core.selfplay.integrity import (
     SHARD_FILE,
@@ -34,7 +34,13 @@ from panda_core.selfplay.integrity import (
     verify_shard,
 )
 from panda_core.selfplay.run import MANIFEST, filesystem
-from panda_core.selfplay.schema import FORMAT, FORMAT_VERSION, schema, settings_of
+from panda_core.selfplay.schema import (
+    FORMAT,
+    FORMAT_VERSION,
+    SEARCH_COLUMNS,
+    schema,
+    settings_of,
+)
 
 __all__ = ["BATCH_SIZE", "DENSE", "DatasetError", "iter_batches", "load", "scatter", "to_numpy"]
 
@@ -169,7 +175,10 @@ def _expected_schema(shard: _Shard) -> pa.Schema:
         move_features = settings.get("move_features")
         if not isinstance(move_features, bool):
             raise DatasetError("move_features is not true or false")
-        expected = schema(game, None, move_features)
+        search_stats = settings.get("search_stats", False)
+        if not isinstance(search_stats, bool):
+            raise DatasetError("search_stats is not true or false")
+        expected = schema(game, None, move_features, search_stats)
         for key, value in (
             ("observation_size", game.observation_size),
             ("num_actions", game.num_actions),
@@ -381,6 +390,8 @@ def _columns(
     for name, (index, values, _) in DENSE.items():
         if name in wanted:
             needed |= {c for c in (index, values) if c}
+    if needed & set(SEARCH_COLUMNS):  # checked against each other and the legal actions
+        needed |= {*SEARCH_COLUMNS, "legal_actions"}
     return [c for c in names if c in needed], wanted, needed
 
 
@@ -434,3 +445,32 @@ def _check_ids(batch: pa.RecordBatch, settings: dict[str, Any]) -> None:
             array = values.to_numpy(zero_copy_only=False)
             if array.size and (array.min() < low or array.max() >= high):
                 raise ArgumentError(f"{column} holds values outside {low}..{high - 1}")
+    if "search_visits" in names:
+        _check_search(batch)
+
+
+def _check_search(batch: pa.RecordBatch) -> None:
+    """Each row's search statistics: one visit count and one value per legal action, or none
+    (a bot that does not search); counts in ``0 .. MAX_ISMCTS_ITERATIONS``, values finite in
+    ``[-1, 1]``."""
+    legal = batch.column("legal_actions")
+    visits = batch.column("search_visits")
+    values = batch.column("search_values")
+    sizes = np.diff(legal.offsets.to_numpy())
+    counts = np.diff(visits.offsets.to_numpy())
+    if not np.array_equal(counts, np.diff(values.offsets.to_numpy())):
+        row = int(np.flatnonzero(counts != np.diff(values.offsets.to_numpy()))[0])
+        raise ArgumentError(f"row {row}: search_visits and search_values differ in length")
+    bad = np.flatnonzero((counts != 0) & (counts != sizes))
+    if bad.size:
+        row = int(bad[0])
+        raise ArgumentError(
+            f"row {row}: {int(counts[row])} search statistics for {int(sizes[row])} legal "
+            "actions (one per legal action, or none)"
+        )
+    n = visits.flatten().to_numpy(zero_copy_only=False)
+    if n.size and (n.min() < 0 or n.max() > MAX_ISMCTS_ITERATIONS):
+        raise ArgumentError(f"search_visits holds values outside 0..{MAX_ISMCTS_ITERATIONS}")
+    v = values.flatten().to_numpy(zero_copy_only=False)
+    if v.size and not (np.all(np.isfinite(v)) and v.min() >= -1.0 and v.max() <= 1.0):
+        raise ArgumentError("search_values holds values that are not finite numbers in [-1, 1]")
