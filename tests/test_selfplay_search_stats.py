@@ -16,12 +16,12 @@ import pyarrow.parquet as pq
 import pytest
 
 from panda_core import make
-from panda_core._core import nth_output
+from panda_core._core import ArgumentError, nth_output
 from panda_core._registry import GAMES
 from panda_core.bots import BuiltinBot, reset_bots
 from panda_core.cli import main
 from panda_core.selfplay import DatasetError, iter_batches, load, selfplay
-from panda_core.selfplay.episodes import best_stat
+from panda_core.selfplay.episodes import best_stat, per_action
 
 # Seat 1 does not search: its rows carry no statistics.
 BOTS = ["ismcts:12", "heuristic", "ismcts:12"]
@@ -73,10 +73,10 @@ def test_the_columns_hold_each_search_decisions_stats(
         if len(legal) > 1:
             searched += 1
             assert sum(visits) == 12
-            # The move played is the most visited one.
-            assert visits[legal.index(row["action"])] == max(visits)
-        else:
-            assert visits == [0] and vals == [0.0]
+            if game == "head":  # one move per action: the move played is the most visited
+                assert visits[legal.index(row["action"])] == max(visits)
+        else:  # a forced move (not searched), or one action class of several moves
+            assert visits in ([0], [12])
     assert searched > 10
 
 
@@ -109,15 +109,31 @@ def test_every_row_is_the_search_a_replay_gives(
             g.apply(bots[1](g, seat))
             continue
         stats = g.search_stats(BOTS[seat], bots[seat].next_seed())
-        by_action = {g.action_index(m): (n, v) for m, n, v in stats}
-        assert row["search_visits"] == [by_action[a][0] for a in row["legal_actions"]]
-        assert np.allclose(
-            row["search_values"], [by_action[a][1] for a in row["legal_actions"]], atol=1e-6
-        )
+        # Per action: its moves' visits summed, their values' visit-weighted mean.
+        visits: dict[int, int] = {}
+        sums: dict[int, float] = {}
+        for m, n, v in stats:
+            a = g.action_index(m)
+            visits[a] = visits.get(a, 0) + n
+            sums[a] = sums.get(a, 0.0) + n * v
+        assert row["search_visits"] == [visits[a] for a in row["legal_actions"]]
+        expected = [sums[a] / visits[a] if visits[a] else 0.0 for a in row["legal_actions"]]
+        assert np.allclose(row["search_values"], expected, atol=1e-6)
         best = stats[best_stat(stats)][0]
         assert g.action_index(best) == row["action"]
+        if "move_index" in row:
+            assert g.legal_moves()[row["move_index"]] == best
         g.apply(best)
     assert g.is_over
+
+
+def test_moves_of_one_action_class_are_summed() -> None:
+    stats = [("a", 3, 0.5), ("b", 1, -0.5), ("c", 0, 0.0), ("d", 2, 1.0), ("e", 4, 0.25)]
+    visits, values = per_action(stats, [7, 7, 2, -1, 9], [2, 7, 9])
+    assert visits.tolist() == [0, 4, 4]  # "d" has no action id (NO_ACTION): no entry
+    assert values.tolist() == pytest.approx([0.0, 0.25, 0.25])
+    with pytest.raises(ArgumentError, match="not in legal_actions"):
+        per_action(stats, [7, 7, 2, 5, 9], [2, 7, 9])
 
 
 def test_the_settings_record_the_flag(datasets: dict[tuple[str, bool], Path]) -> None:
@@ -175,7 +191,7 @@ def test_the_cli_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     out = tmp_path / "cli"
     code = main(
         ["selfplay", "--game", "head", "--players", "3", "--bots", "ismcts:8", "--episodes",
-         "1", "--seed", "2", "--workers", "0", "--quiet", "--search-stats", str(out)]
+         "1", "--seed", "2", "--workers", "0", "--quiet", "--search-stats", "--out", str(out)]
     )  # fmt: skip
     assert code == 0, capsys.readouterr()
     table = _table(out)
@@ -201,7 +217,7 @@ def _rewrite(shard: Path, column: str, change: Any) -> None:
     document["bytes"] = shard.stat().st_size
     document["sha256"] = hashlib.sha256(shard.read_bytes()).hexdigest()
     checksum.write_text(json.dumps(document))
-    (shard.parent / "_dataset.json").unlink()  # its list of shards no longer matches
+    (shard.parent / "_dataset.json").unlink(missing_ok=True)  # its shard list is stale
 
 
 def _first_searched(rows: list[list[Any]]) -> int:
@@ -224,12 +240,12 @@ DAMAGE = {
         "search_visits",
         _set(_first_searched, lambda r: r[:-1]),
     ),
-    "negative visits": ("search_visits", _set(_first_searched, lambda r: [-1] + r[1:])),
-    "huge visits": ("search_visits", _set(_first_searched, lambda r: [2**31 - 1] + r[1:])),
-    "nan value": ("search_values", _set(_first_searched, lambda r: [float("nan")] + r[1:])),
-    "huge value": ("search_values", _set(_first_searched, lambda r: [1e30] + r[1:])),
-    "infinite value": ("search_values", _set(_first_searched, lambda r: [float("-inf")] + r[1:])),
-    "value past 1": ("search_values", _set(_first_searched, lambda r: [1.5] + r[1:])),
+    "negative visits": ("search_visits", _set(_first_searched, lambda r: [-1, *r[1:]])),
+    "huge visits": ("search_visits", _set(_first_searched, lambda r: [2**31 - 1, *r[1:]])),
+    "nan value": ("search_values", _set(_first_searched, lambda r: [float("nan"), *r[1:]])),
+    "huge value": ("search_values", _set(_first_searched, lambda r: [1e30, *r[1:]])),
+    "infinite value": ("search_values", _set(_first_searched, lambda r: [float("-inf"), *r[1:]])),
+    "value past 1": ("search_values", _set(_first_searched, lambda r: [1.5, *r[1:]])),
 }
 
 

@@ -21,10 +21,10 @@ import numpy as np
 import numpy.typing as npt
 
 from panda_core._args import cut, shown
+from panda_core._builtin_bot import BuiltinBot
 from panda_core._core import ArgumentError
 from panda_core._registry import MOVE_CLASSES, AnyGame, AnyRules, GameSpec
 from panda_core.bot_import import bot_spec_kind, make_bot
-from panda_core._builtin_bot import BuiltinBot
 from panda_core.bot_move import MoveRefused, ask_move
 from panda_core.bots import Bot, bot_name, reset_bots
 from panda_core.game import Game
@@ -40,6 +40,7 @@ __all__ = [
     "SeatBots",
     "best_stat",
     "is_search_bot",
+    "per_action",
     "play_episode",
 ]
 
@@ -187,29 +188,36 @@ def _search_decision(
 ) -> tuple[int, int, npt.NDArray[np.int32], npt.NDArray[np.float32]]:
     """Play ``bot``'s move by one search (``game.search_stats``, with the seed ``bot_move``
     would get: the same move): ``(row in legal, action id)`` of the move played and the
-    statistics in ``ids`` (``legal_actions()``) order."""
+    statistics per legal action, in ``ids`` (``legal_actions()``) order (:func:`per_action`)."""
     stats = game.search_stats(bot.name, bot.next_seed(), time_limit=bot.time_limit)
     row = best_stat(stats)
-    # The statistics follow legal_moves(); the columns follow legal_actions() (ascending ids,
-    # which a climbing game's move order need not be).
-    position = {action: k for k, action in enumerate(ids)}
-    visits = np.zeros(len(ids), dtype=np.int32)
-    values = np.zeros(len(ids), dtype=np.float32)
-    seen = np.zeros(len(ids), dtype=np.bool_)
-    for move, n, value in stats:
-        k = position.get(_action(game, move), -1)
-        if k < 0 or seen[k]:
-            break
-        seen[k] = True
-        visits[k], values[k] = n, value
-    if len(stats) != len(ids) or not seen.all():
-        raise ArgumentError(
-            "search statistics need every legal move to have an action id of its own; "
-            f"{len(stats)} legal moves have {len(ids)} ids (a custom deck's large plays)"
-        )
+    visits, values = per_action(stats, [_action(game, m) for m, _, _ in stats], ids)
     action = _action(game, legal[row])
     game.apply(legal[row])
     return row, action, visits, values
+
+
+def per_action(
+    stats: Sequence[tuple[Any, int, float]], actions: Sequence[int], ids: Sequence[int]
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
+    """Per-move statistics (``actions[i]``: move ``i``'s action id) as per-action ones in
+    ``ids`` order. An action id of a climbing game names a class of moves (docs/climb_encodings.md
+    §3): its visits are its moves' visits summed, its value their visit-weighted mean (the mean
+    of every iteration through the class; 0 unvisited). In Panda Head each move is its own
+    action. A move without an action id (``NO_ACTION``: custom decks only) has no entry."""
+    position = {action: k for k, action in enumerate(ids)}
+    visits = np.zeros(len(ids), dtype=np.int64)
+    sums = np.zeros(len(ids), dtype=np.float64)
+    for (_, n, value), action in zip(stats, actions, strict=True):
+        if action == NO_ACTION:
+            continue
+        k = position.get(action)
+        if k is None:  # legal_actions() lists every legal move's id: an engine bug otherwise
+            raise ArgumentError(f"action {action} of a legal move is not in legal_actions()")
+        visits[k] += n
+        sums[k] += n * value
+    means = np.divide(sums, visits, out=np.zeros_like(sums), where=visits > 0)
+    return visits.astype(np.int32), np.clip(means, -1.0, 1.0).astype(np.float32)
 
 
 def _failure(where: str, refused: MoveRefused, timer: MoveTimer | None) -> BotFailure:

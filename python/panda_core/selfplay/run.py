@@ -337,8 +337,7 @@ def _existing(fs: pafs.FileSystem, folder: str, task: _Task) -> ShardInfo | None
         how = (
             "with search statistics: resume it with search_stats=True (--search-stats)"
             if found.get("search_stats")
-            else "without search statistics: resume it without search_stats=True "
-            "(--search-stats)"
+            else "without search statistics: resume it without search_stats=True (--search-stats)"
         )
         raise DatasetError(f"{path} was written {how}, or use another folder")
     if identity(found) != identity(mine):

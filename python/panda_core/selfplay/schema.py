@@ -31,10 +31,10 @@ from panda_core._registry import GameSpec
 
 __all__ = [
     "ACTION_TYPE",
-    "SEARCH_COLUMNS",
     "FORMAT",
     "FORMAT_VERSION",
     "METADATA_KEY",
+    "SEARCH_COLUMNS",
     "action_lists",
     "float_lists",
     "float_rows",
