@@ -303,7 +303,9 @@ def to_numpy(
     column (``observation_index``, ``observation_value``, ``legal_actions``) as every row's
     values one after the other, with ``<name>_offsets`` ``(n + 1,)``: row ``i``'s are
     ``values[offsets[i]:offsets[i + 1]]``; ``move_features`` (when written) as every legal
-    move's row, ``(rows, move_features)``, with ``move_features_offsets`` likewise. With the
+    move's row, ``(rows, move_features)``, with ``move_features_offsets`` likewise;
+    ``search_visits`` and ``search_values`` (when written) as the other list columns, with their
+    offsets (a row's lists are empty, or as long as its ``legal_actions``). With the
     dataset's ``settings`` (``load(path).schema`` metadata; :func:`iter_batches` passes them),
     also the dense ``observation`` (2-D float32 ``(n, observation_size)``) and ``legal_mask``
     (2-D bool ``(n, num_actions)``) from the columns they are rebuilt from, when present."""
@@ -336,8 +338,8 @@ def iter_batches(
     each as :func:`to_numpy` gives it. ``columns`` picks what to give: columns of the files
     and the dense arrays rebuilt from them, ``observation`` and ``legal_mask`` (their columns
     are then read, but given only if asked for too). Default: the scalar columns, the dense
-    ``observation`` and ``legal_mask``, and ``move_features`` when the dataset has them; the
-    sparse columns only if named. Memory holds one batch at a time.
+    ``observation`` and ``legal_mask``, and ``move_features`` and the search statistics when
+    the dataset has them; the sparse columns only if named. Memory holds one batch at a time.
 
     Each shard is checked as :func:`load` checks it, just before it is read (from the file it
     was checked on), and every batch's positions and ids are checked to be in range: a
