@@ -302,3 +302,15 @@ def _rewrite_checksum(shard: Path) -> None:
     manifest = shard.parent / "_dataset.json"
     if manifest.exists():
         manifest.unlink()
+
+
+def test_the_guided_search_writes_its_stats_with_the_same_moves(tmp_path: Path) -> None:
+    bots = ["ismcts+neural:8", "heuristic", "ismcts:8"]
+    _make(tmp_path / "plain", "head", False, bots=bots, episodes=1)
+    _make(tmp_path / "stats", "head", True, bots=bots, episodes=1)
+    plain, stats = _table(tmp_path / "plain"), _table(tmp_path / "stats")
+    assert stats.column("action").equals(plain.column("action"))
+    rows = stats.to_pylist()
+    guided = [r for r in rows if r["seat"] == 0 and len(r["legal_actions"]) > 1]
+    assert guided and all(0 < sum(r["search_visits"]) <= 8 for r in guided)
+    assert all(len(r["search_values"]) == len(r["legal_actions"]) for r in guided)
