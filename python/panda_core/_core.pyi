@@ -192,6 +192,12 @@ class HeadGame:
         seed: SupportsIndex | None = None,
         time_limit: float | None = None,
     ) -> HeadMove: ...
+    def search_stats(
+        self,
+        bot: str = "ismcts:200",
+        seed: SupportsIndex | None = None,
+        time_limit: float | None = None,
+    ) -> list[tuple[HeadMove, int, float]]: ...
     def cards(self) -> list[CardInfo]: ...
     def determinize(self, player: SupportsIndex, seed: SupportsIndex | None = None) -> HeadGame: ...
     def _repr_html_(self) -> str: ...  # the notebook view (panda_core.html.repr_html)
@@ -426,6 +432,12 @@ class ClimbGame:
         seed: SupportsIndex | None = None,
         time_limit: float | None = None,
     ) -> ClimbMove: ...
+    def search_stats(
+        self,
+        bot: str = "ismcts:200",
+        seed: SupportsIndex | None = None,
+        time_limit: float | None = None,
+    ) -> list[tuple[ClimbMove, int, float]]: ...
     def cards(self) -> list[CardInfo]: ...
     def determinize(
         self, player: SupportsIndex, seed: SupportsIndex | None = None

@@ -20,11 +20,11 @@ use pyo3::types::{PyDict, PyList};
 use pyo3::PyClass;
 
 use super::args::{cut_message, seed_arg, time_limit_arg, Int};
-use super::errors::{concurrent_use, to_py as to_py_err, PolicyError, RulesError};
+use super::errors::{concurrent_use, to_py as to_py_err, ArgumentError, PolicyError, RulesError};
 use super::events::PyMoveEvents;
 use super::interrupt::interruptible_for;
 use super::json::{events_to_py, serde_to_py};
-use crate::bots::decide::decision_until;
+use crate::bots::decide::{decision_until, search_stats_until};
 use crate::bots::{BotGame, BotKind};
 use crate::contract::{ActionSpace, GameState, MoveOf, Observe, RecordedGame};
 use crate::error::EngineError;
@@ -327,6 +327,40 @@ pub fn bot_move<G: GameClass>(
     Ok(G::py_move(core, engine(py, decision)?))
 }
 
+/// `search_stats(bot, seed, time_limit)`: the root statistics of the decision a search bot
+/// (`ismcts`, `ismcts+neural`) makes, one `(move, visits, value)` per legal move in
+/// `legal_moves()` order, the value on the round scale in `[-1, 1]` (0 unvisited); the search
+/// `bot_move(bot, seed)` runs, so its move is the best of these (most visits, ties to the higher
+/// value, then the earlier move). Arguments are checked as `bot_move` checks them; a bot that
+/// does not search is an `ArgumentError` naming the ones that do.
+pub fn search_stats<G: GameClass>(
+    game: &G,
+    py: Python<'_>,
+    bot: &str,
+    seed: Option<&Bound<'_, PyAny>>,
+    time_limit: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<(G::Move, u32, f64)>> {
+    let kind = bot_kind(bot)?;
+    if !matches!(kind, BotKind::Ismcts { .. } | BotKind::Guided { .. }) {
+        return Err(ArgumentError::new_err(format!(
+            "search_stats needs a search bot: `ismcts`, `ismcts:N`, `ismcts+neural`, \
+             `ismcts+neural:N` or `ismcts+neural:N:PATH`, got {:?}",
+            cut_message(bot)
+        )));
+    }
+    let seed = seed_or_zero(seed)?;
+    let limit = time_limit.map(time_limit_arg).transpose()?;
+    let core = game.core();
+    let stats = interruptible_for(py, limit, |stop| {
+        search_stats_until(core, &kind, seed, stop)
+    })?;
+    let (stats, _best) = engine(py, stats)?.expect("a search bot's statistics");
+    Ok(stats
+        .into_iter()
+        .map(|s| (G::py_move(core, s.mv), s.visits, s.value))
+        .collect())
+}
+
 /// `cards()`: one dict per card id of the game's deck (docs/game_api.md, "Cards").
 pub fn cards<'py, G: GameClass>(game: &G, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
     serde_to_py(py, &game.core().cards())
@@ -553,6 +587,26 @@ macro_rules! bind_game {
                 time_limit: Option<&pyo3::Bound<'_, pyo3::PyAny>>,
             ) -> pyo3::PyResult<<$class as $crate::py::game_class::GameClass>::Move> {
                 $crate::py::game_class::bot_move(self, py, &bot, seed, time_limit)
+            }
+            /// The root statistics of the search bot `bot`'s decision (`"ismcts:N"`,
+            /// `"ismcts+neural:N"`, ...): one `(move, visits, value)` per legal move, in
+            /// `legal_moves()` order; `value` is the move's mean for the seat to move on the
+            /// round scale `[-1, 1]` (`2 v - 1` of the search's `[0, 1]` value; 0 when
+            /// unvisited). The same search as `bot_move(bot, seed)`: its move is the one with
+            /// the most visits (ties: the higher value, then the earlier move). A forced move
+            /// is not searched (0 visits). `seed` and `time_limit` as in `bot_move`; a bot that
+            /// does not search is an `ArgumentError`; `GameOverError` once the game is over.
+            #[pyo3(signature = (bot = $crate::py::args::Text::new("ismcts:200"), seed = None,
+                                time_limit = None),
+                   text_signature = "(self, /, bot='ismcts:200', seed=None, time_limit=None)")]
+            fn search_stats(
+                &self,
+                py: pyo3::Python<'_>,
+                bot: $crate::py::args::Text,
+                seed: Option<&pyo3::Bound<'_, pyo3::PyAny>>,
+                time_limit: Option<&pyo3::Bound<'_, pyo3::PyAny>>,
+            ) -> pyo3::PyResult<Vec<(<$class as $crate::py::game_class::GameClass>::Move, u32, f64)>> {
+                $crate::py::game_class::search_stats(self, py, &bot, seed, time_limit)
             }
             /// The game's deck as it plays it: one dict per card id (`id`, `token`, `label`,
             /// `kind`, `suit`, `value`, `faces`, `in_play`), in id order.

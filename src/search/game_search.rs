@@ -6,7 +6,7 @@
 //! Moves are the tree's actions, so a child means the same move in every determinization where
 //! it is legal.
 
-use super::ismcts::{search_until, IsmctsConfig, SearchGame};
+use super::ismcts::{search_stats_until, IsmctsConfig, RootStat, SearchGame};
 use super::SearchSettings;
 use crate::contract::{
     Determinize, GameState, HeuristicPolicy, Horizon, Pick, Rollout, SearchValue,
@@ -58,9 +58,19 @@ impl<G: Searchable> GameSearch<G> {
     /// The move ISMCTS picks, the search ending early once `stop` is set (the best move so far,
     /// still legal).
     pub fn best_move_until(&mut self, stop: &Interrupt) -> G::Move {
+        self.stats_until(stop)
+            .into_iter()
+            .next()
+            .expect("the root has a legal action")
+            .action
+    }
+
+    /// The root statistics, best first ([`search_stats_until`]): `best_move_until`'s move is the
+    /// first one's.
+    pub fn stats_until(&mut self, stop: &Interrupt) -> Vec<RootStat<G::Move>> {
         let config = self.settings.config;
         let player = self.player;
-        search_until(self, player, &config, stop)
+        search_stats_until(self, player, &config, stop)
     }
 
     #[inline]
@@ -200,12 +210,22 @@ pub fn ismcts_move_until<G: Searchable>(
     seed: u64,
     stop: &Interrupt,
 ) -> Result<G::Move, EngineError> {
-    let mut legal = Vec::new();
-    state.legal_moves_into(&mut legal)?;
-    match legal.len() {
-        0 => return Err(EngineError::GameOver),
-        1 => return Ok(legal.swap_remove(0)),
-        _ => {}
+    Ok(best_of(ismcts_stats_until(
+        state, memory, iterations, seed, stop,
+    )?))
+}
+
+/// The root statistics behind [`ismcts_move_until`]'s decision, best first (its move is the
+/// first one's). A forced move is not searched: its one entry has 0 visits and mean 0.
+pub fn ismcts_stats_until<G: Searchable>(
+    state: &G,
+    memory: &mut G::Memory,
+    iterations: u32,
+    seed: u64,
+    stop: &Interrupt,
+) -> Result<Vec<RootStat<G::Move>>, EngineError> {
+    if let Some(forced) = forced_stats(state)? {
+        return Ok(forced);
     }
     let defaults = SearchSettings::default_for::<G>();
     let settings = SearchSettings {
@@ -216,7 +236,34 @@ pub fn ismcts_move_until<G: Searchable>(
         },
         ..defaults
     };
-    Ok(GameSearch::new(state, memory, settings)?.best_move_until(stop))
+    Ok(GameSearch::new(state, memory, settings)?.stats_until(stop))
+}
+
+/// The statistics of a decision without a search: the one legal move, unvisited; `None` when
+/// there is a choice (`GameOver` when there is no move).
+pub(crate) fn forced_stats<G: GameState>(
+    state: &G,
+) -> Result<Option<Vec<RootStat<G::Move>>>, EngineError> {
+    let mut legal = Vec::new();
+    state.legal_moves_into(&mut legal)?;
+    match legal.len() {
+        0 => Err(EngineError::GameOver),
+        1 => Ok(Some(vec![RootStat {
+            action: legal.swap_remove(0),
+            visits: 0,
+            mean: 0.0,
+        }])),
+        _ => Ok(None),
+    }
+}
+
+/// The move of statistics listed best first.
+pub(crate) fn best_of<A>(stats: Vec<RootStat<A>>) -> A {
+    stats
+        .into_iter()
+        .next()
+        .expect("the root has a legal action")
+        .action
 }
 
 /// [`ismcts_move_until`] from a position alone (a fresh memory: what the history showed is not

@@ -50,7 +50,7 @@
 
 use std::sync::Arc;
 
-use super::game_search::{GameSearch, Node as SearchNode, Searchable};
+use super::game_search::{best_of, forced_stats, GameSearch, Node as SearchNode, Searchable};
 use super::ismcts::{IsmctsConfig, RootStat, SearchGame};
 use super::SearchSettings;
 use crate::contract::{Learned, Pick};
@@ -593,16 +593,30 @@ pub fn guided_move_until<G: MoveValues>(
     seed: u64,
     stop: &Interrupt,
 ) -> Result<G::Move, EngineError> {
-    let mut legal = Vec::new();
-    state.legal_moves_into(&mut legal)?;
-    match legal.len() {
-        0 => return Err(EngineError::GameOver),
-        1 => return Ok(legal.swap_remove(0)),
-        _ => {}
+    Ok(best_of(guided_root_stats_until(
+        state, memory, policy, iterations, seed, stop,
+    )?))
+}
+
+/// The root statistics behind [`guided_move_until`]'s decision, best first (its move is the
+/// first one's; a mean counts the policy's virtual visit). A forced move is not searched: its
+/// one entry has 0 visits and mean 0.
+pub fn guided_root_stats_until<G: MoveValues>(
+    state: &G,
+    memory: &mut G::Memory,
+    policy: &Policy,
+    iterations: u32,
+    seed: u64,
+    stop: &Interrupt,
+) -> Result<Vec<RootStat<G::Move>>, EngineError> {
+    if let Some(forced) = forced_stats(state)? {
+        return Ok(forced);
     }
     let mut scratch = Scratch::default();
     let config = GuidedConfig::new(iterations, seed);
-    Ok(GuidedSearch::new(state, memory, policy, &mut scratch, config)?.best_move_until(stop))
+    let mut search = GuidedSearch::new(state, memory, policy, &mut scratch, config)?;
+    let player = search.inner.player();
+    Ok(guided_stats_until(&mut search, player, &config, stop))
 }
 
 #[cfg(test)]

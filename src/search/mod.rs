@@ -52,8 +52,13 @@ pub mod ismcts;
 pub mod settings;
 
 pub use crate::contract::{Horizon, Rollout};
-pub use game_search::{ismcts_move, ismcts_move_until, GameSearch, IsmctsBot, Searchable};
-pub use guided::{guided_move_until, GuidedBot, GuidedConfig, GuidedSearch, LateChild, MoveValues};
+pub use game_search::{
+    ismcts_move, ismcts_move_until, ismcts_stats_until, GameSearch, IsmctsBot, Searchable,
+};
+pub use guided::{
+    guided_move_until, guided_root_stats_until, GuidedBot, GuidedConfig, GuidedSearch, LateChild,
+    MoveValues,
+};
 pub use ismcts::{search, search_stats, IsmctsConfig, RootStat, SearchGame};
 pub use settings::SearchSettings;
 

@@ -107,6 +107,13 @@ def register(sub: Any, default: Default = keep_default) -> None:
         f"{', '.join(g for g in GAMES if spec(g).move_features)}; about 2.6 times the bytes "
         "and a third of the writing speed)",
     )
+    cmd.add_argument(
+        "--search-stats",
+        action="store_true",
+        default=default(False),
+        help="write each search bot's (ismcts:N, ismcts+neural:N) root visits and values per "
+        "legal action (search_visits, search_values): the same moves, one search each",
+    )
     add_quiet_option(cmd, default)
     add_rule_options(cmd, default)
     cmd.set_defaults(func=_cmd_selfplay)
@@ -174,6 +181,7 @@ def _cmd_selfplay(args: argparse.Namespace, given: set[str]) -> int:
             move_features=args.move_features,
             move_time=args.move_time,
             game_time=args.game_time,
+            search_stats=args.search_stats,
         )
     except KeyboardInterrupt:
         if bar is not None:

@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from panda_core._args import cut, shown
+from panda_core._builtin_bot import BuiltinBot
 from panda_core._core import ArgumentError
 from panda_core._registry import MOVE_CLASSES, AnyGame, AnyRules, GameSpec
 from panda_core.bot_import import bot_spec_kind, make_bot
@@ -31,7 +32,16 @@ from panda_core.move_timer import MoveTimeout, MoveTimer
 from panda_core.protocol.exec_bot import ExecBot, ExecBotError
 from panda_core.protocol.messages import bot_seed
 
-__all__ = ["NO_ACTION", "BotFailure", "Episode", "SeatBots", "play_episode"]
+__all__ = [
+    "NO_ACTION",
+    "SEARCH_BOTS",
+    "BotFailure",
+    "Episode",
+    "SeatBots",
+    "best_stat",
+    "is_search_bot",
+    "play_episode",
+]
 
 NO_ACTION = -1
 """``action`` of a move that has no abstract action (a climbing play larger than the action
@@ -69,6 +79,14 @@ class Episode:
     winner: int
     scores: tuple[int, ...]
     places: tuple[int, ...]
+    search_visits: npt.NDArray[np.int32] | None = None
+    """Every search decision's root visits, one per legal action in ``legal_actions`` order,
+    the decisions one after the other (``search_offsets``); ``None`` unless asked for."""
+    search_values: npt.NDArray[np.float32] | None = None
+    """The same decisions' root mean values on the round scale ``[-1, 1]``, likewise."""
+    search_offsets: npt.NDArray[np.int32] | None = None
+    """``(decisions + 1,)``: decision ``i``'s are ``search_*[offsets[i]:offsets[i+1]]`` (none
+    for a bot that does not search)."""
 
     @property
     def decisions(self) -> int:
@@ -143,6 +161,46 @@ def _play_answer(game: Game[Any], legal: list[Any], answer: object) -> tuple[int
     return rows[0], actions[rows[0]]
 
 
+def is_search_bot(bot: object) -> bool:
+    """Whether ``bot`` is a built-in search bot (``ismcts``, ``ismcts+neural`` with or without a
+    count or policy file): one whose decisions carry root statistics (``game.search_stats``)."""
+    return isinstance(bot, BuiltinBot) and bot.name.split(":", 1)[0] in SEARCH_BOTS
+
+
+SEARCH_BOTS = ("ismcts", "ismcts+neural")
+"""The base names of the built-in bots that search."""
+
+
+def best_stat(stats: Sequence[tuple[Any, int, float]]) -> int:
+    """The row of ``game.search_stats``'s result that the search plays (``bot_move``'s move):
+    the most visits, ties to the higher value, then the earlier move (the search's own rule;
+    moves are listed in its order)."""
+    best = 0
+    for i, (_, visits, value) in enumerate(stats):
+        if (visits, value) > (stats[best][1], stats[best][2]):
+            best = i
+    return best
+
+
+def _search_decision(
+    game: Game[Any], bot: BuiltinBot, legal: list[Any]
+) -> tuple[int, int, npt.NDArray[np.int32], npt.NDArray[np.float32]]:
+    """Play ``bot``'s move by one search (``game.search_stats``, with the seed ``bot_move``
+    would get: the same move): ``(row in legal, action id)`` of the move played and the
+    statistics per legal move, in ``legal_moves()`` order: the rows of ``move_features`` in a
+    climbing game (whose action ids name classes of moves: per move is what a move-scoring
+    network learns from), the legal actions in Panda Head (each move its own action)."""
+    stats = game.search_stats(bot.name, bot.next_seed(), time_limit=bot.time_limit)
+    if [m for m, _, _ in stats] != legal:  # the engine lists them so: a bug otherwise
+        raise ArgumentError("search_stats did not list the legal moves in legal_moves() order")
+    row = best_stat(stats)
+    visits = np.asarray([n for _, n, _ in stats], dtype=np.int32)
+    values = np.asarray([v for _, _, v in stats], dtype=np.float32)
+    action = _action(game, legal[row])
+    game.apply(legal[row])
+    return row, action, visits, values
+
+
 def _failure(where: str, refused: MoveRefused, timer: MoveTimer | None) -> BotFailure:
     """The episode's failure for the bot's refused move, saying where and why."""
     cause = refused.cause
@@ -178,9 +236,12 @@ def play_episode(
     deal: int,
     move_features: bool = False,
     timer: MoveTimer | None = None,
+    search_stats: bool = False,
 ) -> Episode:
     """Play the game dealt from ``deal`` to its end and return every decision (with every
-    legal move's features if ``move_features``, for a game that has them).
+    legal move's features if ``move_features``, for a game that has them; with the root
+    statistics of every search bot's decision if ``search_stats``: the move it plays is the
+    best of them, one search per decision).
 
     A built-in bot is asked on the game itself (it reads only what its seat may know); any
     other bot is shown a clone, as ``play_game`` does, so nothing it does reaches the game.
@@ -202,7 +263,9 @@ def play_episode(
         ) from err
     try:
         _start_protocol_bots(seats_bots, timer, f"episode {index} (deal {deal})")
-        return _play(game_spec, game, seats_bots, bots, index, deal, move_features, timer)
+        return _play(
+            game_spec, game, seats_bots, bots, index, deal, move_features, timer, search_stats
+        )
     finally:
         for bot in seats_bots:  # a protocol bot hears the end; its process goes back to the pool
             if isinstance(bot, ExecBot):
@@ -231,6 +294,7 @@ def _play(
     deal: int,
     move_features: bool,
     timer: MoveTimer | None,
+    search_stats: bool = False,
 ) -> Episode:
     features = move_features and game_spec.move_features > 0
     seats: list[int] = []
@@ -240,6 +304,8 @@ def _play(
     actions: list[int] = []
     chosen: list[int] = []
     move_rows: list[npt.NDArray[np.float32]] = []
+    search_visits: list[npt.NDArray[np.int32]] = []
+    search_values: list[npt.NDArray[np.float32]] = []
     while True:
         seat = game.current_player
         if seat is None:
@@ -251,6 +317,23 @@ def _play(
         legal = game.legal_moves()
         if features:
             move_rows.append(game_spec.legal_move_features(game))
+        bot = seats_bots[seat]
+        if search_stats and is_search_bot(bot):
+            assert isinstance(bot, BuiltinBot)
+            try:
+                row, action, visits, values = _search_decision(game, bot, legal)
+            except ArgumentError as err:
+                where = _where(index, deal, len(seats), seat, bots.names[seat])
+                raise BotFailure(f"{where}: {err}") from err
+            search_visits.append(visits)
+            search_values.append(values)
+            seats.append(seat)
+            actions.append(action)
+            chosen.append(row)
+            continue
+        if search_stats:  # a bot that does not search: no statistics
+            search_visits.append(np.zeros(0, dtype=np.int32))
+            search_values.append(np.zeros(0, dtype=np.float32))
         try:
             row, action = ask_move(
                 seats_bots[seat],
@@ -282,6 +365,10 @@ def _play(
             if move_rows
             else np.zeros((0, game_spec.move_features), dtype=np.float32)
         )
+    search_offsets = None
+    if search_stats:
+        search_offsets = np.zeros(n + 1, dtype=np.int32)
+        np.cumsum([len(v) for v in search_visits], out=search_offsets[1:])
     return Episode(
         index=index,
         deal=deal,
@@ -298,4 +385,11 @@ def _play(
         winner=winner,
         scores=scores,
         places=game_spec.placements(winner, scores, game_spec.left_of(game)),
+        search_visits=_joined(search_visits, np.int32) if search_stats else None,
+        search_values=_joined(search_values, np.float32) if search_stats else None,
+        search_offsets=search_offsets,
     )
+
+
+def _joined(parts: list[npt.NDArray[Any]], dtype: Any) -> npt.NDArray[Any]:
+    return np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype)

@@ -21,7 +21,7 @@ import pyarrow.dataset as pads  # type: ignore[import-untyped]
 import pyarrow.fs as pafs  # type: ignore[import-untyped]
 
 from panda_core._args import players_arg, shown
-from panda_core._core import ArgumentError, PandaCoreError
+from panda_core._core import MAX_ISMCTS_ITERATIONS, ArgumentError, PandaCoreError
 from panda_core._registry import spec
 from panda_core.selfplay.integrity import (
     SHARD_FILE,
@@ -34,7 +34,13 @@ from panda_core.selfplay.integrity import (
     verify_shard,
 )
 from panda_core.selfplay.run import MANIFEST, filesystem
-from panda_core.selfplay.schema import FORMAT, FORMAT_VERSION, schema, settings_of
+from panda_core.selfplay.schema import (
+    FORMAT,
+    FORMAT_VERSION,
+    SEARCH_COLUMNS,
+    schema,
+    settings_of,
+)
 
 __all__ = ["BATCH_SIZE", "DENSE", "DatasetError", "iter_batches", "load", "scatter", "to_numpy"]
 
@@ -169,7 +175,10 @@ def _expected_schema(shard: _Shard) -> pa.Schema:
         move_features = settings.get("move_features")
         if not isinstance(move_features, bool):
             raise DatasetError("move_features is not true or false")
-        expected = schema(game, None, move_features)
+        search_stats = settings.get("search_stats", False)
+        if not isinstance(search_stats, bool):
+            raise DatasetError("search_stats is not true or false")
+        expected = schema(game, None, move_features, search_stats)
         for key, value in (
             ("observation_size", game.observation_size),
             ("num_actions", game.num_actions),
@@ -294,7 +303,9 @@ def to_numpy(
     column (``observation_index``, ``observation_value``, ``legal_actions``) as every row's
     values one after the other, with ``<name>_offsets`` ``(n + 1,)``: row ``i``'s are
     ``values[offsets[i]:offsets[i + 1]]``; ``move_features`` (when written) as every legal
-    move's row, ``(rows, move_features)``, with ``move_features_offsets`` likewise. With the
+    move's row, ``(rows, move_features)``, with ``move_features_offsets`` likewise;
+    ``search_visits`` and ``search_values`` (when written) as the other list columns, with their
+    offsets (a row's lists are empty, or as long as its ``legal_actions``). With the
     dataset's ``settings`` (``load(path).schema`` metadata; :func:`iter_batches` passes them),
     also the dense ``observation`` (2-D float32 ``(n, observation_size)``) and ``legal_mask``
     (2-D bool ``(n, num_actions)``) from the columns they are rebuilt from, when present."""
@@ -327,8 +338,8 @@ def iter_batches(
     each as :func:`to_numpy` gives it. ``columns`` picks what to give: columns of the files
     and the dense arrays rebuilt from them, ``observation`` and ``legal_mask`` (their columns
     are then read, but given only if asked for too). Default: the scalar columns, the dense
-    ``observation`` and ``legal_mask``, and ``move_features`` when the dataset has them; the
-    sparse columns only if named. Memory holds one batch at a time.
+    ``observation`` and ``legal_mask``, and ``move_features`` and the search statistics when
+    the dataset has them; the sparse columns only if named. Memory holds one batch at a time.
 
     Each shard is checked as :func:`load` checks it, just before it is read (from the file it
     was checked on), and every batch's positions and ids are checked to be in range: a
@@ -381,6 +392,10 @@ def _columns(
     for name, (index, values, _) in DENSE.items():
         if name in wanted:
             needed |= {c for c in (index, values) if c}
+    if needed & set(SEARCH_COLUMNS):  # checked against each other and the legal moves
+        needed |= {*SEARCH_COLUMNS, "legal_actions"}
+        if "move_features" in names:  # a climbing game's: one row per legal move
+            needed.add("move_features")
     return [c for c in names if c in needed], wanted, needed
 
 
@@ -434,3 +449,34 @@ def _check_ids(batch: pa.RecordBatch, settings: dict[str, Any]) -> None:
             array = values.to_numpy(zero_copy_only=False)
             if array.size and (array.min() < low or array.max() >= high):
                 raise ArgumentError(f"{column} holds values outside {low}..{high - 1}")
+    if "search_visits" in names:
+        _check_search(batch)
+
+
+def _check_search(batch: pa.RecordBatch) -> None:
+    """Each row's search statistics: one visit count and one value per legal move (the rows of
+    ``move_features`` in a climbing game, whose action ids name classes of moves; the legal
+    actions in Panda Head, where each move is its own action), or none (a bot that does not
+    search); counts in ``0 .. MAX_ISMCTS_ITERATIONS``, values finite in ``[-1, 1]``."""
+    names = batch.schema.names
+    legal = batch.column("move_features" if "move_features" in names else "legal_actions")
+    visits = batch.column("search_visits")
+    values = batch.column("search_values")
+    sizes = np.diff(legal.offsets.to_numpy())
+    counts = np.diff(visits.offsets.to_numpy())
+    if not np.array_equal(counts, np.diff(values.offsets.to_numpy())):
+        row = int(np.flatnonzero(counts != np.diff(values.offsets.to_numpy()))[0])
+        raise ArgumentError(f"row {row}: search_visits and search_values differ in length")
+    bad = np.flatnonzero((counts != 0) & (counts != sizes))
+    if bad.size:
+        row = int(bad[0])
+        raise ArgumentError(
+            f"row {row}: {int(counts[row])} search statistics for {int(sizes[row])} legal "
+            "moves (one per legal move, or none)"
+        )
+    n = visits.flatten().to_numpy(zero_copy_only=False)
+    if n.size and (n.min() < 0 or n.max() > MAX_ISMCTS_ITERATIONS):
+        raise ArgumentError(f"search_visits holds values outside 0..{MAX_ISMCTS_ITERATIONS}")
+    v = values.flatten().to_numpy(zero_copy_only=False)
+    if v.size and not (np.all(np.isfinite(v)) and v.min() >= -1.0 and v.max() <= 1.0):
+        raise ArgumentError("search_values holds values that are not finite numbers in [-1, 1]")

@@ -168,6 +168,7 @@ class _Task:
     row_group_decisions: int = ROW_GROUP_DECISIONS
     move_features: bool = False
     move_time: float = MOVE_TIME
+    search_stats: bool = False
 
 
 class _ShardTasks(Sequence[_Task]):
@@ -218,7 +219,7 @@ def _run_shard(task: _Task) -> _Outcome:
     fs, folder = filesystem(task.out)
     game = spec(task.game)
     settings = _shard_settings(task.settings, task.shard, task.first, task.episodes)
-    table_schema = schema(game, settings, task.move_features)
+    table_schema = schema(game, settings, task.move_features, task.search_stats)
     try:
         bots = SeatBots(task.bots)
     except PandaCoreError as err:  # an import path that no longer imports in this worker
@@ -229,8 +230,9 @@ def _run_shard(task: _Task) -> _Outcome:
             for e in range(task.first, task.first + task.episodes):
                 deal = nth_output(task.seed, e)
                 ep = play_episode(
-                    game, task.players, task.rules, bots, e, deal, task.move_features, timer
-                )
+                    game, task.players, task.rules, bots, e, deal, task.move_features, timer,
+                    task.search_stats,
+                )  # fmt: skip
                 writer.add_episode(game.name, ep)
         size = writer.close()
     except BotFailure as err:
@@ -329,6 +331,15 @@ def _existing(fs: pafs.FileSystem, folder: str, task: _Task) -> ShardInfo | None
             else "without move features: resume it without move_features=True (--move-features)"
         )
         raise DatasetError(f"{path} was written {how}, or use another folder")
+    if found.get("format") == FORMAT and bool(found.get("search_stats")) != bool(
+        mine.get("search_stats")
+    ):
+        how = (
+            "with search statistics: resume it with search_stats=True (--search-stats)"
+            if found.get("search_stats")
+            else "without search statistics: resume it without search_stats=True (--search-stats)"
+        )
+        raise DatasetError(f"{path} was written {how}, or use another folder")
     if identity(found) != identity(mine):
         raise DatasetError(
             f"{path} belongs to another dataset (other settings); use another folder, or "
@@ -394,6 +405,7 @@ def selfplay(
     move_features: bool = False,
     move_time: float = MOVE_TIME,
     game_time: float = GAME_TIME,
+    search_stats: bool = False,
 ) -> DatasetInfo:
     """Play ``episodes`` games of ``game`` with ``bots`` and write every decision to ``out``.
 
@@ -410,7 +422,11 @@ def selfplay(
     climbing games only), which multiplies a climbing dataset's size and writing time.
     ``move_time``: seconds a Python bot's move may take (the bot is interrupted and its shard
     fails); ``game_time``: seconds per episode after which a shard's worker is stopped (for a
-    bot that cannot be interrupted; worker processes only). At most :data:`MAX_EPISODES`
+    bot that cannot be interrupted; worker processes only). ``search_stats``: every decision of a
+    built-in search bot (``ismcts:N``, ``ismcts+neural:N``) is made by one
+    ``game.search_stats`` call, the move played its best (the same move as without), and its
+    root visits and values (round scale, ``[-1, 1]``) are written per legal action
+    (``search_visits``, ``search_values``; empty for the other bots). At most :data:`MAX_EPISODES`
     episodes in at most :data:`MAX_SHARDS` shards.
 
     A shard whose bot raised, overran its time, played an illegal move or whose worker died is
@@ -450,6 +466,14 @@ def selfplay(
             f"{game_spec.name} has no move features (its action ids name its moves exactly): "
             f"move_features=True is for {having}"
         )
+    if not isinstance(search_stats, bool):
+        raise TypeError(f"search_stats must be True or False, got {shown(search_stats)}")
+    if search_stats and game_spec.move_features and not move_features:
+        raise ArgumentError(
+            f"search_stats=True (--search-stats) in {game_spec.name} needs move_features=True "
+            "(--move-features): the statistics are one per legal move, and the move features "
+            "are the rows that say which move each is (an action id names a class of moves)"
+        )
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be a callable progress(done, total), got {shown(progress)}")
     the_rules = _rules(game_spec.name, rules)
@@ -471,11 +495,13 @@ def selfplay(
         "move_features": move_features,
         "move_feature_size": game_spec.move_features,
     }
+    if search_stats:  # only then: a dataset without them is what it was before the option
+        settings["search_stats"] = True
     template = _Task(
         out=out, shard=0, first=0, episodes=0, game=game_spec.name, players=players,
         rules=the_rules, bots=seats, seed=seed, settings=settings,
         row_group_decisions=row_group_decisions, move_features=move_features,
-        move_time=move_time,
+        move_time=move_time, search_stats=search_stats,
     )  # fmt: skip
     every = _ShardTasks(template, episodes, shard_episodes, set())
     with _backend(backend, workers, address) as chosen:  # closed on every way out
@@ -515,7 +541,8 @@ def selfplay(
         skipped=skipped,
         seconds=time.perf_counter() - start,
     )
-    _write_manifest(fs, folder, info, schema_json(schema(game_spec, None, move_features)))
+    body = schema_json(schema(game_spec, None, move_features, search_stats))
+    _write_manifest(fs, folder, info, body)
     return info
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "METADATA_KEY",
+    "SEARCH_COLUMNS",
     "action_lists",
     "float_lists",
     "float_rows",
@@ -41,6 +42,7 @@ __all__ = [
     "schema",
     "schema_json",
     "settings_of",
+    "visit_lists",
 ]
 
 FORMAT = "panda-core/selfplay"
@@ -79,12 +81,25 @@ def float_lists() -> pa.DataType:
     return pa.list_(pa.field("item", pa.float32(), nullable=False))
 
 
+def visit_lists() -> pa.DataType:
+    """A list of int32 (a search decision's root visits, one per legal action)."""
+    return pa.list_(pa.field("item", pa.int32(), nullable=False))
+
+
+SEARCH_COLUMNS = ("search_visits", "search_values")
+"""The columns of a dataset written with ``search_stats``: each row's search statistics, one
+entry per legal action in ``legal_actions`` order (both empty for a bot that does not search)."""
+
+
 def _field(name: str, kind: pa.DataType) -> pa.Field:
     return pa.field(name, kind, nullable=False)
 
 
 def schema(
-    game: GameSpec, settings: Mapping[str, Any] | None = None, move_features: bool = False
+    game: GameSpec,
+    settings: Mapping[str, Any] | None = None,
+    move_features: bool = False,
+    search_stats: bool = False,
 ) -> pa.Schema:
     """The columns of ``game``'s datasets, with ``settings`` (JSON-ready) as file metadata.
 
@@ -92,6 +107,8 @@ def schema(
     games does not name) exists for every game with move features (``GameSpec.move_features``
     > 0); the ``move_features`` column itself (one row of floats per legal move, the bulk of a
     climbing decision) only when ``move_features`` is asked for, which such a game needs.
+    ``search_visits`` and ``search_values`` (:data:`SEARCH_COLUMNS`) only with
+    ``search_stats``, last.
     """
     if max(game.num_actions, game.observation_size) >= 2**15:  # pragma: no cover
         raise ValueError(f"{game.name}: its actions or observation do not fit int16 indices")
@@ -117,6 +134,9 @@ def schema(
     if move_features:
         rows = pa.field("item", float_rows(game.move_features), nullable=False)
         fields.append(_field("move_features", pa.list_(rows)))
+    if search_stats:
+        fields.append(_field("search_visits", visit_lists()))
+        fields.append(_field("search_values", float_lists()))
     metadata = None if settings is None else {METADATA_KEY: json.dumps(dict(settings))}
     return pa.schema(fields, metadata=metadata)
 

@@ -32,7 +32,13 @@ from panda_core.selfplay.integrity import (
     identity,
     write_json,
 )
-from panda_core.selfplay.schema import action_lists, float_lists, index_lists, settings_of
+from panda_core.selfplay.schema import (
+    action_lists,
+    float_lists,
+    index_lists,
+    settings_of,
+    visit_lists,
+)
 
 __all__ = [
     "COMPRESSION",
@@ -154,7 +160,22 @@ def episodes_batch(schema: pa.Schema, game: str, eps: Sequence[Episode]) -> pa.R
         rows = _fixed_rows(np.concatenate(features), kind.value_type)
         offsets = _joined_offsets(move_offsets)
         columns["move_features"] = pa.ListArray.from_arrays(offsets, rows, type=kind)
+    if "search_visits" in schema.names:
+        offsets = _joined_offsets([_played(ep.search_offsets) for ep in eps])
+        visits = np.concatenate([_played(ep.search_visits) for ep in eps])
+        values = np.concatenate([_played(ep.search_values) for ep in eps])
+        columns["search_visits"] = pa.ListArray.from_arrays(
+            offsets, pa.array(visits), type=visit_lists()
+        )
+        columns["search_values"] = pa.ListArray.from_arrays(
+            offsets, pa.array(values), type=float_lists()
+        )
     return pa.RecordBatch.from_arrays([columns[name] for name in schema.names], schema=schema)
+
+
+def _played(values: np.ndarray[Any, Any] | None) -> np.ndarray[Any, Any]:
+    assert values is not None, "played with search statistics"
+    return values
 
 
 def episode_batch(schema: pa.Schema, game: str, ep: Episode) -> pa.RecordBatch:
