@@ -51,6 +51,7 @@ import jax.numpy as jnp
 import numpy as np
 import numpy.typing as npt
 
+from panda_core._args import shown
 from panda_core._core import ArgumentError
 from panda_core.train._game import GameInfo
 from panda_core.train.errors import TrainError
@@ -171,17 +172,25 @@ def open_dataset(settings: TrainSettings, info: GameInfo) -> WarmStartData:
         handle, _ = integrity.open_input(fs, manifest_path, integrity.MAX_JSON_BYTES, "manifest")
         with handle:
             raw = handle.read(integrity.MAX_JSON_BYTES + 1)
-        if len(raw) > integrity.MAX_JSON_BYTES:
-            raise WarmStartError(f"{where}: its {MANIFEST} is too large to be a manifest")
-        document = json.loads(raw)
-        # The reader's own look at the folder: its manifest's shards checked to be shard names.
-        _, _, names, checked = reader._where(path)
-    except WarmStartError:
-        raise
     except (ArgumentError, OSError, pa.ArrowException) as err:
         raise WarmStartError(f"{where}: {err}") from None
+    if len(raw) > integrity.MAX_JSON_BYTES:
+        raise WarmStartError(f"{where}: its {MANIFEST} is too large to be a manifest")
+    try:
+        document = json.loads(raw)
     except (UnicodeDecodeError, ValueError) as err:
         raise WarmStartError(f"{where}: its {MANIFEST} is not JSON ({err})") from None
+    if not isinstance(document, dict) or document.get("format") != schema.FORMAT:
+        found = document.get("format") if isinstance(document, dict) else document
+        raise WarmStartError(
+            f"{where} is not a self-play dataset (its {MANIFEST} says format "
+            f"{str(found)[:40]!r}, not {schema.FORMAT!r})"
+        )
+    try:
+        # The reader's own look at the folder: its manifest's shards checked to be shard names.
+        _, _, names, checked = reader._where(path)
+    except (ArgumentError, OSError, pa.ArrowException) as err:
+        raise WarmStartError(f"{where}: {err}") from None
     if checked != document:
         raise WarmStartError(f"{where}: its {MANIFEST} changed while it was read")
     data = WarmStartData(
@@ -250,7 +259,7 @@ class WarmStartData:
         for key, mine in layouts.items():
             if doc.get(key) != mine:
                 raise WarmStartError(
-                    f"{where} is a dataset of {key} {str(doc.get(key))[:40]!r}; this run has "
+                    f"{where} is a dataset of {key} {shown(doc.get(key))}; this run has "
                     f"{mine!r}: the warm start needs a dataset of the run's game, players and "
                     "layouts"
                 )
