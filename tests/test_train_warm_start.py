@@ -26,8 +26,8 @@ pytest.importorskip("jax", reason="the train extra (jax, flax, optax) is not ins
 pytest.importorskip("pyarrow", reason="the dataset extra (pyarrow) is not installed")
 
 import pyarrow.parquet as pq
-import warm_start_support as support
 
+import warm_start_support as support
 from panda_core._core import PandaCoreError
 from panda_core.cli import main
 from panda_core.selfplay.reader import scatter
@@ -202,9 +202,9 @@ def test_resuming_with_another_dataset_or_none_is_refused(head_data: Path, tmp_p
     out = tmp_path / "run"
     train(_settings("head", head_data), out)
     other = support.search_dataset(tmp_path / "other", seed=5)
-    with pytest.raises(TrainError, match="holds a run with other settings.*warm_start_sha256"):
+    with pytest.raises(TrainError, match=r"holds a run with other settings.*warm_start_sha256"):
         train(_settings("head", other, decisions=64), out)
-    with pytest.raises(TrainError, match="holds a run with other settings.*warm_start_sha256"):
+    with pytest.raises(TrainError, match=r"holds a run with other settings.*warm_start_sha256"):
         train(_settings("head", None, decisions=64), out)
     # A run folder's own settings name its dataset: another one under that name is refused.
     pinned = _settings("head", other, warm_start_sha256="0" * 64)
@@ -218,17 +218,21 @@ def test_ctrl_c_stops_the_warm_start_within_half_a_second(
 ) -> None:
     started = threading.Event()
     original = Learner.fit_step
+    calls = [0]
 
     def step(self: Learner, *args: Any) -> Any:
-        started.set()
-        return original(self, *args)
+        result = original(self, *args)
+        calls[0] += 1
+        if calls[0] == 3:  # compiled (a jit compile is not interruptible: about 1 s, once)
+            started.set()
+        return result
 
     monkeypatch.setattr(Learner, "fit_step", step)
     sent: list[float] = []
 
     def interrupt() -> None:
         assert started.wait(120)
-        time.sleep(0.3)  # well into the warm start (jit compiled)
+        time.sleep(0.3)  # well into the warm start
         sent.append(time.monotonic())
         os.kill(os.getpid(), signal.SIGINT)
 

@@ -133,9 +133,7 @@ def write_shard(
     entry["sha256"] = hashlib.sha256(blob).hexdigest()
     checksum_path = out / checksum_name(entry["file"])
     checksum = json.loads(checksum_path.read_text())
-    checksum.update(
-        bytes=len(blob), sha256=entry["sha256"], settings_sha256=identity(settings)
-    )
+    checksum.update(bytes=len(blob), sha256=entry["sha256"], settings_sha256=identity(settings))
     checksum_path.write_text(json.dumps(checksum, indent=1) + "\n")
 
 

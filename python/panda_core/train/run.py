@@ -240,7 +240,8 @@ class _Run:
         if self.warm is not None:
             self._warm_start()
         if state.counters.row_due:
-            # The untrained (or warm-started) network's row, or a row whose evaluation was interrupted.
+            # The untrained (or warm-started) network's row, or one whose evaluation was
+            # interrupted.
             self._checkpoint()
             self._evaluate()
         while state.counters.decisions < settings.decisions:

@@ -250,12 +250,12 @@ class WarmStartData:
             "move_feature_size": info.move_features,
         }
         # Layout names, when the dataset records them (its sizes always say the layout's size).
-        for key, mine in (
+        for key, name in (
             ("observation_layout", info.observation_layout),
             ("move_features_layout", info.move_features_layout),
         ):
             if key in doc:
-                layouts[key] = mine
+                layouts[key] = name
         for key, mine in layouts.items():
             if doc.get(key) != mine:
                 raise WarmStartError(
@@ -287,7 +287,7 @@ class WarmStartData:
 
     def _open(self, name: str) -> Any:
         """The shard ``name`` open, checked as the reader checks it, with the search columns."""
-        pa, integrity, reader, _ = _pyarrow_modules()
+        pa, _, reader, _ = _pyarrow_modules()
         try:
             shard = reader._Shard(self.fs, self.folder, name, self.manifest, True)
         except (ArgumentError, OSError, pa.ArrowException) as err:
@@ -323,7 +323,7 @@ class WarmStartData:
 
     def _reads(self, shard: Any, group: int) -> Iterator[_Read]:
         """Row group ``group`` of ``shard``, :data:`READ_DECISIONS` decisions at a time."""
-        pa, integrity, reader, _ = _pyarrow_modules()
+        pa, _, reader, _ = _pyarrow_modules()
         columns = ["observation_index", "observation_value", "legal_actions", *SEARCH_COLUMNS]
         if self.info.kind == "move-scores":
             columns.append("move_features")
@@ -388,7 +388,9 @@ class WarmStartData:
         decision = np.repeat(rows, counts[rows])
         # Entry j of the search lists is legal move (j + start of its row's legal moves - start
         # of its row's search entries): the lists of the searched rows are aligned.
-        move = np.arange(visits.size) + np.repeat(legal[:-1][rows] - offsets[:-1][rows], counts[rows])
+        move = np.arange(visits.size) + np.repeat(
+            legal[:-1][rows] - offsets[:-1][rows], counts[rows]
+        )
         total = np.bincount(decision, weights=visits, minlength=len(counts))
         keep = (visits >= self.min_visits) & (total[decision] > 0)
         weight = (visits[keep] / total[decision[keep]]).astype(np.float32)
@@ -479,8 +481,12 @@ class WarmStartData:
                             for first in range(0, len(order), size):
                                 if stop.requested:
                                     raise KeyboardInterrupt
-                                batch, weights = self._batch(read, order[first : first + size], size)
-                                params, state, loss = learner.fit_step(params, state, batch, weights)
+                                batch, weights = self._batch(
+                                    read, order[first : first + size], size
+                                )
+                                params, state, loss = learner.fit_step(
+                                    params, state, batch, weights
+                                )
                                 total = total + loss
                                 steps += 1
                             rows += len(order)
