@@ -384,3 +384,22 @@ def test_a_run_without_a_warm_start_keeps_its_settings_file() -> None:
     assert chosen.to_json()["warm_start_sha256"] == "a" * 64
     moved = TrainSettings(warm_start="elsewhere", warm_start_sha256="a" * 64)
     assert moved.identity() == chosen.identity() and not moved.differences(chosen)
+
+
+def test_the_dataset_is_read_a_bounded_number_of_decisions_at_a_time(
+    head_data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from panda_core.train import warm_start
+    from panda_core.train._game import game_info
+
+    monkeypatch.setattr(warm_start, "READ_DECISIONS", 7)
+    data = warm_start.open_dataset(_settings("head", head_data), game_info("head"))
+    shard = data._open(data.names[0])
+    try:
+        sizes = [len(r.observation) for g in range(2) for r in data._reads(shard, g)]
+    finally:
+        shard.close()
+    assert max(sizes) == 7 and sum(sizes) == 128, sizes  # two row groups of 64 decisions
+    monkeypatch.setattr(warm_start, "MAX_ROW_GROUP_BYTES", 1000)
+    with pytest.raises(WarmStartError, match="row group 0: .* bytes uncompressed, more than"):
+        data.check()

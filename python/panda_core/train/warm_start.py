@@ -25,9 +25,11 @@ range) and the search columns' own (aligned with the legal actions, visits not n
 finite and in [-1, 1]), and the dataset must hold search decisions with a move visited often
 enough.
 
-Memory is bounded: the dataset is streamed row group by row group, :data:`READ_DECISIONS`
-decisions (with their legal moves' feature rows) read at a time, and the input rows are built
-one batch of ``batch_size`` at a time from them; nothing held grows with the dataset.
+Memory is bounded: the dataset is streamed row group by row group (each at most
+:data:`MAX_ROW_GROUP_BYTES` uncompressed, checked from the footer before it is read),
+:data:`READ_DECISIONS` decisions (with their legal moves' feature rows) decoded at a time, and
+the input rows are built one batch of ``batch_size`` at a time from them; nothing held grows with
+the dataset.
 
 Deterministic: each pass visits the shards and their row groups in an order drawn from the run's
 seed, and each read's (decision, move) rows in a shuffled order drawn from it too; the same seed
@@ -73,6 +75,10 @@ __all__ = [
 READ_DECISIONS = 1024
 """Decisions read from a row group at a time: with their legal moves' feature rows (a climbing
 decision has about 4.5 legal moves of 326 floats, a deal some hundreds), a few MB a read."""
+MAX_ROW_GROUP_BYTES = 256 << 20
+"""Largest row group read (its uncompressed size, as the file's footer gives it): pyarrow reads
+a row group's column chunks whole. The writer cuts row groups at 64 MB (``ROW_GROUP_BYTES``);
+a larger one is refused, not read."""
 SEARCH_COLUMNS = ("search_visits", "search_values")
 _SEARCH_TYPES = {"search_visits": "int32", "search_values": "float"}
 _VALUE_SLACK = 1e-6
@@ -328,6 +334,12 @@ class WarmStartData:
         if self.info.kind == "move-scores":
             columns.append("move_features")
         where = f"{self.where}: {shard.path}, row group {group}"
+        size = shard.file.metadata.row_group(group).total_byte_size
+        if size > MAX_ROW_GROUP_BYTES:
+            raise WarmStartError(
+                f"{where}: {size:,} bytes uncompressed, more than the {MAX_ROW_GROUP_BYTES:,} a "
+                "row group is read at (the self-play writer cuts them at 64 MB)"
+            )
         batches = shard.file.iter_batches(
             batch_size=READ_DECISIONS, row_groups=[group], columns=columns
         )
