@@ -401,5 +401,33 @@ def test_the_dataset_is_read_a_bounded_number_of_decisions_at_a_time(
         shard.close()
     assert max(sizes) == 7 and sum(sizes) == 128, sizes  # two row groups of 64 decisions
     monkeypatch.setattr(warm_start, "MAX_ROW_GROUP_BYTES", 1000)
-    with pytest.raises(WarmStartError, match="row group 0: .* bytes uncompressed, more than"):
+    with pytest.raises(WarmStartError, match=r"row group 0: .* bytes uncompressed, more than"):
         data.check()
+
+
+@pytest.mark.slow
+def test_the_command_line_stops_on_ctrl_c_in_the_warm_start(
+    head_data: Path, tmp_path: Path
+) -> None:
+    import subprocess
+    import sys
+
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "panda_core.cli", "train", "--game", "head", "--decisions", "16",
+           "--num-envs", "16", "--hidden", "32", "--eval-games", "0", "--threads", "1",
+           "--warm-start", str(head_data), "--warm-start-epochs", "1000",
+           "--out", str(out)]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        assert "warm-start=" in proc.stdout.readline()
+        time.sleep(5)  # the imports, the check, the compile: in the warm start's steps by then
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 130, err
+    assert "interrupted before the first checkpoint" in err and "Traceback" not in err
+    assert sorted(p.name for p in out.iterdir()) == ["settings.json"]

@@ -289,11 +289,19 @@ def _cmd_train(args: argparse.Namespace, given: set[str]) -> int:
     except KeyboardInterrupt:
         if bar is not None:
             bar.close()
-        print(
-            f"interrupted at {shown['done']:,} decisions; the checkpoint is in {args.out}: run "
-            "the same command again to resume",
-            file=sys.stderr,
-        )
+        from pathlib import Path
+
+        if (Path(args.out) / "train_state.safetensors").exists():
+            text = (
+                f"interrupted at {shown['done']:,} decisions; the checkpoint is in {args.out}: "
+                "run the same command again to resume"
+            )
+        else:  # stopped before the first checkpoint (in the warm start): nothing was kept
+            text = (
+                f"interrupted before the first checkpoint (nothing of it is kept in {args.out}): "
+                "run the same command again to start the run again"
+            )
+        print(text, file=sys.stderr)
         return INTERRUPTED
     if bar is not None:
         bar.close()
