@@ -70,7 +70,6 @@ def year_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
         game="year",
         episodes=2,
         shard_episodes=1,
-        rule=support.favour_last,
     )
 
 
@@ -83,7 +82,7 @@ def _copy(data: Path, tmp_path: Path, name: str = "copy") -> Path:
 # ---- it learns ----------------------------------------------------------------------------------
 
 
-def _agreement(policy: Path, data: Path, game: str, rule: Any) -> float:
+def _agreement(policy: Path, data: Path, game: str) -> float:
     """The share of the search decisions (with a choice) whose move of largest network value is
     the one the search favoured, computed from the files alone: the dataset read with pyarrow,
     the policy file's own forward pass (what the Rust bot computes)."""
@@ -125,13 +124,12 @@ def test_the_warm_start_learns_the_searchs_preferred_moves(
     game: str, head_data: Path, year_data: Path, tmp_path: Path
 ) -> None:
     data = head_data if game == "head" else year_data
-    rule = support.favour_highest_id if game == "head" else support.favour_last
     cold = train(_settings(game, None), tmp_path / "cold")
     warm = train(_settings(game, data, warm_start_epochs=20), tmp_path / "warm")
     # The first row's policy (0 self-play decisions): the initial network, the warm-started one.
     first = "checkpoints/000000000000000.safetensors"
-    before = _agreement(cold.out / first, data, game, rule)
-    after = _agreement(warm.out / first, data, game, rule)
+    before = _agreement(cold.out / first, data, game)
+    after = _agreement(warm.out / first, data, game)
     assert after > before + 0.25, (before, after)
     assert after > 0.7, (before, after)
 
@@ -298,6 +296,19 @@ def test_a_dataset_of_another_game_players_or_layout_is_refused(
     _refused(_settings("spin", spin), tmp_path, "game 'year'; this run has 'spin'")
 
 
+def test_climbing_search_lists_in_another_order_are_refused(tmp_path: Path) -> None:
+    """In the climbing games the lists follow legal_moves() (the move_features rows, what the
+    network scores), not legal_actions: lists in another order are caught by the move played."""
+    data = support.search_dataset(
+        tmp_path / "order",
+        game="year",
+        episodes=1,
+        shard_episodes=1,
+        rule=lambda seat, legal, n, p: support.favour_played(seat, legal, n, n - 1 - p),
+    )
+    _refused(_settings("year", data), tmp_path, r"its move_index\) is not the one the search")
+
+
 def test_a_climbing_dataset_without_move_features_is_refused(tmp_path: Path) -> None:
     data = support.search_dataset(
         tmp_path / "bare", game="year", episodes=1, shard_episodes=1, move_features=False
@@ -332,11 +343,15 @@ def test_a_damaged_shard_is_refused(head_data: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("rule", "message"),
     [
-        (lambda seat, legal, n: ([1] * (n + 1), [0.0] * (n + 1)), "search entries for"),
-        (lambda seat, legal, n: ([1] * n, [0.0] * max(n - 1, 0)), "differ in length"),
-        (lambda seat, legal, n: ([-1] * n, [0.0] * n), "negative count"),
-        (lambda seat, legal, n: ([1] * n, [1.5] * n), r"outside \[-1, 1\]"),
-        (lambda seat, legal, n: ([1] * n, [float("nan")] * n), r"outside \[-1, 1\]"),
+        (lambda seat, legal, n, p: ([1] * (n + 1), [0.0] * (n + 1)), "search entries for"),
+        (lambda seat, legal, n, p: ([1] * n, [0.0] * max(n - 1, 0)), "differ in length"),
+        (lambda seat, legal, n, p: ([-1] * n, [0.0] * n), "negative count"),
+        (lambda seat, legal, n, p: ([1] * n, [1.5] * n), r"outside \[-1, 1\]"),
+        (lambda seat, legal, n, p: ([1] * n, [float("nan")] * n), r"outside \[-1, 1\]"),
+        (
+            lambda seat, legal, n, p: ([int(i != p) for i in range(n)], [0.0] * n),
+            r"row \d+: the move played \(its action\) is not the one the search visited most",
+        ),
     ],
 )
 def test_damaged_search_columns_are_refused(rule: Any, message: str, tmp_path: Path) -> None:

@@ -22,32 +22,22 @@ from panda_core.selfplay.integrity import checksum_name, identity
 from panda_core.selfplay.run import selfplay
 from panda_core.selfplay.schema import METADATA_KEY
 
-Rule = Callable[[int, list[int], int], tuple[list[int], list[float]] | None]
-"""``rule(seat, legal_ids, moves)``: the row's visits and values (one per legal move: per legal
-id in Panda Head, per ``move_features`` row, ``moves`` of them, in the climbing games), or None
-for a decision of a bot that does not search (empty lists)."""
+Rule = Callable[[int, list[int], int, int], tuple[list[int], list[float]] | None]
+"""``rule(seat, legal_ids, moves, played)``: the row's visits and values (one per legal move:
+per legal id in Panda Head, per ``move_features`` row, ``moves`` of them, in the climbing games;
+``played`` is the move played's position among them), or None for a decision of a bot that does
+not search (empty lists)."""
 
 
-def favour_highest_id(
-    seat: int, legal: list[int], moves: int
+def favour_played(
+    seat: int, legal: list[int], moves: int, played: int
 ) -> tuple[list[int], list[float]] | None:
-    """Seat 0 searches; it favours its legal move of highest action id (10 visits, value 0.8;
-    the others 2 visits, value -0.6)."""
+    """Seat 0 searches; it favours the move it played (a search bot plays its most visited
+    move): 10 visits and value 0.8, the others 2 visits and value -0.6."""
     if seat != 0:
         return None
-    best = legal.index(max(legal))
-    return [10 if i == best else 2 for i in range(len(legal))], [
-        0.8 if i == best else -0.6 for i in range(len(legal))
-    ]
-
-
-def favour_last(seat: int, legal: list[int], moves: int) -> tuple[list[int], list[float]] | None:
-    """Seat 0 searches; it favours its last legal move."""
-    if seat != 0:
-        return None
-    last = moves - 1
-    return [10 if i == last else 2 for i in range(moves)], [
-        0.8 if i == last else -0.6 for i in range(moves)
+    return [10 if i == played else 2 for i in range(moves)], [
+        0.8 if i == played else -0.6 for i in range(moves)
     ]
 
 
@@ -56,7 +46,7 @@ def search_dataset(
     game: str = "head",
     episodes: int = 4,
     players: int = 4,
-    rule: Rule = favour_highest_id,
+    rule: Rule = favour_played,
     move_features: bool | None = None,
     row_group: int = 64,
     shard_episodes: int = 2,
@@ -89,10 +79,16 @@ def add_search_columns(out: Path, rule: Rule, row_group: int = 64) -> None:
         ids = table.column("legal_actions").to_pylist()
         if "move_features" in table.column_names:
             moves = [len(rows) for rows in table.column("move_features").to_pylist()]
+            played = table.column("move_index").to_pylist()
         else:
             moves = [len(legal) for legal in ids]
-        for seat, legal, n in zip(table.column("seat").to_pylist(), ids, moves, strict=True):
-            got = rule(seat, legal, n)
+            played = [
+                legal.index(a)
+                for legal, a in zip(ids, table.column("action").to_pylist(), strict=True)
+            ]
+        seats = table.column("seat").to_pylist()
+        for seat, legal, n, chosen in zip(seats, ids, moves, played, strict=True):
+            got = rule(seat, legal, n, chosen)
             visits.append(got[0] if got else [])
             values.append(got[1] if got else [])
         table = with_columns(table, visits, values, settings)

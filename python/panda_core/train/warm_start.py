@@ -330,9 +330,10 @@ class WarmStartData:
     def _reads(self, shard: Any, group: int) -> Iterator[_Read]:
         """Row group ``group`` of ``shard``, :data:`READ_DECISIONS` decisions at a time."""
         pa, _, reader, _ = _pyarrow_modules()
-        columns = ["observation_index", "observation_value", "legal_actions", *SEARCH_COLUMNS]
+        columns = ["observation_index", "observation_value", "legal_actions", "action"]
+        columns += SEARCH_COLUMNS
         if self.info.kind == "move-scores":
-            columns.append("move_features")
+            columns += ["move_index", "move_features"]
         where = f"{self.where}: {shard.path}, row group {group}"
         size = shard.file.metadata.row_group(group).total_byte_size
         if size > MAX_ROW_GROUP_BYTES:
@@ -397,6 +398,7 @@ class WarmStartData:
         ):
             raise WarmStartError(f"{where}: search_values holds a value outside [-1, 1]")
         rows = np.flatnonzero(searched)
+        self._check_played(out, rows, offsets, where, unit)
         decision = np.repeat(rows, counts[rows])
         # Entry j of the search lists is legal move (j + start of its row's legal moves - start
         # of its row's search entries): the lists of the searched rows are aligned.
@@ -416,6 +418,47 @@ class WarmStartData:
             weight=weight,
             searched=int(rows.size),
         )
+
+    def _check_played(
+        self,
+        out: dict[str, Any],
+        rows: npt.NDArray[np.intp],
+        offsets: npt.NDArray[np.int64],
+        where: str,
+        unit: str,
+    ) -> None:
+        """``WarmStartError`` unless each search decision's move played has the most visits of
+        its lists (a search bot plays its most visited move): what shows the lists follow the
+        order of the moves the network values, not another (a climbing game's ``legal_actions``
+        order is not its ``legal_moves()`` order, and its ids name classes of moves)."""
+        if not rows.size:
+            return
+        counts = np.diff(offsets)[rows]
+        if self.info.kind == "move-scores":
+            played = out["move_index"][rows].astype(np.int64)
+            what = "move_index"
+        else:  # the position of the action played among the row's legal actions
+            legal = out["legal_actions_offsets"]
+            ids = out["legal_actions"]
+            hit = np.flatnonzero(ids == np.repeat(out["action"], np.diff(legal)))
+            owner = np.searchsorted(legal, hit, side="right") - 1
+            position = np.full(len(legal) - 1, -1, dtype=np.int64)
+            position[owner] = hit - legal[owner]
+            played = position[rows]
+            what = "action"
+        visits = out["search_visits"]
+        starts = offsets[:-1][rows]
+        best = np.maximum.reduceat(visits, starts)
+        inside = (played >= 0) & (played < counts)
+        chosen = visits[starts + np.where(inside, played, 0)]
+        bad = np.flatnonzero(~inside | (chosen != best))
+        if bad.size:
+            r = int(rows[bad[0]])
+            raise WarmStartError(
+                f"{where}: row {r}: the move played (its {what}) is not the one the search "
+                f"visited most, as a search bot's always is: the search lists do not follow "
+                f"the order of the {unit}"
+            )
 
     def _groups(self, shard: Any) -> int:
         return int(shard.file.num_row_groups)
