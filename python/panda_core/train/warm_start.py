@@ -4,9 +4,12 @@ move values (issue 23: distillation from ISMCTS).
 A self-play dataset written with search stats (``panda-core selfplay --bots ismcts:400
 --search-stats --move-features ...``; docs/selfplay.md, "Columns") holds, for every decision a
 search bot made, the root visits (``search_visits``) and mean value (``search_values``: for the
-player to move, on the [-1, 1] scale of the vector env's ``round_results``) of each legal move,
-aligned with ``legal_actions``; both lists are empty for the other bots' decisions, which are
-skipped. The warm start regresses the network's value of (observation, move) on the search's
+player to move, on the [-1, 1] scale of the vector env's ``round_results``) of each legal move
+the network values: aligned with ``legal_actions`` in an action-values game (Panda Head), with
+the ``move_features`` rows (``legal_moves()`` order) in a move-scores game, whose action ids name
+classes of moves (a 4-player ``year`` deal: 56 moves, 30 ids); both lists are empty for the other
+bots' decisions, which are skipped. The order is checked by the move played (``action``,
+``move_index``): a search bot plays one of its most visited moves. The warm start regresses the network's value of (observation, move) on the search's
 value of each move the search visited at least ``warm_start_min_visits`` times, weighted by the
 move's share of its decision's visits (how sure the search was of it). The value is exactly the
 one self-play plays by (``actor.py``), as the game's policy kind gives it (``_game.py``): the
