@@ -446,3 +446,27 @@ def test_the_command_line_stops_on_ctrl_c_in_the_warm_start(
     assert proc.returncode == 130, err
     assert "interrupted before the first checkpoint" in err and "Traceback" not in err
     assert sorted(p.name for p in out.iterdir()) == ["settings.json"]
+
+
+def test_rows_are_learned_in_whole_batches_the_last_one_padded() -> None:
+    from panda_core.train.samples import Samples
+    from panda_core.train.warm_start import _Batcher
+
+    batcher = _Batcher(4)
+    seen: list[float] = []
+    for n in (3, 2, 6, 1):  # reads of a few rows each: 12 rows in all
+        targets = np.arange(n, dtype=np.float32) + 100 * n
+        rows = Samples(np.zeros((n, 2), np.float32), np.zeros(n, np.int32), targets)
+        batcher.add(rows, np.ones(n, np.float32))
+        while (full := batcher.take()) is not None:
+            batch, weights = full
+            assert len(batch) == 4 and weights.tolist() == [1.0] * 4
+            seen += batch.targets.tolist()
+    assert len(seen) == 12 and batcher.rest() is None
+    batcher.add(
+        Samples(np.ones((1, 2), np.float32), np.ones(1, np.int32), np.ones(1, np.float32)),
+        np.ones(1, np.float32),
+    )
+    last = batcher.rest()
+    assert last is not None
+    assert len(last[0]) == 4 and last[1].tolist() == [1.0, 0.0, 0.0, 0.0]

@@ -9,9 +9,11 @@ the network values: aligned with ``legal_actions`` in an action-values game (Pan
 the ``move_features`` rows (``legal_moves()`` order) in a move-scores game, whose action ids name
 classes of moves (a 4-player ``year`` deal: 56 moves, 30 ids); both lists are empty for the other
 bots' decisions, which are skipped. The order is checked by the move played (``action``,
-``move_index``): a search bot plays one of its most visited moves. The warm start regresses the network's value of (observation, move) on the search's
-value of each move the search visited at least ``warm_start_min_visits`` times, weighted by the
-move's share of its decision's visits (how sure the search was of it). The value is exactly the
+``move_index``): a search bot plays one of its most visited moves.
+
+The warm start regresses the network's value of (observation, move) on the search's value of
+each move the search visited at least ``warm_start_min_visits`` times, weighted by the move's
+share of its decision's visits (how sure the search was of it). The value is exactly the
 one self-play plays by (``actor.py``), as the game's policy kind gives it (``_game.py``): the
 move's action-id column of the network's output (action-values), or the network's score of the
 (observation, move features) row (move-scores). The optimizer is the run's: Adam at ``lr``,
@@ -31,8 +33,8 @@ enough.
 Memory is bounded: the dataset is streamed row group by row group (each at most
 :data:`MAX_ROW_GROUP_BYTES` uncompressed, checked from the footer before it is read),
 :data:`READ_DECISIONS` decisions (with their legal moves' feature rows) decoded at a time, and
-the input rows are built one batch of ``batch_size`` at a time from them; nothing held grows with
-the dataset.
+the input rows are built from them a batch at a time (rows short of a batch wait for the next
+read's: fewer than two batches of rows are held); nothing held grows with the dataset.
 
 Deterministic: each pass visits the shards and their row groups in an order drawn from the run's
 seed, and each read's (decision, move) rows in a shuffled order drawn from it too; the same seed
@@ -131,6 +133,46 @@ class _Read:
     weight: npt.NDArray[np.float32]
     searched: int
     """Decisions of a search in this read."""
+
+
+class _Batcher:
+    """Rows gathered into batches of exactly ``size`` (one compiled step): the rows of one read
+    that do not fill a batch wait for the next read's (fewer than ``size`` rows wait), and the
+    last ones are padded with rows of weight 0, so that no step learns from a handful of rows
+    as from a whole batch."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._parts: list[tuple[Samples, npt.NDArray[np.float32]]] = []
+        self._count = 0
+
+    def add(self, rows: Samples, weights: npt.NDArray[np.float32]) -> None:
+        self._parts.append((rows, weights))
+        self._count += len(rows)
+
+    def take(self) -> tuple[Samples, npt.NDArray[np.float32]] | None:
+        """The next full batch, or None while fewer than ``size`` rows wait."""
+        if self._count < self.size:
+            return None
+        rows = Samples.concat([p[0] for p in self._parts])
+        weights = np.concatenate([p[1] for p in self._parts])
+        self._parts = [(rows[self.size :], weights[self.size :])]
+        self._count -= self.size
+        return rows[: self.size], weights[: self.size]
+
+    def rest(self) -> tuple[Samples, npt.NDArray[np.float32]] | None:
+        """The rows left, padded to a batch (None if none are left)."""
+        if not self._count:
+            return None
+        rows = Samples.concat([p[0] for p in self._parts])
+        weights = np.concatenate([p[1] for p in self._parts])
+        pad = self.size - self._count
+        inputs = np.concatenate([rows.inputs, np.zeros((pad, rows.inputs.shape[1]), np.float32)])
+        columns = np.concatenate([rows.columns, np.zeros(pad, np.int32)])
+        targets = np.concatenate([rows.targets, np.zeros(pad, np.float32)])
+        self._parts, self._count = [], 0
+        padded = np.concatenate([weights, np.zeros(pad, np.float32)])
+        return Samples(inputs, columns, targets), padded
 
 
 def _pyarrow_modules() -> tuple[Any, Any, Any, Any]:
@@ -494,26 +536,20 @@ class WarmStartData:
 
     # ---- fitting ----------------------------------------------------------------------------
 
-    def _batch(
-        self, read: _Read, chosen: npt.NDArray[np.int64], size: int
+    def _rows(
+        self, read: _Read, chosen: npt.NDArray[np.int64]
     ) -> tuple[Samples, npt.NDArray[np.float32]]:
-        """The rows ``chosen`` of ``read`` as a batch of ``size`` rows (padding rows weigh 0):
-        the inputs and output columns self-play gives the same moves (``actor.py``)."""
-        n = len(chosen)
+        """The rows ``chosen`` of ``read``: the inputs and output columns self-play gives the
+        same moves (``actor.py``), their targets and weights."""
         decision, move = read.decision[chosen], read.move[chosen]
-        inputs = np.zeros((size, self.info.input_size), dtype=np.float32)
-        columns = np.zeros(size, dtype=np.int32)
-        observed = self.info.observation_size
-        inputs[:n, :observed] = read.observation[decision]
+        observation = read.observation[decision]
         if read.moves is not None:  # move-scores: the move's features after the observation
-            inputs[:n, observed:] = read.moves[move]
+            inputs = np.concatenate([observation, read.moves[move]], axis=1)
+            columns = np.zeros(len(chosen), dtype=np.int32)
         else:  # action-values: the move's action id is its output column
-            columns[:n] = read.actions[move]
-        targets = np.zeros(size, dtype=np.float32)
-        targets[:n] = read.target[chosen]
-        weights = np.zeros(size, dtype=np.float32)
-        weights[:n] = read.weight[chosen]
-        return Samples(inputs, columns, targets), weights
+            inputs = observation
+            columns = read.actions[move].astype(np.int32)
+        return Samples(inputs, columns, read.target[chosen]), read.weight[chosen]
 
     def fit(
         self, learner: Learner, params: Params, settings: TrainSettings, stop: StopOnInterrupt
@@ -527,6 +563,7 @@ class WarmStartData:
         size = settings.batch_size
         total: jax.Array = jnp.float32(0.0)
         steps = rows = 0
+        batcher = _Batcher(size)
         for _ in range(settings.warm_start_epochs):
             for index in rng.permutation(len(self.names)):
                 if stop.requested:
@@ -536,20 +573,22 @@ class WarmStartData:
                     for group in rng.permutation(self._groups(shard)):
                         for read in self._reads(shard, int(group)):
                             order = rng.permutation(len(read.decision))
-                            for first in range(0, len(order), size):
-                                if stop.requested:
-                                    raise KeyboardInterrupt
-                                batch, weights = self._batch(
-                                    read, order[first : first + size], size
-                                )
-                                params, state, loss = learner.fit_step(
-                                    params, state, batch, weights
-                                )
-                                total = total + loss
-                                steps += 1
                             rows += len(order)
+                            for first in range(0, len(order), size):
+                                batcher.add(*self._rows(read, order[first : first + size]))
+                                while (full := batcher.take()) is not None:
+                                    if stop.requested:
+                                        raise KeyboardInterrupt
+                                    params, state, loss = learner.fit_step(params, state, *full)
+                                    total = total + loss
+                                    steps += 1
                 finally:
                     shard.close()
+        last = batcher.rest()
+        if last is not None:  # the rows short of a batch, padded with rows of no weight
+            params, state, loss = learner.fit_step(params, state, *last)
+            total = total + loss
+            steps += 1
         result = WarmStartResult(
             dataset_sha256=self.sha256,
             epochs=settings.warm_start_epochs,
