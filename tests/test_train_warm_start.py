@@ -125,7 +125,7 @@ def test_the_warm_start_learns_the_searchs_preferred_moves(
 ) -> None:
     data = head_data if game == "head" else year_data
     cold = train(_settings(game, None), tmp_path / "cold")
-    warm = train(_settings(game, data, warm_start_epochs=20), tmp_path / "warm")
+    warm = train(_settings(game, data, warm_start_epochs=80), tmp_path / "warm")
     # The first row's policy (0 self-play decisions): the initial network, the warm-started one.
     first = "checkpoints/000000000000000.safetensors"
     before = _agreement(cold.out / first, data, game)
