@@ -470,3 +470,27 @@ def test_rows_are_learned_in_whole_batches_the_last_one_padded() -> None:
     last = batcher.rest()
     assert last is not None
     assert len(last[0]) == 4 and last[1].tolist() == [1.0, 0.0, 0.0, 0.0]
+
+
+def test_ids_out_of_range_are_refused_by_the_readers_checks(
+    head_data: Path, tmp_path: Path
+) -> None:
+    import pyarrow as pa
+
+    data = _copy(head_data, tmp_path, "ids")
+    manifest = json.loads((data / "_dataset.json").read_text())
+    entry = manifest["shards"][0]
+    table = pq.read_table(data / entry["file"])
+    settings = json.loads(table.schema.metadata[support.METADATA_KEY])
+    legal = table.column("legal_actions").to_pylist()
+    legal[3] = [99, *legal[3][1:]]  # Panda Head has 24 action ids
+    index = table.schema.get_field_index("legal_actions")
+    field = table.schema.field(index)
+    table = table.set_column(index, field, pa.array(legal, field.type))
+    support.write_shard(data, entry, table, settings, 64)
+    (data / "_dataset.json").write_text(json.dumps(manifest))
+    _refused(
+        _settings("head", data),
+        tmp_path,
+        r"row group 0, from row 0: damaged values \(legal_actions holds values outside 0\.\.23\)",
+    )

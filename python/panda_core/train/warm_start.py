@@ -400,7 +400,11 @@ class WarmStartData:
             if not batch.num_rows:
                 continue
             try:
-                reader._check_ids(batch, shard.settings)
+                # The reader's id checks on the columns it knows; the search columns are checked
+                # here (_pairs), against the moves the network values (in a climbing game the
+                # legal moves, not the legal action ids).
+                known = [n for n in batch.schema.names if n not in SEARCH_COLUMNS]
+                reader._check_ids(batch.select(known), shard.settings)
                 out = reader.to_numpy(batch, shard.settings)
             except (ArgumentError, pa.ArrowException, ValueError) as err:
                 raise WarmStartError(f"{where}, from row {row}: damaged values ({err})") from None
