@@ -108,6 +108,10 @@ class TrainState:
     """Finished decisions not learned from yet (fewer than a shuffle's worth), or None."""
     ema: Any = None
     """The moving average of the parameters (settings ``ema``), or None."""
+    warm_start: dict[str, Any] | None = None
+    """What the warm start did (settings ``warm_start``; ``WarmStartResult.record``), or None:
+    a state of a warm-started run always has it (it is written only once the warm start is
+    done)."""
 
 
 # ---- writing ------------------------------------------------------------------------------------
@@ -155,14 +159,17 @@ def save_state(path: str | os.PathLike[str], state: TrainState, settings: TrainS
         name: np.asarray(a, dtype=a.dtype.newbyteorder("<"), order="C")
         for name, a in tensors.items()
     }
+    fields_ = {
+        "game": settings.game,
+        "settings_sha256": settings.identity(),
+        "counters": asdict(state.counters),
+        "actor": actor,
+        "pending": state.pending is not None,
+    }
+    if state.warm_start is not None:  # absent otherwise: a run without one writes what it did
+        fields_["warm_start"] = state.warm_start
     document = json.dumps(
-        {
-            "game": settings.game,
-            "settings_sha256": settings.identity(),
-            "counters": asdict(state.counters),
-            "actor": actor,
-            "pending": state.pending is not None,
-        },
+        fields_,
         sort_keys=True,
         separators=(",", ":"),
     )
@@ -561,6 +568,7 @@ def load_state(
             "is damaged"
         )
     counters = _counters(where, document["counters"])
+    warm_start = _warm_start(where, document.get("warm_start"), settings)
     actor = None
     if document["actor"] is not None:
         actor = _actor(where, document["actor"], tensors, info, settings, params, generations)
@@ -584,7 +592,31 @@ def load_state(
         actor=actor,
         pending=pending,
         ema=_tree(params, "ema", tensors) if settings.ema is not None else None,
+        warm_start=warm_start,
     )
+
+
+def _warm_start(where: str, record: object, settings: TrainSettings) -> dict[str, Any] | None:
+    """The state's warm start record, checked: present with the dataset's sha256 exactly when
+    the run has a warm start."""
+    if settings.warm_start_sha256 is None:
+        if record is not None:
+            raise TrainError(f"{where}: a warm start record in a run without a warm start")
+        return None
+    names = {"dataset_sha256", "epochs", "steps", "rows"}
+    if not (
+        isinstance(record, dict)
+        and set(record) == names
+        and record["dataset_sha256"] == settings.warm_start_sha256
+        and all(
+            isinstance(record[k], int) and not isinstance(record[k], bool) and record[k] >= 0
+            for k in names - {"dataset_sha256"}
+        )
+    ):
+        raise TrainError(
+            f"{where}: no warm start record of the run's dataset (damaged, or not this run's)"
+        )
+    return dict(record)
 
 
 def _tree(template: Any, prefix: str, tensors: dict[str, npt.NDArray[Any]]) -> Any:

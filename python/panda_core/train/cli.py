@@ -171,6 +171,29 @@ def register(sub: Any, default: Default = keep_default) -> None:
         metavar="DECISIONS",
         help="decisions between two snapshots of the weights kept as past selves (the last 4)",
     )
+    warm = cmd.add_argument_group("warm start from search (docs/train_your_agent.md)")
+    warm.add_argument(
+        "--warm-start",
+        default=default(base.warm_start),
+        metavar="DATASET",
+        help="before self-play, fit the network to the search's move values in this self-play "
+        "dataset (written with panda-core selfplay --bots ismcts:400 --search-stats "
+        "--move-features)",
+    )
+    warm.add_argument(
+        "--warm-start-epochs",
+        type=int_in(1, 1000),
+        default=default(base.warm_start_epochs),
+        metavar="N",
+        help="passes over the warm start dataset",
+    )
+    warm.add_argument(
+        "--warm-start-min-visits",
+        type=int_in(1, 2**31 - 1),
+        default=default(base.warm_start_min_visits),
+        metavar="N",
+        help="learn only the moves the search visited at least this often",
+    )
     cmd.add_argument(
         "--eval-every",
         type=int_in(1, 2**53),
@@ -237,6 +260,9 @@ def _cmd_train(args: argparse.Namespace, given: set[str]) -> int:
         epsilon_end=args.epsilon[1],
         opponents=args.opponents,
         past_every=args.past_every,
+        warm_start=args.warm_start,
+        warm_start_epochs=args.warm_start_epochs,
+        warm_start_min_visits=args.warm_start_min_visits,
     )
     bar = progress_bar(settings.decisions, args.quiet, "decisions")
     shown = {"done": 0}
@@ -254,7 +280,8 @@ def _cmd_train(args: argparse.Namespace, given: set[str]) -> int:
 
     print(
         f"panda-core train: game={settings.game} players={settings.players} "
-        f"seed={settings.seed} decisions={settings.decisions:,} out={args.out}",
+        f"seed={settings.seed} decisions={settings.decisions:,} out={args.out}"
+        + (f" warm-start={settings.warm_start}" if settings.warm_start is not None else ""),
         flush=True,
     )
     try:
@@ -262,11 +289,19 @@ def _cmd_train(args: argparse.Namespace, given: set[str]) -> int:
     except KeyboardInterrupt:
         if bar is not None:
             bar.close()
-        print(
-            f"interrupted at {shown['done']:,} decisions; the checkpoint is in {args.out}: run "
-            "the same command again to resume",
-            file=sys.stderr,
-        )
+        from pathlib import Path
+
+        if (Path(args.out) / "train_state.safetensors").exists():
+            text = (
+                f"interrupted at {shown['done']:,} decisions; the checkpoint is in {args.out}: "
+                "run the same command again to resume"
+            )
+        else:  # stopped before the first checkpoint (in the warm start): nothing was kept
+            text = (
+                f"interrupted before the first checkpoint (nothing of it is kept in {args.out}): "
+                "run the same command again to start the run again"
+            )
+        print(text, file=sys.stderr)
         return INTERRUPTED
     if bar is not None:
         bar.close()

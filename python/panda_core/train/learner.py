@@ -7,6 +7,10 @@ a learning-rate schedule or warm-up scales Adam's update by a factor given per s
 is proportional to its learning rate, so this is Adam with that rate); ``ema`` keeps an
 exponential moving average of the weights (:meth:`Learner.average`). Without them the program is
 the one the trainer always compiled.
+
+The warm start (``warm_start.py``) fits the same network with the same optimizer settings to a
+search's move values: :meth:`Learner.fit_step`, a step on the *weighted* mean squared error (each
+row weighs its move's share of the search's visits; padding rows weigh 0).
 """
 
 from __future__ import annotations
@@ -33,6 +37,19 @@ def _loss(params: Params, inputs: jax.Array, columns: jax.Array, targets: jax.Ar
     values = forward(params, inputs)
     chosen = jnp.take_along_axis(values, columns[:, None], axis=1)[:, 0]
     return jnp.mean((chosen - targets) ** 2)
+
+
+def _weighted_loss(
+    params: Params,
+    inputs: jax.Array,
+    columns: jax.Array,
+    targets: jax.Array,
+    weights: jax.Array,
+) -> jax.Array:
+    values = forward(params, inputs)
+    chosen = jnp.take_along_axis(values, columns[:, None], axis=1)[:, 0]
+    # The weighted mean; a batch of padding only (no weight) has loss 0 and no gradient.
+    return jnp.sum(weights * (chosen - targets) ** 2) / jnp.maximum(jnp.sum(weights), 1e-12)
 
 
 def _average(average: Params, params: Params, decay: jax.Array) -> Params:
@@ -70,6 +87,24 @@ class Learner:
 
         self._update: Callable[..., Any] = jax.jit(update)
 
+        def fit(
+            params: Params,
+            state: Any,
+            inputs: jax.Array,
+            columns: jax.Array,
+            targets: jax.Array,
+            weights: jax.Array,
+        ) -> tuple[Params, Any, jax.Array]:
+            loss, grads = jax.value_and_grad(_weighted_loss)(
+                params, inputs, columns, targets, weights
+            )
+            if clip is not None:
+                grads, _ = clip.update(grads, optax.EmptyState())
+            updates, state = optimizer.update(grads, state, params)
+            return optax.apply_updates(params, updates), state, loss
+
+        self._fit: Callable[..., Any] = jax.jit(fit)
+
     def init(self, params: Params) -> Any:
         """A fresh optimizer state for ``params``."""
         return self.optimizer.init(params)
@@ -89,6 +124,22 @@ class Learner:
             *scale,
         )
         return params, state, float(np.asarray(loss))
+
+    def fit_step(
+        self, params: Params, state: Any, batch: Samples, weights: Any
+    ) -> tuple[Params, Any, jax.Array]:
+        """One Adam step (at ``lr``) on ``batch``'s mean squared error weighted by ``weights``
+        (the warm start); the new parameters and state, and the batch's loss before the step
+        (a device scalar: reading it would wait for the step)."""
+        result: tuple[Params, Any, jax.Array] = self._fit(
+            params,
+            state,
+            jnp.asarray(batch.inputs),
+            jnp.asarray(batch.columns),
+            jnp.asarray(batch.targets),
+            jnp.asarray(weights, dtype=jnp.float32),
+        )
+        return result
 
     @staticmethod
     def average(average: Params, params: Params, decay: float, steps: int) -> Params:

@@ -11,6 +11,12 @@ The folder (``out``) holds
   ``policy.safetensors`` when the row was evaluated), so that the best one can be chosen on other
   deals afterwards (``checkpoint_policies``; ``policies/make_policies.py`` ships the best).
 
+With ``warm_start`` (a self-play dataset with search stats), the network is first fitted to the
+search's move values (``warm_start.py``), once per run: the first checkpoint and curve row (at 0
+self-play decisions) are those of the warm-started network, and a resumed run, which has a train
+state, never does it again. Ctrl-C during the warm start stops it between two steps and keeps
+nothing of it (the run folder holds only its settings; the same command does it again, exactly).
+
 Every ``eval_every`` decisions (and at the end) the run writes a checkpoint, evaluates the policy
 and adds a curve row. Everything it computes is a function of the settings, so the same settings
 give the same policy files byte for byte, and a run that stops (at a checkpoint, on Ctrl-C) and
@@ -110,8 +116,17 @@ def train(
     ``settings.decisions`` decisions (module docstring)."""
     if not isinstance(settings, TrainSettings):
         raise TypeError(f"settings must be a TrainSettings, got {shown(settings)}")
-    folder = _prepare(Path(out), settings)
-    session = _Run(settings, folder, progress)  # reads and checks the train state, if any
+    where = Path(out)
+    warm = None
+    if settings.warm_start is not None:
+        from panda_core.train.warm_start import open_dataset
+
+        warm = open_dataset(settings, game_info(settings.game))
+        settings = warm.identify(settings)  # its sha256 is part of the run's settings
+        if not _present(where / STATE):
+            warm.check()  # the warm start is still to do: every check before any work
+    folder = _prepare(where, settings)
+    session = _Run(settings, folder, progress, warm)  # reads and checks the train state, if any
     _write_settings(folder, settings)  # only once the state was found good: nothing else changes
     return session.run()
 
@@ -198,8 +213,12 @@ def _check_resumable(folder: Path) -> None:
 class _Run:
     """One session of a run: load or start its state, then play, learn and evaluate."""
 
-    def __init__(self, settings: TrainSettings, folder: Path, progress: Progress | None) -> None:
+    def __init__(
+        self, settings: TrainSettings, folder: Path, progress: Progress | None, warm: Any = None
+    ) -> None:
         self.settings = settings
+        self.warm = warm
+        """The warm start dataset (``WarmStartData``), or None."""
         self.folder = folder
         self.progress = progress
         self.info = game_info(settings.game)
@@ -209,6 +228,7 @@ class _Run:
         fresh = self.learner.init(params)
         if _present(folder / STATE):
             self.state = load_state(folder / STATE, settings, self.info, params, fresh)
+            self.warm = None  # a train state is written only once the warm start is done
         else:
             average = params if settings.ema is not None else None
             self.state = TrainState(params, fresh, Counters(), actor=None, ema=average)
@@ -217,8 +237,11 @@ class _Run:
 
     def run(self) -> TrainResult:
         settings, state = self.settings, self.state
+        if self.warm is not None:
+            self._warm_start()
         if state.counters.row_due:
-            # The untrained network's row, or a row whose evaluation was interrupted.
+            # The untrained (or warm-started) network's row, or one whose evaluation was
+            # interrupted.
             self._checkpoint()
             self._evaluate()
         while state.counters.decisions < settings.decisions:
@@ -229,6 +252,27 @@ class _Run:
             self._evaluate()
         counters = state.counters
         return TrainResult(self.folder, settings, counters.decisions, counters.seconds, self.curve)
+
+    def _warm_start(self) -> None:
+        """Fit the network to the warm start dataset (``warm_start.py``): the self-play phase
+        starts from its weights with a fresh Adam state (the moments of another loss would skew
+        its first steps), and the first curve row's loss is the warm start's."""
+        state, settings = self.state, self.settings
+        with StopOnInterrupt() as stop:
+            params, result = self.warm.fit(self.learner, state.params, settings, stop)
+        state.params = params
+        state.opt_state = self.learner.init(params)
+        if settings.ema is not None:
+            state.ema = params
+        counters = state.counters
+        state.counters = replace(
+            counters,
+            seconds=counters.seconds + result.seconds,
+            loss_sum=counters.loss_sum + result.loss_sum,
+            loss_count=counters.loss_count + result.steps,
+        )
+        state.warm_start = result.record()
+        self.warm = None
 
     def _play_until(self, end: int) -> None:
         """Self-play and learning up to ``end`` decisions; on Ctrl-C, a checkpoint at the

@@ -1,12 +1,14 @@
 """``TrainSettings``: everything that decides what a training run computes, checked up front.
 
 A run folder stores its settings (``settings.json``); re-running on the folder resumes only with
-the same settings, except the two that do not change what is learned up to a point: ``decisions``
-(a larger budget extends the run) and ``threads`` (the engine's results do not depend on it).
+the same settings, except those that do not change what is learned up to a point: ``decisions``
+(a larger budget extends the run), ``threads`` (the engine's results do not depend on it) and
+``warm_start``, the warm start dataset's path (the dataset may move; what it holds is
+``warm_start_sha256``, which may not change).
 
 The recipe's options (:data:`RECIPE_DEFAULTS`: ``target``, ``skip_forced``, ``replay_window``,
 ``lr_schedule``, ``warmup``, ``clip_grad``, ``ema``, ``epsilon_end``, ``opponents``,
-``past_every``) are off by default, and a
+``past_every``, ``warm_start`` and its ``warm_start_*`` settings) are off by default, and a
 setting at its default is left out of ``settings.json`` and of the settings hash: a run with none
 of them computes, writes and resumes exactly what a run of the trainer before them did, and its
 folders resume under either.
@@ -56,7 +58,7 @@ Adam's state and the gradients): checked before anything is allocated."""
 MAX_BATCH_FLOATS = 2**24
 """``batch_size`` times the network's input width at most (64 MB a batch; up to four batches
 wait to be shuffled): 65,536 decisions of Panda Head, 13,127 of a climbing game."""
-RESUMABLE = frozenset({"decisions", "threads"})
+RESUMABLE = frozenset({"decisions", "threads", "warm_start"})
 """Settings a resumed run may change (see the module docstring)."""
 MAX_REPLAY_FLOATS = 2**28
 """``replay_window`` times ``batch_size`` times the input width at most (1 GB of decisions
@@ -73,10 +75,17 @@ RECIPE_DEFAULTS: dict[str, Any] = {
     "epsilon_end": None,
     "opponents": "self",
     "past_every": 1_000_000,
+    "warm_start": None,
+    "warm_start_sha256": None,
+    "warm_start_epochs": 2,
+    "warm_start_min_visits": 1,
 }
 """The recipe's settings and their defaults (today's trainer): left out of ``settings.json`` and
 of :meth:`TrainSettings.identity` at these values (module docstring)."""
 PAST_SELVES = 4
+MAX_WARM_START_EPOCHS = 1000
+MAX_PATH_CHARS = 4096
+_SHA256 = re.compile(r"[0-9a-f]{64}")
 """Past selves kept (``opponents`` kind ``past``): the last this many snapshots of the weights."""
 OPPONENT_KINDS = (
     "random, heuristic, neural (the shipped policy), ismcts, ismcts:N, ismcts+neural, "
@@ -155,6 +164,20 @@ class TrainSettings:
     past_every: int = 1_000_000
     """Decisions between two snapshots of the weights kept as past selves (the opponent kind
     ``past``; the last :data:`PAST_SELVES` are kept, the initial weights before the first)."""
+    warm_start: str | None = None
+    """A self-play dataset written with search stats (``panda-core selfplay --search-stats``):
+    before the first self-play decision the network is fitted to the search's move values over
+    it (``warm_start.py``; None: no warm start). Its path only: a resumed run may give it
+    elsewhere (:data:`RESUMABLE`), the dataset itself is ``warm_start_sha256``."""
+    warm_start_sha256: str | None = None
+    """The sha256 of the warm start dataset's ``_dataset.json`` (its identity: the manifest
+    lists every shard's sha256). Left None, :func:`~panda_core.train.run.train` fills it in from
+    the dataset; given (a run folder's settings), the dataset must still be that one."""
+    warm_start_epochs: int = 2
+    """Passes over the warm start dataset."""
+    warm_start_min_visits: int = 1
+    """A search's move is learned from only if the search visited it at least this often (a
+    move's mean value over a few visits is mostly noise)."""
 
     def __post_init__(self) -> None:
         spec(self.game)  # an unknown game is a RulesError naming the games
@@ -196,7 +219,29 @@ class TrainSettings:
             _float_in(self.epsilon_end, "epsilon_end", 0.0, 1.0)
         _int_in(self.past_every, "past_every", 1, MAX_DECISIONS)
         self.opponent_envs()  # checks the opponents
+        self._check_warm_start()
         self._check_sizes()
+
+    def _check_warm_start(self) -> None:
+        path, sha = self.warm_start, self.warm_start_sha256
+        if path is not None and not (isinstance(path, str) and 0 < len(path) <= MAX_PATH_CHARS):
+            raise TrainError(
+                f"warm_start must be the path of a self-play dataset with search stats (a str "
+                f"of 1 to {MAX_PATH_CHARS} characters) or None, got {shown(path)}"
+            )
+        if sha is not None:
+            if not (isinstance(sha, str) and _SHA256.fullmatch(sha)):
+                raise TrainError(
+                    f"warm_start_sha256 must be 64 lowercase hex digits (a sha256) or None, "
+                    f"got {shown(sha)}"
+                )
+            if path is None:
+                raise TrainError(
+                    "warm_start_sha256 is the identity of the warm_start dataset: it is given "
+                    "with warm_start, never alone"
+                )
+        _int_in(self.warm_start_epochs, "warm_start_epochs", 1, MAX_WARM_START_EPOCHS)
+        _int_in(self.warm_start_min_visits, "warm_start_min_visits", 1, 2**31 - 1)
 
     def target_weight(self) -> float:
         """The weight of the round's value in a decision's target: 0 for ``"game"``, 1 for
