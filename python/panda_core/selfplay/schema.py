@@ -47,11 +47,12 @@ __all__ = [
 
 FORMAT = "panda-core/selfplay"
 """What a file says it is (``format`` in its metadata and in ``_dataset.json``)."""
-FORMAT_VERSION = 2
-"""Bumped whenever a column changes meaning, type or shape (a reader checks it). Version 2:
-``legal_actions`` (ids) instead of the dense ``legal_mask``, the observation's non-zero entries
-(``observation_index``, ``observation_value``) instead of the dense ``observation``,
-``move_features`` opt-in."""
+FORMAT_VERSION = 3
+"""Bumped whenever a column changes meaning, type or shape (a reader checks it). Version 3:
+``place`` in Panda Head follows the order the seats were Pooped in (version 2 tied every loser
+second); ``search_visits``/``search_values`` opt-in. Version 2: ``legal_actions`` (ids) instead
+of the dense ``legal_mask``, the observation's non-zero entries (``observation_index``,
+``observation_value``) instead of the dense ``observation``, ``move_features`` opt-in."""
 METADATA_KEY = b"panda_core.selfplay"
 """The Parquet key-value metadata entry holding the settings (JSON) of a file."""
 
