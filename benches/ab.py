@@ -220,7 +220,7 @@ def run_case(case: str, build: Build) -> dict[str, Any]:
             if time.monotonic() - started > CASE_TIMEOUT:
                 proc.kill()
                 proc.wait()
-                return {"na": f"timed out after {CASE_TIMEOUT:.0f} s"}
+                return {"na": f"timed out after {CASE_TIMEOUT:g} s"}
             time.sleep(0.05)
     except BaseException:
         proc.kill()
@@ -243,6 +243,13 @@ def ratio(head: dict[str, Any], base: dict[str, Any]) -> float | None:
     if head.get("rate") and base.get("rate"):
         return float(head["rate"]) / float(base["rate"])
     return None
+
+
+def different_work(r: dict[str, Any]) -> bool:
+    """Whether a round's two builds counted different units for the same workload: a case
+    plays the same seeds on both, so a build that plays other games (changed results) shows."""
+    head, base = r["head"].get("units"), r["base"].get("units")
+    return head is not None and base is not None and head != base
 
 
 def summarize(rounds: list[dict[str, Any]]) -> dict[str, Any]:
@@ -332,6 +339,13 @@ def table(results: dict[str, dict[str, Any]], rounds: int) -> str:
             why = next((r[label]["na"] for r in res["rounds"] if "na" in r[label]), None)
             if why:
                 notes.append(f"{case}: n/a on {label.upper()}: {why}")
+        differ = next((r for r in res["rounds"] if different_work(r)), None)
+        if differ:
+            notes.append(
+                f"{case}: the builds did different work ({differ['head']['units']:g} vs "
+                f"{differ['base']['units']:g} {res['unit']} in round {differ['round']}): "
+                "other games from the same seeds, so the rates compare different workloads"
+            )
     return "\n".join(rows + notes)
 
 

@@ -18,7 +18,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -26,6 +26,8 @@ import numpy as np
 # names without a build on its path, and a build is chosen by the subprocess's PYTHONPATH.
 
 Result = tuple[float, float]
+Preset = Literal["year", "spin"]
+Game = Literal["head", "year", "spin"]
 
 clock = time.process_time
 """The cases' clock: this process's CPU time, not the wall clock. Every case runs on one
@@ -59,7 +61,8 @@ def head_python_loop() -> Result:
     from panda_core import HeadGame
 
     # 97a3c3f calls it legal_action_ids; today legal_actions (the same list of ints).
-    legal = getattr(HeadGame, "legal_actions", None) or HeadGame.legal_action_ids
+    name = "legal_actions" if hasattr(HeadGame, "legal_actions") else "legal_action_ids"
+    legal: Callable[[HeadGame], list[int]] = getattr(HeadGame, name)
     decisions = 0
     started = clock()
     for seed in range(2_500):
@@ -71,7 +74,7 @@ def head_python_loop() -> Result:
     return float(decisions), clock() - started
 
 
-def _climb_batch(preset: str, games: int) -> Result:
+def _climb_batch(preset: Preset, games: int) -> Result:
     from panda_core import ClimbSettings
     from panda_core._core import simulate_climb_batch
 
@@ -112,7 +115,7 @@ def year_python_loop() -> Result:
 VECTOR_ENVS = 1_024
 
 
-def _vector_env(game: str) -> Any:
+def _vector_env(game: Game) -> Any:
     from panda_core import ClimbSettings
     from panda_core._core import ClimbVectorEnv, HeadVectorEnv
 
@@ -122,7 +125,7 @@ def _vector_env(game: str) -> Any:
     return ClimbVectorEnv(VECTOR_ENVS, 4, ClimbSettings(preset=game), 1)
 
 
-def _vector(game: str, steps: int) -> Result:
+def _vector(game: Game, steps: int) -> Result:
     env = _vector_env(game)
     mask = env.reset(seed=1)[1]
     started = clock()
@@ -131,7 +134,7 @@ def _vector(game: str, steps: int) -> Result:
     return float(steps * VECTOR_ENVS), clock() - started
 
 
-def _vector_bound(game: str, steps: int) -> Result:
+def _vector_bound(game: Game, steps: int) -> Result:
     """What writing one step's output costs: numpy fills preallocated arrays of exactly the
     shapes and types a step returns (observations, masks, rewards, dones, players). The env
     must write at least these bytes; allocation is left out (an env need not allocate)."""
@@ -175,18 +178,18 @@ def vector_spin_bound() -> Result:
     return _vector_bound("spin", 1_800)
 
 
-def _neural(game: str, games: int) -> Result:
+def _neural(game: Game, games: int) -> Result:
     from panda_core import ClimbSettings
     from panda_core._core import simulate_climb_batch, simulate_head_batch
 
     started = clock()
     if game == "head":
-        batch = simulate_head_batch(games, 4, ["neural"] * 4, 99, None, 1)
+        decisions = simulate_head_batch(games, 4, ["neural"] * 4, 99, None, 1)["decisions"]
     else:
         settings = ClimbSettings(preset=game)
-        batch = simulate_climb_batch(games, 4, ["neural"] * 4, 99, settings, 1)
+        decisions = simulate_climb_batch(games, 4, ["neural"] * 4, 99, settings, 1)["decisions"]
     seconds = clock() - started
-    return float(np.sum(batch["decisions"])), seconds
+    return float(np.sum(decisions)), seconds
 
 
 def neural_head() -> Result:
