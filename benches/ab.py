@@ -208,8 +208,10 @@ Runner = Callable[[str, Build], dict[str, Any]]
 def run_case(case: str, build: Build) -> dict[str, Any]:
     """One case in a fresh process on ``build``: its JSON line, or ``{"na": why}``. Ctrl-C
     kills the process at once (a Rust call would otherwise finish first)."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    env["PYTHONPATH"] = str(build.path)
+    env = dict(os.environ)
+    # The build first; what the caller had on PYTHONPATH after it (open_spiel installed with
+    # --target, say). A panda_core found later is never imported: the check below holds.
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(build.path), env.get("PYTHONPATH")) if p)
     cmd = [sys.executable, str(BENCHES / "ab_cases.py"), case]
     proc = subprocess.Popen(
         cmd, env=env, cwd=BENCHES, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True

@@ -18,6 +18,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -207,6 +208,26 @@ def neural_spin() -> Result:
     return _neural("spin", 70)
 
 
+def dou_dizhu_cpp() -> Result:
+    """OpenSpiel's C++ `dou_dizhu`, 3 uniform random bots (evaluate_bots): decisions/s.
+    The peer of the climbing batches, the same on both builds; n/a without open_spiel."""
+    import pyspiel  # type: ignore[import-not-found]
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from openspiel_peers import mean_decisions
+
+    games = 6_000
+    # evaluate_bots does not count decisions: the mean of 200 Python-driven random games
+    # (fixed seeds), as bench_climb.py does, outside the timed part.
+    per_game = mean_decisions(pyspiel, "dou_dizhu", games=200)
+    game = pyspiel.load_game("dou_dizhu")
+    bots = [pyspiel.make_uniform_random_bot(p, 99 + p) for p in range(3)]
+    started = clock()
+    for seed in range(games):
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
+    return games * per_game, clock() - started
+
+
 CASES: dict[str, Callable[[], Result]] = {
     f.__name__: f
     for f in (
@@ -225,6 +246,7 @@ CASES: dict[str, Callable[[], Result]] = {
         neural_head,
         neural_year,
         neural_spin,
+        dou_dizhu_cpp,
     )
 }
 UNITS: dict[str, str] = {

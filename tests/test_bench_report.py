@@ -95,7 +95,7 @@ def test_each_target_is_measured_over_its_peer_or_bound_with_a_verdict() -> None
     year = got["year batch vs OpenSpiel dou_dizhu (C++)"]
     assert (year.met, year.line) == (
         True,
-        "6 M decisions/s / 1 M decisions/s = 6.00x (target >= 5x)",
+        "6 M decisions/s / 1 M decisions/s = 6.00x (target >= 5x; bench.json)",
     )
     spin = got["spin batch vs OpenSpiel dou_dizhu (C++)"]
     assert spin.met is False and "= 4.00x" in spin.line
@@ -117,7 +117,7 @@ def test_missing_inputs_are_not_measured_with_the_command_to_run() -> None:
         assert not any(ch.isdigit() for ch in t.line.replace("97a3c3f", "")), t
     assert "python benches/ab.py 97a3c3f --json ab.json" in got["head batch vs 97a3c3f (A/B)"].line
     peer = got["year batch vs OpenSpiel dou_dizhu (C++)"].line
-    assert "python -m pytest benches --benchmark-only --benchmark-json=bench.json" in peer
+    assert peer.startswith("not measured (run: pip install open_spiel && python -m pytest benches")
     assert not str(got["spin `neural` decision"]).endswith(("MET", "MISSED"))
 
 
@@ -126,6 +126,20 @@ def test_without_open_spiel_the_peer_lines_say_how_to_install_it() -> None:
     t = lines(no_peer, AB)["year batch vs OpenSpiel dou_dizhu (C++)"]
     assert t.met is None
     assert t.line.startswith("not measured (run: pip install open_spiel && python -m pytest")
+
+
+def test_the_peer_comes_from_the_ab_run_when_it_measured_both() -> None:
+    ab = copy.deepcopy(AB)
+    ab["cases"]["climb_batch_year"] = case("decisions", 3e6, 3e6, [1.0])
+    ab["cases"]["dou_dizhu_cpp"] = case("decisions", 1.2e6, 1.2e6, [1.0])
+    t = lines(BENCH, ab)["year batch vs OpenSpiel dou_dizhu (C++)"]
+    assert (t.met, t.line) == (
+        False,
+        "3 M decisions/s / 1.2 M decisions/s = 2.50x (target >= 5x; ab)",
+    )
+    ab["cases"]["dou_dizhu_cpp"] = case("decisions", 0, 0, [None])  # n/a: no open_spiel
+    ab["cases"]["dou_dizhu_cpp"]["head_median_rate"] = None
+    assert "; bench.json)" in lines(BENCH, ab)["year batch vs OpenSpiel dou_dizhu (C++)"].line
 
 
 def test_the_win_back_needs_an_ab_run_against_97a3c3f() -> None:
