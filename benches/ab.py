@@ -23,6 +23,7 @@ that a second revision compiles only what changed.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -106,7 +107,10 @@ def build_wheel(commit: str, out_dir: Path, log: Callable[[str], None]) -> Path:
                 raise AbError(f"maturin build of {commit[:12]} failed:\n{tail}")
             log(f"built {commit[:12]} in {time.monotonic() - started:.0f} s")
         finally:
-            git("worktree", "remove", "--force", str(src))
+            try:
+                git("worktree", "remove", "--force", str(src))
+            except AbError:
+                git("worktree", "prune")  # the directory goes with the temporary one
     wheels = sorted(out_dir.glob("panda_core-*.whl"))
     if len(wheels) != 1:
         raise AbError(f"expected one panda_core wheel in {out_dir}, found {len(wheels)}")
@@ -169,6 +173,13 @@ class Build:
     commit: str  # full id (the working tree: its HEAD commit)
     path: Path  # the directory put on PYTHONPATH
     dirty: bool = False  # the working tree differs from its commit
+
+    @property
+    def extension(self) -> str:
+        """The first 12 hex digits of the compiled extension's SHA-256: which binary ran
+        (the working tree's is not tracked by git, so its commit does not say)."""
+        so = sorted((self.path / "panda_core").glob("_core*.so"))
+        return hashlib.sha256(so[0].read_bytes()).hexdigest()[:12] if so else "none"
 
 
 def working_tree() -> Build:
@@ -369,6 +380,7 @@ def describe_build(b: Build) -> dict[str, Any]:
         "commit": b.commit,
         "path": str(b.path),
         "dirty": b.dirty,
+        "extension_sha256": b.extension,
     }
 
 
@@ -432,8 +444,9 @@ def main(argv: Sequence[str] | None = None, runner: Runner = run_case) -> int:
         return 130
     dirty = " with uncommitted changes" if head.dirty else ""
     print(
-        f"HEAD = {head.revision} ({head.commit[:12]}{dirty}), BASE = {base.revision} "
-        f"({base.commit[:12]}); {args.rounds} interleaved rounds; ratio = HEAD/BASE speed"
+        f"HEAD = {head.revision} ({head.commit[:12]}{dirty}, extension {head.extension}), "
+        f"BASE = {base.revision} ({base.commit[:12]}, extension {base.extension}); "
+        f"{args.rounds} interleaved rounds; ratio = HEAD/BASE speed"
     )
     print(table(results, args.rounds))
     if args.json:

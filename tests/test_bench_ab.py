@@ -316,3 +316,19 @@ def test_a_case_that_hangs_is_na_after_the_timeout(monkeypatch: pytest.MonkeyPat
     got = ab.run_case("head_batch", ab.Build("head", "x", COMMIT, BENCHES))
     assert got == {"na": "timed out after 0.2 s"}
     assert procs[0].poll() is not None
+
+
+def test_a_build_names_its_extension_by_hash(tmp_path: Path) -> None:
+    (tmp_path / "panda_core").mkdir()
+    assert ab.Build("head", "x", COMMIT, tmp_path).extension == "none"
+    (tmp_path / "panda_core" / "_core.abi3.so").write_bytes(b"abc")
+    # sha256(b"abc") = ba7816bf8f01cfea...
+    assert ab.Build("head", "x", COMMIT, tmp_path).extension == "ba7816bf8f01"
+
+
+def test_help_says_head_defaults_to_the_working_tree(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        ab.main(["--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "default: this checkout's working tree as it is" in out
+    assert "python/panda_core" in out
