@@ -332,3 +332,23 @@ def test_help_says_head_defaults_to_the_working_tree(capsys: pytest.CaptureFixtu
     out = " ".join(capsys.readouterr().out.split())
     assert "default: this checkout's working tree as it is" in out
     assert "python/panda_core" in out
+
+
+def test_a_case_is_called_once_to_warm_up_and_a_failure_is_na(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[int] = []
+
+    def counted() -> tuple[float, float]:
+        calls.append(1)
+        return float(10 * len(calls)), 2.0
+
+    def broken() -> tuple[float, float]:
+        raise AttributeError("type object 'HeadGame' has no attribute 'legal_actions'")
+
+    monkeypatch.setitem(ab_cases.CASES, "counted", counted)
+    monkeypatch.setitem(ab_cases.CASES, "broken", broken)
+    got = ab_cases.run("counted")
+    assert (got["units"], got["seconds"], got["rate"]) == (20.0, 2.0, 10.0)  # the second call
+    assert got["panda_core"].endswith("__init__.py")
+    assert ab_cases.run("broken")["na"].startswith("AttributeError: type object 'HeadGame'")
