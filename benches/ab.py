@@ -32,6 +32,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 import zipfile
@@ -84,9 +85,22 @@ def resolve(revision: str, repo: Path = REPO) -> str:
     return out.stdout.strip()
 
 
+def loadable(extension: Path) -> bool:
+    """Whether this interpreter can import the compiled module: an abi3 one (today's builds)
+    or one built for exactly this Python (97a3c3f's builds were not abi3)."""
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    return extension.name.endswith((".abi3.so", suffix))
+
+
 def is_complete(entry: Path) -> bool:
-    """An entry is usable only with its marker and its package (the marker is written last)."""
-    return (entry / MARKER).is_file() and (entry / "panda_core" / "__init__.py").is_file()
+    """An entry is usable only with its marker (written last), its package, and an extension
+    this interpreter loads (a cache shared by two Pythons rebuilds a non-abi3 build)."""
+    so = list((entry / "panda_core").glob("_core*.so"))
+    return (
+        (entry / MARKER).is_file()
+        and (entry / "panda_core" / "__init__.py").is_file()
+        and any(loadable(x) for x in so)
+    )
 
 
 def build_wheel(commit: str, out_dir: Path, log: Callable[[str], None]) -> Path:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import sysconfig
 import time
 import zipfile
 from pathlib import Path
@@ -20,6 +21,7 @@ import ab  # noqa: E402
 import ab_cases  # noqa: E402
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
+SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")  # a non-abi3 build, as 97a3c3f's
 
 
 def fake_build(label: str) -> ab.Build:
@@ -133,7 +135,7 @@ def fake_wheel(out_dir: Path, marker: str = "built") -> Path:
     wheel = out_dir / "panda_core-0.0.0-cp311-abi3-linux_x86_64.whl"
     with zipfile.ZipFile(wheel, "w") as zf:
         zf.writestr("panda_core/__init__.py", f"# {marker}\n")
-        zf.writestr("panda_core/_core.abi3.so", "not really")
+        zf.writestr(f"panda_core/_core{SUFFIX}", "not really")
         zf.writestr("panda_core-0.0.0.dist-info/METADATA", "Name: panda-core\n")
     return wheel
 
@@ -178,6 +180,17 @@ def test_a_marker_without_the_package_is_not_trusted(tmp_path: Path) -> None:
         COMMIT, root=tmp_path, builder=lambda c, o, log: fake_wheel(o), log=lambda _: None
     )
     assert ab.is_complete(got)
+
+
+def test_an_extension_for_another_python_is_rebuilt(tmp_path: Path) -> None:
+    entry = tmp_path / COMMIT
+    (entry / "panda_core").mkdir(parents=True)
+    (entry / "panda_core" / "__init__.py").write_text("")
+    (entry / "panda_core" / "_core.cpython-29-x86_64-linux-gnu.so").write_text("")
+    (entry / ab.MARKER).write_text("{}")
+    assert not ab.is_complete(entry)
+    (entry / "panda_core" / "_core.abi3.so").write_text("")
+    assert ab.is_complete(entry)
 
 
 def test_a_failed_build_leaves_no_entry(tmp_path: Path) -> None:
