@@ -1,13 +1,19 @@
-"""Print the ratios the issues ask for from a ``--benchmark-json`` file.
+"""Print the ratios the issues ask for from a ``--benchmark-json`` file, then every issue-24
+target against its peer or bound, from that file and an ``benches/ab.py --json`` file.
 
 python -m pytest benches --benchmark-only --benchmark-json=bench.json
-python benches/report.py bench.json
+python benches/ab.py 97a3c3f --json ab.json
+python benches/report.py bench.json --ab ab.json
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -18,9 +24,13 @@ def per_unit(bench: dict[str, Any], unit: str) -> float:
     return median / count
 
 
-def main(path: str) -> None:
+def load_benches(path: str) -> dict[str, Any]:
     with open(path) as f:
-        benches = {b["name"]: b for b in json.load(f)["benchmarks"]}
+        return {b["name"]: b for b in json.load(f)["benchmarks"]}
+
+
+def print_ratios(benches: dict[str, Any]) -> None:
+    """The ratios within one pytest-benchmark run (what this script printed before issue 24)."""
 
     def ratio(label: str, slow: str, fast: str, unit: str) -> None:
         if slow in benches and fast in benches:
@@ -168,5 +178,160 @@ def main(path: str) -> None:
         )
 
 
+# ---- issue 24's targets ------------------------------------------------------------------
+
+REFERENCE = "97a3c3f"
+"""The build issue 24 measures the Panda Head win-back against."""
+BENCH_RUN = "python -m pytest benches --benchmark-only --benchmark-json=bench.json"
+AB_RUN = f"python benches/ab.py {REFERENCE} --json ab.json"
+PEER_RUN = f"pip install open_spiel && {BENCH_RUN}"
+NEURAL_BOUND_US = 8.0
+
+
+@dataclass(frozen=True)
+class Target:
+    """One line: ``measured / peer-or-bound = ratio (target)``, MET or MISSED; or why not."""
+
+    label: str
+    line: str  # the figures, or "not measured (run: ...)"
+    met: bool | None  # None: not measured
+
+    def __str__(self) -> str:
+        verdict = {True: "MET", False: "MISSED", None: ""}[self.met]
+        return f"{self.label:<50} {self.line}  {verdict}".rstrip()
+
+
+def not_measured(label: str, run: str, why: str = "") -> Target:
+    return Target(label, f"not measured (run: {run}){f': {why}' if why else ''}", None)
+
+
+def si(x: float, unit: str) -> str:
+    for scale, prefix in ((1e6, " M"), (1e3, " k")):
+        if x >= scale:
+            return f"{x / scale:.3g}{prefix} {unit}"
+    return f"{x:.3g} {unit}"
+
+
+def ab_case(ab: dict[str, Any] | None, case: str) -> tuple[dict[str, Any] | None, str]:
+    """``ab``'s results for ``case``, or why there are none usable."""
+    if ab is None:
+        return None, "no --ab file"
+    res = ab.get("cases", {}).get(case)
+    if res is None:
+        return None, f"the --ab file has no {case} case"
+    if res.get("head_median_rate") is None:
+        why = next((r["head"]["na"] for r in res["rounds"] if "na" in r["head"]), "no rate")
+        return None, f"{case} was n/a on HEAD: {why}"
+    return res, ""
+
+
+def win_back(ab: dict[str, Any] | None, label: str, case: str, goal: float) -> Target:
+    """HEAD against the 97a3c3f build: the median of the per-round speed ratios."""
+    res, why = ab_case(ab, case)
+    if ab is not None and not str(ab.get("base", {}).get("commit", "")).startswith(REFERENCE):
+        why = f"the --ab file's base is {ab.get('base', {}).get('revision')}, not {REFERENCE}"
+        res = None
+    if res is None or res.get("median_ratio") is None:
+        return not_measured(label, AB_RUN, why or f"{case} was n/a on the base build")
+    unit = f"{res['unit']}/s"
+    rounds = sum(r["ratio"] is not None for r in res["rounds"])
+    ratio = res["median_ratio"]
+    line = (
+        f"{si(res['head_median_rate'], unit)} / {si(res['base_median_rate'], unit)} = "
+        f"{ratio:.2f}x (median of {rounds} rounds' ratios; target >= {goal:g}x)"
+    )
+    return Target(label, line, ratio >= goal)
+
+
+def against_peer(benches: dict[str, Any] | None, ab: dict[str, Any] | None, preset: str) -> Target:
+    """A climbing batch against OpenSpiel's C++ dou_dizhu, decisions/s, in the same run: the A/B
+    run's HEAD (CPU time, interleaved) when it has both cases, else the benchmark run."""
+    label = f"{preset} batch vs OpenSpiel dou_dizhu (C++)"
+    mine, _ = ab_case(ab, f"climb_batch_{preset}")
+    theirs, _ = ab_case(ab, "dou_dizhu_cpp")
+    ours, peer = f"test_climb_batch_one_thread[{preset}]", "test_dou_dizhu_evaluate_bots_cpp"
+    if mine is not None and theirs is not None:
+        a, b, source = mine["head_median_rate"], theirs["head_median_rate"], "ab"
+    elif benches is None or ours not in benches:
+        return not_measured(label, PEER_RUN, "no bench.json" if benches is None else "")
+    elif peer not in benches:
+        return not_measured(label, PEER_RUN, "open_spiel is not installed")
+    else:
+        a = 1 / per_unit(benches[ours], "decisions")
+        b = 1 / per_unit(benches[peer], "decisions")
+        source = "bench.json"
+    line = (
+        f"{si(a, 'decisions/s')} / {si(b, 'decisions/s')} = {a / b:.2f}x (target >= 5x; {source})"
+    )
+    return Target(label, line, a / b >= 5)
+
+
+def vector_bound(ab: dict[str, Any] | None, game: str) -> Target:
+    """An env-step's time over the time numpy takes to write that step's output, both HEAD's
+    medians in the same ab run (case vector_GAME and vector_GAME_bound)."""
+    label = f"{game} vector env (1,024 envs, 1 thr) / write bound"
+    env, why = ab_case(ab, f"vector_{game}")
+    bound, why_bound = ab_case(ab, f"vector_{game}_bound")
+    if env is None or bound is None:
+        return not_measured(label, AB_RUN, why or why_bound)
+    step_ns = 1e9 / env["head_median_rate"]
+    bound_ns = 1e9 / bound["head_median_rate"]
+    ratio = step_ns / bound_ns
+    line = f"{step_ns:.0f} ns / {bound_ns:.0f} ns per env-step = {ratio:.1f}x (target <= 3x)"
+    return Target(label, line, ratio <= 3)
+
+
+def neural_cost(ab: dict[str, Any] | None, benches: dict[str, Any] | None, game: str) -> Target:
+    """µs per `neural` decision: HEAD's median in the ab run, else bench_neural.py's
+    pytest-benchmark figure."""
+    label = f"{game} `neural` decision"
+    res, why = ab_case(ab, f"neural_{game}")
+    name = f"test_decision[neural-{game}]"
+    if res is not None:
+        us, source = 1e6 / res["head_median_rate"], "ab"
+    elif benches is not None and name in benches:
+        us, source = per_unit(benches[name], "decisions") * 1e6, "bench.json"
+    else:
+        return not_measured(label, AB_RUN, why)
+    ratio = us / NEURAL_BOUND_US
+    line = (
+        f"{us:.1f} us / {NEURAL_BOUND_US:g} us = {ratio:.2f}x "
+        f"(target <= 1x, i.e. <= {NEURAL_BOUND_US:g} us; {source})"
+    )
+    return Target(label, line, ratio <= 1)
+
+
+def targets(benches: dict[str, Any] | None, ab: dict[str, Any] | None) -> list[Target]:
+    return [
+        win_back(ab, f"head batch vs {REFERENCE} (A/B)", "head_batch", 1.1),
+        win_back(ab, f"Python-driven head loop vs {REFERENCE} (A/B)", "head_python_loop", 1.0),
+        against_peer(benches, ab, "year"),
+        against_peer(benches, ab, "spin"),
+        *(vector_bound(ab, g) for g in ("head", "year", "spin")),
+        *(neural_cost(ab, benches, g) for g in ("year", "spin")),
+    ]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("bench", nargs="?", default="bench.json", help="pytest-benchmark json")
+    p.add_argument("--ab", help="benches/ab.py --json output (base 97a3c3f for the win-back)")
+    args = p.parse_args(argv)
+    benches = load_benches(args.bench) if os.path.exists(args.bench) else None
+    if benches is None:
+        print(f"{args.bench}: no such file (run: {BENCH_RUN})")
+    else:
+        print_ratios(benches)
+    ab = None
+    if args.ab:
+        with open(args.ab, encoding="utf-8") as f:
+            ab = json.load(f)
+    print()
+    print("issue 24 targets: measured / peer or bound = ratio (target)")
+    for t in targets(benches, ab):
+        print(f"  {t}")
+    return 0
+
+
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "bench.json")
+    sys.exit(main())
