@@ -494,3 +494,31 @@ def test_ids_out_of_range_are_refused_by_the_readers_checks(
         tmp_path,
         r"row group 0, from row 0: damaged values \(legal_actions holds values outside 0\.\.23\)",
     )
+
+
+# ---- the real writer's datasets -----------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["head", "spin"])
+def test_a_dataset_of_the_search_stats_writer_warm_starts_a_run(game: str, tmp_path: Path) -> None:
+    """What ``panda-core selfplay --bots ismcts:N --search-stats`` writes (with move features in
+    a climbing game) is what the warm start reads: the lists line up with the moves the network
+    values, checked by the move played being the most visited, and the fit learns from them."""
+    from panda_core.selfplay import selfplay
+
+    data = tmp_path / "data"
+    selfplay(
+        data, game=game, players=4, bots=["ismcts:16", "heuristic"] * 2, episodes=2, seed=3,
+        workers=0, search_stats=True, move_features=game != "head",
+    )  # fmt: skip
+    result = train(_settings(game, data, warm_start_epochs=4), tmp_path / "run")
+    state = json.loads((result.out / "settings.json").read_text())
+    assert state["warm_start_sha256"] == result.settings.warm_start_sha256
+    curve = read_curve(result.out / "curve.csv")
+    assert curve[0].decisions == 0 and np.isfinite(curve[0].loss)
+    from panda_core.train._game import game_info
+    from panda_core.train.warm_start import open_dataset
+
+    searched, rows = open_dataset(result.settings, game_info(game)).check()
+    assert searched > 10 and rows > searched  # several moves of each searched decision
