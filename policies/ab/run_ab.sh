@@ -14,3 +14,10 @@ $B --target mix:0.5 --out "$OUT/head-mix05" & $R --ema 0.999 --out "$OUT/head-r-
 $R --skip-forced --out "$OUT/head-r-skip" & $R --lr-schedule cosine --warmup 1000000 --out "$OUT/head-r-cosine" & wait
 # Stopped at 12M decisions (behind the round run at every row): Ctrl-C once its 12M row is in.
 $R --opponents heuristic:0.25,past:0.25 --out "$OUT/head-r-opp"
+# Session 30: the warm start distilled from ISMCTS, `spin`, against the shipped spin run's first
+# 6M decisions (the same seed and settings, so the same evaluation deals: curve_spin.csv's rows).
+panda-core selfplay --game spin --players 4 --bots ismcts:400 --episodes 250 --shard-episodes 25 \
+    --seed 31 --search-stats --move-features --workers 1 --quiet --out "$OUT/spin-ismcts400"
+panda-core train --game spin --seed 12 --num-envs 64 --eval-every 1500000 --eval-games 1000 \
+    --target round --decisions 6000000 --warm-start "$OUT/spin-ismcts400" --warm-start-epochs 4 \
+    --quiet --out "$OUT/spin-warm-start"
