@@ -58,7 +58,15 @@ def play_arena(settings: ArenaSettings) -> list[MatchResult]:
             ranks = spec(settings.game).placements(g.winner, g.scores, left)
             out.append(
                 MatchResult(
-                    index, deal, seed, lineup, g.winner, g.scores, ranks, left, g.rounds,
+                    index,
+                    deal,
+                    seed,
+                    lineup,
+                    g.winner,
+                    g.scores,
+                    ranks,
+                    left,
+                    g.rounds,
                     g.decisions,
                 )
             )
