@@ -280,11 +280,12 @@ CASES: list[tuple[str, str, Callable[[Path], None], str, str]] = [
         "does not match its checksum",
     ),
     (
+        # Panda Head: the other seat was Pooped, so it cannot be the winner.
         "winner edited",
         "finished",
         _edit_line(2, _other_winner),
         "line 2",
-        "do not follow from the winner",
+        "left the game",
     ),
     ("ranks edited", "finished", _edit_line(3, _set("ranks", [1, 1])), "line 3", "do not follow"),
     ("the winner left", "finished", _edit_line(3, _winner_left), "line 3", "left the game"),
