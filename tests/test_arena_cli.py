@@ -94,7 +94,7 @@ def _no_process_left(group: int) -> bool:
 RESUMED_ARENA = [
     "-e",
     "arena_bots:Slow,heuristic,arena_bots:first_legal",
-    *("--deals", "40", "--workers", "2", "--json", "-q"),
+    *("--deals", "24", "--workers", "2", "--json", "-q"),
 ]
 """The arena the interruption tests cut and resume."""
 

@@ -210,7 +210,7 @@ def test_remote_seat_equals_the_game_at_every_decision(game_name: str) -> None:
 def test_remote_seat_equals_the_game_every_player_count(
     game_name: str, players: int, seed: int
 ) -> None:
-    assert play(game_name, players, seed, deep_every=3) > 0
+    assert play(game_name, players, seed, deep_every=8) > 0
 
 
 def test_remote_seat_is_not_pickled_but_copies_as_the_seat_does() -> None:

@@ -308,8 +308,13 @@ def plain_runs(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", ["head", "year", "spin"])
-@pytest.mark.parametrize("spec", ["heuristic:0.5", "past:0.5"])
+@pytest.mark.parametrize(
+    ("spec", "game"),
+    # Every game once and each kind of opponent in both kinds of game (the opponents are one
+    # code path over the shared contract; the suite's time is the limit): bots in Panda Head
+    # are also in the mixed run below.
+    [("past:0.5", "head"), ("heuristic:0.5", "year"), ("past:0.5", "spin")],
+)
 def test_a_run_with_opponents_is_reproducible_and_resumes_exactly(
     game: str, spec: str, plain_runs: Any, tmp_path: Path
 ) -> None:
