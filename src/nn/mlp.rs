@@ -1,6 +1,7 @@
 //! The network of a policy: dense layers with ReLU between them (none after the last).
 
-use super::kernel::accumulate;
+use super::aligned::AlignedFloats;
+use super::kernel::{accumulate, accumulate_relu};
 
 /// One dense layer, `y = W x + b`, with `W` kept transposed: `rows[j]` is input `j`'s column,
 /// the layout [`accumulate`] reads.
@@ -8,7 +9,7 @@ use super::kernel::accumulate;
 pub struct Dense {
     inputs: usize,
     outputs: usize,
-    rows: Vec<f32>,
+    rows: AlignedFloats,
     bias: Vec<f32>,
 }
 
@@ -22,10 +23,11 @@ impl Dense {
             "weight of {outputs}×{inputs}"
         );
         assert_eq!(bias.len(), outputs, "bias of {outputs}");
-        let mut rows = vec![0.0; inputs * outputs];
+        let mut rows = AlignedFloats::zeroed(inputs * outputs);
+        let t = rows.as_mut_slice();
         for (o, w_o) in weight.chunks_exact(inputs).enumerate() {
             for (j, &w) in w_o.iter().enumerate() {
-                rows[j * outputs + o] = w;
+                t[j * outputs + o] = w;
             }
         }
         Self {
@@ -48,7 +50,14 @@ impl Dense {
     #[inline]
     fn forward(&self, x: &[f32], out: &mut [f32]) {
         out.copy_from_slice(&self.bias);
-        accumulate(out, x, &self.rows);
+        accumulate(out, x, self.rows.as_slice());
+    }
+
+    /// `out = b + W relu(x)`: a hidden layer fed by the one before it.
+    #[inline]
+    fn forward_relu(&self, x: &[f32], out: &mut [f32]) {
+        out.copy_from_slice(&self.bias);
+        accumulate_relu(out, x, self.rows.as_slice());
     }
 
     /// `out += W[:, from..from + x.len()] x`: the part of the product that inputs `from..`
@@ -57,7 +66,11 @@ impl Dense {
     #[inline]
     fn add_part(&self, from: usize, x: &[f32], out: &mut [f32]) {
         let w = self.outputs;
-        accumulate(out, x, &self.rows[from * w..(from + x.len()) * w]);
+        accumulate(
+            out,
+            x,
+            &self.rows.as_slice()[from * w..(from + x.len()) * w],
+        );
     }
 }
 
@@ -91,12 +104,6 @@ impl Scratch {
 
     pub fn give_observation(&mut self, obs: Vec<f32>) {
         self.observation = obs;
-    }
-}
-
-fn relu(v: &mut [f32]) {
-    for x in v {
-        *x = x.max(0.0);
     }
 }
 
@@ -157,9 +164,8 @@ impl Mlp {
     fn finish<'s>(&self, scratch: &'s mut Scratch) -> &'s [f32] {
         let Scratch { a, b, .. } = scratch;
         for layer in &self.layers[1..] {
-            relu(a);
             b.resize(layer.outputs, 0.0);
-            layer.forward(a, b);
+            layer.forward_relu(a, b);
             std::mem::swap(a, b);
         }
         &scratch.a

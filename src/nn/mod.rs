@@ -4,7 +4,8 @@
 //! - [`file`]: the policy file format (safetensors + a manifest in its metadata), checked in
 //!   full when read;
 //! - [`mlp`]: the network (dense layers, ReLU between them) and its forward pass;
-//! - [`kernel`]: the one inner loop, compiled for AVX2 when the CPU has it;
+//! - [`kernel`]: the one inner loop, compiled for AVX2 when the CPU has it, and [`aligned`]:
+//!   the weights' storage it reads fastest;
 //! - [`policy`]: a checked policy, what it plays ([`PolicyKind`]) and whether it fits a game
 //!   ([`PolicyShape`]);
 //! - [`shipped`]: the policies that ship inside the engine, one per game;
@@ -13,6 +14,7 @@
 //! This module knows no game: the games say what a policy must look like to play them
 //! ([`crate::contract::Learned`]) and the `neural` bot ([`crate::bots`]) plays it.
 
+pub mod aligned;
 pub mod cache;
 pub mod file;
 pub mod kernel;
