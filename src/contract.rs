@@ -167,13 +167,18 @@ pub trait ActionSpace: GameState {
     ) -> Result<Option<Self::RoundEnd>, EngineError>;
     /// The legal action ids, increasing: the mask's set entries (refusal messages read them).
     fn legal_action_ids(&self, legal: &Self::Legal) -> Vec<i64> {
+        let mut ids = Vec::new();
+        self.legal_action_ids_into(legal, &mut ids);
+        ids
+    }
+    /// [`ActionSpace::legal_action_ids`] into `out` (cleared first): a caller that asks at
+    /// every decision (a Python loop's `legal_actions()`) reuses one buffer. A game whose ids
+    /// come cheaper than from the mask overrides this.
+    fn legal_action_ids_into(&self, legal: &Self::Legal, out: &mut Vec<i64>) {
         let mut mask = vec![false; Self::NUM_ACTIONS];
         self.write_mask(legal, &mut mask);
-        (0i64..)
-            .zip(mask)
-            .filter(|(_, on)| *on)
-            .map(|(id, _)| id)
-            .collect()
+        out.clear();
+        out.extend((0i64..).zip(mask).filter(|(_, on)| *on).map(|(id, _)| id));
     }
     /// The move indices [`ActionSpace::resolve_index`] accepts, increasing: `0..` until the
     /// first refused one.

@@ -150,8 +150,9 @@ impl ActionSpace for HeadState {
         self.apply_legal(ticket as ActionId)
     }
     /// Read from the mask's bits (the default builds the bool mask first).
-    fn legal_action_ids(&self, _legal: &()) -> Vec<i64> {
-        mask_ids(self.legal_actions()).map(i64::from).collect()
+    fn legal_action_ids_into(&self, _legal: &(), out: &mut Vec<i64>) {
+        out.clear();
+        out.extend(mask_ids(self.legal_actions()).map(i64::from));
     }
     fn refused_action(&self, _legal: &(), action: i64) -> String {
         let names: Vec<String> = mask_ids(self.legal_actions())

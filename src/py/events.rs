@@ -16,7 +16,13 @@ pub type ReadEvents = for<'py> fn(&Bound<'py, PyAny>, usize, usize) -> PyResult<
 /// The events of one move (a read-only sequence of event dicts; compares equal to the list of
 /// the same dicts). It holds the game and the move's place in the game's event log, which only
 /// ever grows: nothing is copied until it is read.
-#[pyclass(name = "MoveEvents", module = "panda_core._core", frozen, sequence)]
+#[pyclass(
+    name = "MoveEvents",
+    module = "panda_core._core",
+    frozen,
+    sequence,
+    freelist = 64
+)]
 pub struct PyMoveEvents {
     game: Py<PyAny>,
     from: usize,

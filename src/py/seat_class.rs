@@ -176,9 +176,12 @@ macro_rules! seat_class {
                 $crate::py::game_class::legal_moves(&self.game, py)
             }
             /// This seat's legal action ids while it is to move (ascending); empty otherwise.
-            fn legal_actions(&self, py: pyo3::Python<'_>) -> pyo3::PyResult<Vec<u32>> {
+            fn legal_actions<'py>(
+                &self,
+                py: pyo3::Python<'py>,
+            ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::types::PyList>> {
                 if !$crate::py::seat_class::mine(self) {
-                    return Ok(Vec::new());
+                    return Ok(pyo3::types::PyList::empty(py));
                 }
                 $crate::py::game_class::legal_actions(&self.game, py)
             }

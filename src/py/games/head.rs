@@ -493,6 +493,13 @@ impl GameClass for PyHeadGame {
         PyHeadMove::in_state(game.state(), id)
     }
     fn request(obj: &Bound<'_, PyAny>) -> PyResult<Request<ActionId>> {
+        // An action id first: what a loop over `legal_actions()` passes, one type check (an
+        // exact int is never a bool) and one conversion.
+        if obj.is_exact_instance_of::<pyo3::types::PyInt>() {
+            if let Ok(v) = obj.extract::<i64>() {
+                return Ok(Request::Action(crate::py::args::Int(v.into())));
+            }
+        }
         if let Ok(m) = obj.cast::<PyHeadMove>() {
             return Ok(Request::Move(m.get().action));
         }
