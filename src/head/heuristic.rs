@@ -6,9 +6,9 @@
 //! the last pile. On the last pile the hand holds one card and the move is forced anyway.
 
 #[cfg(test)]
-use super::action::{mask_ids, Action};
+use super::action::mask_ids;
 use super::action::{
-    ActionId, ActionMask, BAMBOO_ALONE, BIG_PANDA, NUM_ACTIONS, WITH_BAMBOO_FIRST,
+    Action, ActionId, ActionMask, BAMBOO_ALONE, BIG_PANDA, NUM_ACTIONS, WITH_BAMBOO_FIRST,
 };
 use super::cards::{values_present, REGULAR_MASK};
 use super::state::HeadState;
@@ -49,11 +49,15 @@ fn preferred(candidates: ActionMask) -> Option<ActionId> {
         return Some(BIG_PANDA);
     }
     match (top(candidates & PANDAS), top(candidates & WITH_BAMBOO)) {
-        (Some(panda), Some(bamboo)) => Some(if bamboo - 7 >= panda + 1 {
-            bamboo
-        } else {
-            panda
-        }),
+        (Some(panda), Some(bamboo)) => {
+            // Priorities: a Panda's is its id + 1, a Panda with Bamboo's its id - 7.
+            let (panda_priority, bamboo_priority) = (panda + 1, bamboo - 7);
+            Some(if bamboo_priority >= panda_priority {
+                bamboo
+            } else {
+                panda
+            })
+        }
         (panda, bamboo) => panda
             .or(bamboo)
             .or_else(|| (candidates & (1 << BAMBOO_ALONE) != 0).then_some(BAMBOO_ALONE)),
@@ -65,8 +69,9 @@ fn preferred(candidates: ActionMask) -> Option<ActionId> {
 #[inline]
 fn choice(legal: ActionMask, lowest: Option<u8>) -> ActionId {
     let legal = legal & ALL_ACTIONS;
-    // Panda(v) is id v - 1, PandaWithBamboo(v) id v + 10.
-    let spends_lowest = lowest.map_or(0, |v| (1 << (v - 1)) | (1 << (v + 10)));
+    let spends_lowest = lowest.map_or(0, |v| {
+        1 << Action::Panda(v).id() | 1 << Action::PandaWithBamboo(v).id()
+    });
     // A legal mask is never empty while the game runs; an empty one gets action 0, which
     // the caller's check refuses.
     preferred(legal & !spends_lowest)
