@@ -153,6 +153,40 @@ def test_apply_returns_the_move_event_and_history_records_it(case: tuple[str, in
     assert sum(e["type"] == "move" for e in game.history) == moves
 
 
+def test_what_apply_returned_never_changes_whoever_holds_it(case: tuple[str, int, int]) -> None:
+    """A game fills a ``MoveEvents`` it returned again at a later move only when nobody else
+    holds it (docs/game_api.md): one kept, one held only until the next move, one dropped at
+    once, one held by a copy of the game, each still reads its own move's events at the end."""
+    name, players, seed = case
+    game = make(name, players=players, seed=seed)
+    rng = random.Random(seed)
+    kept: list[tuple[Any, list[Any]]] = []
+    previous = None
+    twin = None
+    moves = 0
+    while not game.is_over and moves < 120:
+        start = len(game.history)
+        action = rng.choice(game.legal_actions())
+        if moves % 3 == 0:
+            events = game.apply(action)
+            kept.append((events, game.history[start:]))
+        elif moves % 3 == 1:
+            previous = game.apply(action)  # replaces the one held since the last move
+            kept.append((previous, game.history[start:]))
+        else:
+            game.apply(action)  # dropped at once: its object may be filled again
+        if moves == 10:
+            twin = game.clone()
+        if twin is not None and not twin.is_over:
+            twin_start = len(twin.history)
+            twin_events = twin.apply(twin.legal_actions()[0])
+            kept.append((twin_events, twin.history[twin_start:]))
+        moves += 1
+    assert kept
+    for events, expected in kept:
+        assert events == expected and list(events) == expected and len(events) == len(expected)
+
+
 # What another seat must never read in a seat's log: the card drawn (H-4.3, S-8.1, S-8.2) and the
 # cards dealt (H-2.3, S-3.4). Each seat's own entries stay.
 PRIVATE_FIELDS = {"draw": ("card", "cards"), "deal": ("card", "cards")}

@@ -21,7 +21,7 @@ use pyo3::PyClass;
 
 use super::args::{cut_message, seed_arg, time_limit_arg, Int};
 use super::errors::{concurrent_use, to_py as to_py_err, ArgumentError, PolicyError, RulesError};
-use super::events::PyMoveEvents;
+use super::events::{PyMoveEvents, SpareEvents};
 use super::interrupt::interruptible_for;
 use super::json::{events_to_py, serde_to_py};
 use crate::bots::decide::{decision_until, search_stats_until};
@@ -56,6 +56,8 @@ pub trait GameClass: PyClass<Frozen = False> + Clone + Sync {
 
     fn core(&self) -> &Self::Core;
     fn core_mut(&mut self) -> &mut Self::Core;
+    /// The core game and the `MoveEvents` the object keeps for `apply()` to fill again.
+    fn core_and_spare(&mut self) -> (&Self::Core, &mut SpareEvents);
     /// A core game as an object of this class, carrying what `self` carries beside its game
     /// (the deck file a climbing game's rules named): a determinization of `self`.
     fn with_core(&self, core: Self::Core) -> Self;
@@ -176,40 +178,30 @@ pub fn move_for_action<G: GameClass>(game: &G, py: Python<'_>, action: Int) -> P
 
 /// `apply()`: play a move, return its events. The argument is read before the game is borrowed
 /// and the exception built after the borrow ends (both may run Python code, which may let
-/// another thread in).
+/// another thread in). The events come in the game's spare `MoveEvents` when nobody else holds
+/// it ([`SpareEvents`]), else in a new one.
 pub fn apply<'py, G: GameClass>(
     slf: &Bound<'py, G>,
     obj: &Bound<'py, PyAny>,
-) -> PyResult<PyMoveEvents> {
+) -> PyResult<Py<PyMoveEvents>> {
     let py = slf.py();
     let request = G::request(obj)?;
-    let outcome = {
+    let refused = {
         let mut this = slf.try_borrow_mut().map_err(|_| concurrent_use(G::CLASS))?;
-        let core = this.core_mut();
-        let before = core.events().len();
-        apply_request(core, &request).map(|()| (before, core.events().len()))
+        let before = this.core().events().len();
+        match apply_request(this.core_mut(), &request) {
+            // Filling the spare runs no Python code; a new one is a plain allocation (its type
+            // is no GC type, so no collection and no finalizer can run inside it).
+            Ok(()) => {
+                let this = &mut *this;
+                let (core, spare) = this.core_and_spare();
+                let events = core.events().get(before..).unwrap_or_default();
+                return spare.hand_out(py, events);
+            }
+            Err(err) => err,
+        }
     };
-    let (from, to) = engine(py, outcome)?;
-    Ok(PyMoveEvents::new(
-        slf.clone().into_any().unbind(),
-        from,
-        to,
-        read_events::<G>,
-    ))
-}
-
-/// Events `from..to` of a game object of class `G`, as dicts (what a `MoveEvents` reads).
-fn read_events<'py, G: GameClass>(
-    game: &Bound<'py, PyAny>,
-    from: usize,
-    to: usize,
-) -> PyResult<Bound<'py, PyList>> {
-    let game = game.cast::<G>()?;
-    let this = game.try_borrow().map_err(|_| concurrent_use(G::CLASS))?;
-    events_to_py(
-        game.py(),
-        this.core().events().get(from..to).unwrap_or_default(),
-    )
+    Err(to_py_err(py, refused))
 }
 
 /// `events(player=None)`: the whole log, or what `player` may see.
@@ -480,7 +472,7 @@ macro_rules! bind_game {
             fn apply<'py>(
                 slf: &pyo3::Bound<'py, Self>,
                 r#move: &pyo3::Bound<'py, pyo3::PyAny>,
-            ) -> pyo3::PyResult<$crate::py::events::PyMoveEvents> {
+            ) -> pyo3::PyResult<pyo3::Py<$crate::py::events::PyMoveEvents>> {
                 $crate::py::game_class::apply(slf, r#move)
             }
             /// Every event so far, in order (what `apply()` returned, move after move).

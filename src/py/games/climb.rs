@@ -23,6 +23,7 @@ use crate::climb::{ClimbGame, ClimbSettings};
 use crate::climb::{Deck, Mood, Move, Preset};
 use crate::error::EngineError;
 use crate::py::errors::to_py as to_py_err;
+use crate::py::events::SpareEvents;
 use crate::py::game_class::{self, GameClass, Request};
 use crate::py::interrupt::interruptible_if;
 use crate::py::vecenv::{locked, long_step};
@@ -311,6 +312,8 @@ impl PyClimbMove {
 #[derive(Clone)]
 pub struct PyClimbGame {
     game: ClimbGame,
+    /// The last `MoveEvents` `apply()` returned, filled again when nobody else holds it.
+    spare: SpareEvents,
     /// The deck file the settings named (`rules.deck`); `None` for the shipped deck and for a
     /// game rebuilt from a record (which embeds the deck itself).
     deck_path: Option<String>,
@@ -321,6 +324,7 @@ impl PyClimbGame {
     pub fn from_core(game: ClimbGame) -> Self {
         Self {
             game,
+            spare: SpareEvents::default(),
             deck_path: None,
         }
     }
@@ -346,6 +350,7 @@ impl PyClimbGame {
             settings.map_or_else(Default::default, |s| (s.inner, s.deck_path));
         Ok(Self {
             game: ClimbGame::new(players, seed, settings).py_err(py)?,
+            spare: SpareEvents::default(),
             deck_path,
         })
     }
@@ -363,6 +368,7 @@ impl PyClimbGame {
         Ok(Self {
             game: ClimbGame::from_snapshot(snap, deck)
                 .map_err(|e| InvalidStateError::new_err(cut_message(&e.0)))?,
+            spare: SpareEvents::default(),
             deck_path,
         })
     }
@@ -482,10 +488,14 @@ impl GameClass for PyClimbGame {
     fn core_mut(&mut self) -> &mut ClimbGame {
         &mut self.game
     }
+    fn core_and_spare(&mut self) -> (&ClimbGame, &mut SpareEvents) {
+        (&self.game, &mut self.spare)
+    }
     /// The copy keeps the deck file the settings named.
     fn with_core(&self, game: ClimbGame) -> Self {
         Self {
             game,
+            spare: SpareEvents::default(),
             deck_path: self.deck_path.clone(),
         }
     }

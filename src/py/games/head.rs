@@ -17,6 +17,7 @@ use crate::head::{
 };
 pub use crate::py::args::{players_arg, seed_arg};
 use crate::py::errors::{to_py as to_py_err, IntoPyResult, InvalidStateError, RulesError};
+use crate::py::events::SpareEvents;
 use crate::py::game_class::{self, GameClass, Request};
 use crate::py::json::from_py;
 
@@ -267,12 +268,17 @@ impl PyHeadMove {
 #[derive(Clone)]
 pub struct PyHeadGame {
     game: HeadGame,
+    /// The last `MoveEvents` `apply()` returned, filled again when nobody else holds it.
+    spare: SpareEvents,
 }
 
 impl PyHeadGame {
     /// Wrap a core game (the vector env hands out copies of its games this way).
     pub fn from_core(game: HeadGame) -> Self {
-        Self { game }
+        Self {
+            game,
+            spare: SpareEvents::default(),
+        }
     }
 }
 
@@ -292,6 +298,7 @@ impl PyHeadGame {
         let rules = rules.map(|r| r.inner).unwrap_or_default();
         Ok(Self {
             game: HeadGame::new(players, seed, rules).py_err(py)?,
+            spare: SpareEvents::default(),
         })
     }
 
@@ -357,6 +364,7 @@ impl PyHeadGame {
         let rules = rules.map(|r| r.inner).unwrap_or_default();
         Ok(Self {
             game: HeadGame::from_deal(players, deal, rules).py_err(py)?,
+            spare: SpareEvents::default(),
         })
     }
 
@@ -472,11 +480,17 @@ impl GameClass for PyHeadGame {
     fn core_mut(&mut self) -> &mut HeadGame {
         &mut self.game
     }
+    fn core_and_spare(&mut self) -> (&HeadGame, &mut SpareEvents) {
+        (&self.game, &mut self.spare)
+    }
     fn with_core(&self, game: HeadGame) -> Self {
         Self::from_core(game)
     }
     fn from_core(game: HeadGame) -> Self {
-        Self { game }
+        Self {
+            game,
+            spare: SpareEvents::default(),
+        }
     }
     fn rules(&self) -> PyHeadRules {
         PyHeadRules {
