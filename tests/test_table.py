@@ -322,6 +322,26 @@ def test_a_replay_shows_each_seat_what_it_knew(game: str) -> None:
     assert len(log) == len(source.history) and all(isinstance(line, str) for line in log)
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_frames_in_order_are_the_frames_one_by_one(game: str) -> None:
+    """``Replay.frames()`` (linear: one log described once, grouped as it grows) gives exactly
+    ``frame(k)`` for every k, for every seat and with every hand, a log's groups and last trick
+    included; stepping back afterwards still gives the frame itself."""
+    source = panda_core.make(game, players=4, seed=23)
+    while not source.is_over:
+        source.apply(source.bot_move("heuristic", 2))
+    full = Replay(source.to_json())
+    for seat in (None, 0, 3):
+        replay = full.for_seat(seat)
+        fresh = Replay(source.to_json(), seat)  # its own builder: no cache shared with frames()
+        frames = list(replay.frames())
+        assert len(frames) == len(fresh)
+        for k in range(len(fresh)):
+            assert frames[k] == fresh.frame(k), (seat, k)
+        assert sum(f["last_trick"] is not None for f in frames) > len(frames) // 2
+        assert replay.frame(len(replay) // 2) == frames[len(replay) // 2]
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -37,10 +37,10 @@ MAX_HTML_BYTES = 16 * 1024 * 1024
 1,079-move climbing game makes a file of 240 KB (290 KB with every hand; docs/notebooks.md)."""
 
 MAX_HTML_FRAMES = 2_501
-"""The most frames (moves + 1) an HTML replay holds. Each frame is built as the replay builds it,
-with its whole log, so the time grows with the square of the moves: 1,079 moves take 9 to 16 s
-here, 2,500 about a minute. The longest games of 20,000 of each kind with the default rules had
-1,214 moves (``MAX_RECORD_MOVES``)."""
+"""The most frames (moves + 1) an HTML replay holds. The frames are built in time linear in the
+moves (:meth:`Replay.frames`), but each holds its table, log groups and legal moves, so a file
+grows with the moves: 1,079 moves make about 240 KB. The longest games of 20,000 of each kind
+with the default rules had 1,214 moves (``MAX_RECORD_MOVES``)."""
 
 SPEEDS = [[2000, "slow (2 s)"], [800, "normal (0.8 s)"], [300, "fast (0.3 s)"], [80, "fastest"]]
 
@@ -93,8 +93,7 @@ def replay_data(replay: Any, seat: int | None, title: str | None = None) -> dict
     patches: list[list[Patch]] = []
     events: list[Any] = []
     last: dict[str, Any] = {}
-    for k in range(count):  # one frame at a time: memory stays linear in the moves
-        frame = view.frame(k)
+    for k, frame in enumerate(view.frames()):  # one at a time: memory linear in the moves
         own = frame.pop("events")
         if own[: len(events)] != events:  # a log only grows: never seen
             raise HtmlError(f"frame {k}'s events do not continue the frames before it")

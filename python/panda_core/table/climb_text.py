@@ -15,6 +15,7 @@ from panda_core.table.cards import CardBook, CardDict
 from panda_core.table.event_text import (
     EventLine,
     Group,
+    GroupFold,
     Writer,
     count,
     group_events,
@@ -341,11 +342,13 @@ def _describe_to_beat(to_beat: Mapping[str, Any], book: CardBook) -> str:
 
 
 def _trick_plays(events: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """The move events of the trick being played (since the last trick end or round start)."""
+    """The move events of the trick being played (since the last trick end or round start):
+    found from the end, so a long log costs no more than a short one."""
     start = 0
-    for i, event in enumerate(events):
-        if event.get("type") in ("trick_end", "round_start"):
+    for i in range(len(events) - 1, -1, -1):
+        if events[i].get("type") in ("trick_end", "round_start"):
             start = i + 1
+            break
     return [e for e in events[start:] if e.get("type") == "move" and e.get("kind") != "pass"]
 
 
@@ -356,12 +359,17 @@ def _deal_title(event: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _trick_title(_event: Mapping[str, Any], n: int) -> str:
+    return f"trick {n}"
+
+
+_CLOSES = frozenset({"trick_end"})
+
+
 def groups(events: Sequence[Mapping[str, Any]]) -> list[Group]:
     """The events by trick: a round's deal, then ``trick 1``, ``trick 2`` … (a trick ends with
     its ``trick_end``, S-6.4; its show-outs and the round's end stay with it)."""
-    return group_events(
-        list(events), lambda _e, n: f"trick {n}", frozenset({"trick_end"}), _deal_title
-    )
+    return group_events(list(events), _trick_title, _CLOSES, _deal_title)
 
 
 class ClimbPresenter:
@@ -370,12 +378,19 @@ class ClimbPresenter:
     def log_groups(self, events: Sequence[Mapping[str, Any]]) -> list[Group]:
         return groups(events)
 
+    def log_fold(self) -> GroupFold:
+        return GroupFold(_trick_title, _CLOSES, _deal_title)
+
     def last_trick(
-        self, events: Sequence[Mapping[str, Any]], book: CardBook, names: SeatNames
+        self,
+        events: Sequence[Mapping[str, Any]],
+        book: CardBook,
+        names: SeatNames,
+        grouped: Sequence[Group] | None = None,
     ) -> dict[str, Any] | None:
         """The last finished trick: its plays (passes left out) and its winner (S-6.4)."""
-        listed = list(events)
-        last = last_finished(groups(listed))
+        listed = events if isinstance(events, list) else list(events)
+        last = last_finished(groups(listed) if grouped is None else grouped)
         if last is None:
             return None
         moves = [

@@ -116,9 +116,53 @@ class Group:
         self.end: Mapping[str, Any] | None = None
         """The event that finished it (``trick_end``, ``pile_won``), once it has one."""
 
-    def as_dict(self, events: list[Mapping[str, Any]], current: bool) -> dict[str, Any]:
+    def as_dict(self, events: Sequence[Mapping[str, Any]], current: bool) -> dict[str, Any]:
         seq = [events[self.first].get("seq", self.first), events[self.last].get("seq", self.last)]
         return {"title": self.title, "seqs": seq, "current": current}
+
+
+class GroupFold:
+    """:func:`group_events` as a fold that can be fed more events later: a log only grows, so a
+    replay's next frame feeds the new events only (grouping every frame's whole log again made
+    a replay file cost time in the square of the moves). Its groups change as it is fed: read
+    them (``as_dict``, ``last_finished``) before feeding it again."""
+
+    def __init__(
+        self,
+        opens: Callable[[Mapping[str, Any], int], str | None],
+        closes: frozenset[str],
+        deals: Callable[[Mapping[str, Any]], str | None],
+    ) -> None:
+        self.opens = opens
+        self.closes = closes
+        self.deals = deals
+        self.groups: list[Group] = []
+        self.fed = 0
+        """How many events it has grouped (``events[:fed]`` of the log it is fed)."""
+        self._opened = 0
+
+    def feed(self, events: Sequence[Mapping[str, Any]]) -> list[Group]:
+        """Group ``events[self.fed:]`` (``events`` continues what it was fed); the groups."""
+        groups = self.groups
+        for i in range(self.fed, len(events)):
+            event = events[i]
+            dealt = self.deals(event)
+            if dealt is not None:
+                if not (groups and groups[-1].title == dealt and groups[-1].closed):
+                    groups.append(Group(dealt, i, closed=True))
+                self._opened = 0
+            elif event.get("type") == "move" and (not groups or groups[-1].closed):
+                self._opened += 1
+                groups.append(Group(self.opens(event, self._opened) or "", i))
+            elif not groups:
+                groups.append(Group("", i))
+            group = groups[-1]
+            group.last = i
+            if event.get("type") in self.closes and not group.closed:
+                group.closed = True
+                group.end = event
+        self.fed = max(self.fed, len(events))
+        return groups
 
 
 def group_events(
@@ -131,25 +175,7 @@ def group_events(
     group; a move after a closed group opens one (``opens(event, n)`` gives its title, ``n``
     counting the groups opened since the last deal); an event whose type is in ``closes`` ends
     the group it is in, and the events after it join that group until the next move."""
-    groups: list[Group] = []
-    opened = 0
-    for i, event in enumerate(events):
-        dealt = deals(event)
-        if dealt is not None:
-            if not (groups and groups[-1].title == dealt and groups[-1].closed):
-                groups.append(Group(dealt, i, closed=True))
-            opened = 0
-        elif event.get("type") == "move" and (not groups or groups[-1].closed):
-            opened += 1
-            groups.append(Group(opens(event, opened) or "", i))
-        elif not groups:
-            groups.append(Group("", i))
-        group = groups[-1]
-        group.last = i
-        if event.get("type") in closes and not group.closed:
-            group.closed = True
-            group.end = event
-    return groups
+    return GroupFold(opens, closes, deals).feed(events)
 
 
 def last_finished(groups: Sequence[Group]) -> Group | None:

@@ -9,6 +9,7 @@ from panda_core.table.cards import CardBook, CardDict
 from panda_core.table.event_text import (
     EventLine,
     Group,
+    GroupFold,
     Writer,
     count,
     group_events,
@@ -178,15 +179,17 @@ def _deal_title(event: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _pile_title(event: Mapping[str, Any], n: int) -> str:
+    return f"pile {int(event.get('pile', n - 1)) + 1} of 7"
+
+
+_CLOSES = frozenset({"pile_won"})
+
+
 def groups(events: Sequence[Mapping[str, Any]]) -> list[Group]:
     """The events by pile: a hand's deal, then ``pile 1 of 7`` … (a pile ends with its
     ``pile_won``, H-3.3; the hand's scoring stays with the last pile)."""
-    return group_events(
-        list(events),
-        lambda e, n: f"pile {int(e.get('pile', n - 1)) + 1} of 7",
-        frozenset({"pile_won"}),
-        _deal_title,
-    )
+    return group_events(list(events), _pile_title, _CLOSES, _deal_title)
 
 
 class HeadPresenter:
@@ -195,12 +198,19 @@ class HeadPresenter:
     def log_groups(self, events: Sequence[Mapping[str, Any]]) -> list[Group]:
         return groups(events)
 
+    def log_fold(self) -> GroupFold:
+        return GroupFold(_pile_title, _CLOSES, _deal_title)
+
     def last_trick(
-        self, events: Sequence[Mapping[str, Any]], book: CardBook, names: SeatNames
+        self,
+        events: Sequence[Mapping[str, Any]],
+        book: CardBook,
+        names: SeatNames,
+        grouped: Sequence[Group] | None = None,
     ) -> dict[str, Any] | None:
         """The last finished pile: its plays and its winner (H-3.3)."""
-        listed = list(events)
-        last = last_finished(groups(listed))
+        listed = events if isinstance(events, list) else list(events)
+        last = last_finished(groups(listed) if grouped is None else grouped)
         if last is None:
             return None
         end = last.end or {}

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from panda_core.table.cards import CardBook, CardDict
-from panda_core.table.event_text import Group
+from panda_core.table.event_text import Group, GroupFold
 from panda_core.table.names import SeatNames
 
 __all__ = ["Presenter"]
@@ -79,10 +79,19 @@ class Presenter(Protocol):
         """The seat's events grouped for display (a deal, a trick, a pile)."""
         ...
 
+    def log_fold(self) -> GroupFold:
+        """An empty fold that groups events as :meth:`log_groups` does, fed as a log grows."""
+        ...
+
     def last_trick(
-        self, events: Sequence[Mapping[str, Any]], book: CardBook, names: SeatNames
+        self,
+        events: Sequence[Mapping[str, Any]],
+        book: CardBook,
+        names: SeatNames,
+        grouped: Sequence[Group] | None = None,
     ) -> dict[str, Any] | None:
-        """The last finished trick or pile: ``{"title", "plays", "winner", "text"}``."""
+        """The last finished trick or pile: ``{"title", "plays", "winner", "text"}``
+        (``grouped``: ``log_groups(events)`` when the caller has them)."""
         ...
 
     def seat_status(

@@ -11,6 +11,7 @@ moment (its hand, the events it had seen), for ``seat=None`` every hand and ever
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -119,7 +120,22 @@ class Replay:
 
     def frame(self, k: object) -> dict[str, Any]:
         """Frame ``k``: the position after ``k`` moves as :attr:`seat` saw it."""
-        i = self._frame_index(k)
+        return self._frame(self._frame_index(k), None)
+
+    def frames(self) -> Iterator[dict[str, Any]]:
+        """Every frame in order, equal to ``frame(0)``, ``frame(1)``, … and built in time linear
+        in the moves: the seat's log is described once, from the last position, and each frame
+        holds its first events (a log only grows). The frames share those event dicts: read
+        them, or copy before changing one."""
+        p = self._positions
+        full = self._builder.events(p.final, self.seat, ())
+        # The engine's seat filter may drop an event it hides from the seat entirely; when it
+        # dropped none, frame k's log is the first history_length(k) events of the last one.
+        whole = p.history_length(len(p) - 1) == len(full)
+        for i in range(len(p)):
+            yield self._frame(i, full[: p.history_length(i)] if whole else None)
+
+    def _frame(self, i: int, events: list[dict[str, Any]] | None) -> dict[str, Any]:
         game = self._positions.at(i)
         state = self._builder.build(
             game,
@@ -128,6 +144,7 @@ class Replay:
             seed=None,
             notes=(),
             since=self._since(i),
+            events=events,
         )
         # In a replay nobody moves: the legal moves of the seat to move are for reading only.
         state["your_turn"] = False

@@ -18,6 +18,7 @@ from typing import Any
 
 from panda_core._registry import AnyGame, GameSpec
 from panda_core.table.cards import CardBook
+from panda_core.table.event_text import Group, GroupFold
 from panda_core.table.names import SeatNames
 
 __all__ = ["SeatStateBuilder"]
@@ -55,6 +56,10 @@ class SeatStateBuilder:
         A log only grows, so a later state (or any frame of a replay) finds most of its events
         here and describes only the new ones (describing every event again made each state,
         and a replay file of every frame, cost in the square of the moves)."""
+        self._folds: dict[tuple[int | None, bool], tuple[GroupFold, object]] = {}
+        """Per viewer: the fold that grouped its last log, and that log's last event (the
+        object itself). A log given again with that very object at the same place continues it,
+        and only its new events are grouped (:meth:`build` with ``events``)."""
 
     def _describe(self, key: tuple[int | None, bool], i: int, event: dict[str, Any]) -> str:
         """The text of ``event``, the ``i``-th of what viewer ``key`` saw."""
@@ -88,6 +93,22 @@ class SeatStateBuilder:
             event["text"] = text
         return listed
 
+    def _groups(self, key: tuple[int | None, bool], events: list[dict[str, Any]]) -> list[Group]:
+        """``presenter.log_groups(events)``, grouping only the events new since the last log of
+        this viewer when ``events`` continues it (the same event objects: a replay's frames)."""
+        known = self._folds.get(key)
+        fold = None
+        if known is not None:
+            fold, last = known
+            if not (0 < fold.fed <= len(events) and events[fold.fed - 1] is last):
+                fold = None
+        if fold is None:
+            fold = self.presenter.log_fold()
+        groups = fold.feed(events)
+        if events:
+            self._folds[key] = (fold, events[-1])
+        return groups
+
     def build(
         self,
         game: AnyGame,
@@ -98,11 +119,13 @@ class SeatStateBuilder:
         notes: Sequence[Note],
         since: int,
         public: bool = False,
+        events: list[dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
         """The state ``seat`` is shown (``None``: full information, every hand). ``public``: a
         spectator's state instead, whatever ``seat`` is: no hand, no hands, no legal moves, the
         events every seat was shown (``game.public_events()``), ``seat`` None and
-        ``"spectator": True``."""
+        ``"spectator": True``. ``events``: what :meth:`events` gives for this game, seat and
+        notes, when the caller has it already (a replay's frames are prefixes of one log)."""
         if public:
             seat = None
         names = SeatNames(self.seat_names, seat)
@@ -121,7 +144,8 @@ class SeatStateBuilder:
             for i, move in enumerate(moves):
                 shown = self.presenter.move(move, self.book, view, game, names)
                 legal.append({"index": i, "notation": move.notation, **shown})
-        events = self.events(game, seat, notes, public=public)
+        if events is None:
+            events = self.events(game, seat, notes, public=public)
         results = [
             {**dict(r), "text": self.presenter.round_text(r, names)} for r in game.round_results
         ]
@@ -129,7 +153,7 @@ class SeatStateBuilder:
         # (the last one, once the game is over).
         round_now = len(results) - 1 if game.is_over and results else len(results)
         last = next((e for e in reversed(events) if e["type"] == "move"), None)
-        groups = self.presenter.log_groups(events)
+        groups = self._groups((seat, public), events)
         places = None
         if game.is_over and game.winner is not None:
             scores = list(game.scores)
@@ -165,7 +189,7 @@ class SeatStateBuilder:
             else {"player": last.get("player"), "text": last["text"]},
             "seat_status": self.presenter.seat_status(view, self.book, names),
             "log": [g.as_dict(events, i == len(groups) - 1) for i, g in enumerate(groups)],
-            "last_trick": self.presenter.last_trick(events, self.book, names),
+            "last_trick": self.presenter.last_trick(events, self.book, names, groups),
             "places": places,
             "consequences": [] if seat is None else consequences(events, seat),
         }
