@@ -8,10 +8,7 @@ page is told) and the person coming back (the seat is theirs again from its next
 reconnect races, the records and replays that keep the seats' names, and the no-hidden-card
 check on everything a seat's or a spectator's page was sent.
 
-The browser part (marked slow: whole games) plays a game of each kind with two headless
-Chromium pages and a bot at one table, closes one page in the middle (the stand-in takes the
-seat after the hold), opens the spectators' link in its place, then the seat's link again (the
-seat comes back), and checks everything the server sent.
+The same in two real browsers, whole games: ``tests/test_web_people_browser.py``.
 """
 
 from __future__ import annotations
@@ -20,15 +17,12 @@ import contextlib
 import json
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
 import panda_core
-from browser_support import tid
-from hidden_cards import secret_cards
 from panda_core.table import Replay, Table, TableError
 from panda_core.web.limits import (
     FRAMES_BURST,
@@ -37,7 +31,6 @@ from panda_core.web.limits import (
     MAX_SPECTATOR_SOCKETS,
 )
 from people_support import (
-    SharedTable,
     bot,
     check_table_traffic,
     made,
@@ -591,89 +584,6 @@ def test_serve_takes_a_bounded_seat_hold() -> None:
     for bad in ("-1", "3601", "inf", "nan", "soon"):
         with pytest.raises(SystemExit):
             parser.parse_args(["serve", "--seat-hold", bad])
-
-
-# ---- real browsers (slow: whole games) -----------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def live_server() -> Iterator[Any]:
-    from browser_support import LiveServer
-
-    server = LiveServer(bot_delay=0).start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture(scope="module")
-def two_browsers() -> Iterator[tuple[Any, Any]]:
-    from browser_support import chromium
-
-    first = chromium()
-    try:
-        second = chromium()
-        try:
-            yield first, second
-        finally:
-            second.quit()
-    finally:
-        first.quit()
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("game", GAMES)
-def test_two_people_and_a_bot_finish_a_game_in_two_browsers(
-    game: str, live_server: Any, two_browsers: tuple[Any, Any]
-) -> None:
-    """Ada makes the table in the lobby and takes her seat, Bob opens his invite; they play.
-    Bob's page closes in the middle: after the hold the stand-in plays his seat (Ada is told,
-    the log says so), Bob opens the spectators' link meanwhile (no hand), then his own link
-    again (his seat is his again); they finish the game. Nothing the server sent showed a seat
-    another seat's cards or a spectator a hidden card."""
-    from browser_support import Page
-
-    ada, bob = (Page(d, live_server) for d in two_browsers)
-    shared = SharedTable(ada, bob, game, hold=1.0)
-    assert shared.presence(1) == "here"
-    shared.play([ada, bob], moves=6)
-    ada.screenshot(f"people-{game}-3-playing")
-
-    bob.driver.get("about:blank")  # Bob's page is gone: his seat is held, then stood in for
-    poll(lambda: shared.presence(1) == "stand_in", "the stand-in taking Bob's seat")
-    ada.wait(lambda d: "Bob is away" in shared.message(ada), "the notice to Ada")
-    shared.play([ada], moves=4)
-    lines = [e["text"] for e in shared.watched()["events"] if e["type"] == "stand_in"]
-    assert lines and lines[-1] == "the heuristic bot plays for seat 1 (Bob) while away"
-    ada.screenshot(f"people-{game}-4-bob-away")
-
-    bob.driver.get(shared.spectator_link)  # Bob watches meanwhile: no hand, no moves
-    bob.wait(
-        lambda d: bob.js("return document.querySelector('[data-testid=table-view]')"
-                         "?.dataset.seat") == "spectator",
-        "the spectator's view",
-    )  # fmt: skip
-    bob.find("board")
-    assert not bob.all('[data-testid="hand"] [data-card-id]') and not bob.all(tid("move"))
-    bob.screenshot(f"people-{game}-5-spectator")
-
-    bob.driver.get(shared.bob_link)  # and back to his seat: it is his again
-    poll(lambda: shared.presence(1) == "here", "Bob back at his seat")
-    ada.wait(lambda d: "Bob" in shared.message(ada), "the news that Bob is back")
-    shared.play([ada, bob])
-    ada.screenshot(f"people-{game}-6-ada-over")
-    bob.screenshot(f"people-{game}-7-bob-over")
-
-    record = live_server.get_text(
-        f"/api/tables/{shared.table}/record?spectator={shared.spectator_token}"
-    )
-    seen = check_table_traffic(live_server.traffic, shared.table, record)
-    assert seen.get("0", 0) > 3 and seen.get("1", 0) > 3 and seen.get("spectator", 0) > 3, seen
-    final = Replay(record).position(len(Replay(record)) - 1)
-    for page, seat in ((ada, 0), (bob, 1)):
-        assert not page.shown_card_ids() & secret_cards(final, seat)
-    assert shared.clicks > 5
 
 
 def test_closing_a_table_stops_its_holds() -> None:
