@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import tid
+from browser_support import LiveServer, Page, chromium, tid
 from hidden_cards import secret_cards
 from panda_core.table import Replay
 from people_support import SharedTable, check_table_traffic, poll
@@ -28,8 +28,6 @@ GAMES = ("head", "year", "spin")
 
 @pytest.fixture(scope="module")
 def live_server() -> Iterator[Any]:
-    from browser_support import LiveServer
-
     server = LiveServer(bot_delay=0).start()
     try:
         yield server
@@ -39,8 +37,6 @@ def live_server() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def two_browsers() -> Iterator[tuple[Any, Any]]:
-    from browser_support import chromium
-
     first = chromium()
     try:
         second = chromium()
@@ -62,8 +58,6 @@ def test_two_people_and_a_bot_finish_a_game_in_two_browsers(
     the log says so), Bob opens the spectators' link meanwhile (no hand), then his own link
     again (his seat is his again); they finish the game. Nothing the server sent showed a seat
     another seat's cards or a spectator a hidden card."""
-    from browser_support import Page
-
     ada, bob = (Page(d, live_server) for d in two_browsers)
     shared = SharedTable(ada, bob, game, hold=1.0)
     assert shared.presence(1) == "here"

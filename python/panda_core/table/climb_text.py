@@ -18,7 +18,6 @@ from panda_core.table.event_text import (
     GroupFold,
     Writer,
     count,
-    group_events,
     last_finished,
     places_list,
     scores_text,
@@ -369,14 +368,11 @@ _CLOSES = frozenset({"trick_end"})
 def groups(events: Sequence[Mapping[str, Any]]) -> list[Group]:
     """The events by trick: a round's deal, then ``trick 1``, ``trick 2`` … (a trick ends with
     its ``trick_end``, S-6.4; its show-outs and the round's end stay with it)."""
-    return group_events(list(events), _trick_title, _CLOSES, _deal_title)
+    return GroupFold(_trick_title, _CLOSES, _deal_title).feed(events)
 
 
 class ClimbPresenter:
     round_word = "round"
-
-    def log_groups(self, events: Sequence[Mapping[str, Any]]) -> list[Group]:
-        return groups(events)
 
     def log_fold(self) -> GroupFold:
         return GroupFold(_trick_title, _CLOSES, _deal_title)

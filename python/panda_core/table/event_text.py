@@ -122,9 +122,14 @@ class Group:
 
 
 class GroupFold:
-    """:func:`group_events` as a fold that can be fed more events later: a log only grows, so a
-    replay's next frame feeds the new events only (grouping every frame's whole log again made
-    a replay file cost time in the square of the moves). Its groups change as it is fed: read
+    """Consecutive events split into groups: a deal event (``deals`` gives its title) starts a
+    closed group; a move after a closed group opens one (``opens(event, n)`` gives its title,
+    ``n`` counting the groups opened since the last deal); an event whose type is in ``closes``
+    ends the group it is in, and the events after it join that group until the next move.
+
+    A fold that can be fed more events later: a log only grows, so a replay's next frame feeds
+    the new events only (grouping every frame's whole log again made a replay file cost time in
+    the square of the moves). Its groups change as it is fed: read
     them (``as_dict``, ``last_finished``) before feeding it again."""
 
     def __init__(
@@ -163,19 +168,6 @@ class GroupFold:
                 group.end = event
         self.fed = max(self.fed, len(events))
         return groups
-
-
-def group_events(
-    events: list[Mapping[str, Any]],
-    opens: Callable[[Mapping[str, Any], int], str | None],
-    closes: frozenset[str],
-    deals: Callable[[Mapping[str, Any]], str | None],
-) -> list[Group]:
-    """The events split into groups: a deal event (``deals`` gives its title) starts a closed
-    group; a move after a closed group opens one (``opens(event, n)`` gives its title, ``n``
-    counting the groups opened since the last deal); an event whose type is in ``closes`` ends
-    the group it is in, and the events after it join that group until the next move."""
-    return GroupFold(opens, closes, deals).feed(events)
 
 
 def last_finished(groups: Sequence[Group]) -> Group | None:

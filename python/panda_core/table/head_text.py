@@ -12,7 +12,6 @@ from panda_core.table.event_text import (
     GroupFold,
     Writer,
     count,
-    group_events,
     last_finished,
     places_list,
     scores_text,
@@ -189,14 +188,11 @@ _CLOSES = frozenset({"pile_won"})
 def groups(events: Sequence[Mapping[str, Any]]) -> list[Group]:
     """The events by pile: a hand's deal, then ``pile 1 of 7`` … (a pile ends with its
     ``pile_won``, H-3.3; the hand's scoring stays with the last pile)."""
-    return group_events(list(events), _pile_title, _CLOSES, _deal_title)
+    return GroupFold(_pile_title, _CLOSES, _deal_title).feed(events)
 
 
 class HeadPresenter:
     round_word = "hand"
-
-    def log_groups(self, events: Sequence[Mapping[str, Any]]) -> list[Group]:
-        return groups(events)
 
     def log_fold(self) -> GroupFold:
         return GroupFold(_pile_title, _CLOSES, _deal_title)

@@ -75,12 +75,9 @@ class Presenter(Protocol):
         (``game.cards()``): what an LLM agent's prompt explains."""
         ...
 
-    def log_groups(self, events: Sequence[Mapping[str, Any]]) -> list[Group]:
-        """The seat's events grouped for display (a deal, a trick, a pile)."""
-        ...
-
     def log_fold(self) -> GroupFold:
-        """An empty fold that groups events as :meth:`log_groups` does, fed as a log grows."""
+        """An empty fold that groups the seat's events for display (a deal, a trick, a pile),
+        fed as the log grows."""
         ...
 
     def last_trick(
@@ -91,7 +88,8 @@ class Presenter(Protocol):
         grouped: Sequence[Group] | None = None,
     ) -> dict[str, Any] | None:
         """The last finished trick or pile: ``{"title", "plays", "winner", "text"}``
-        (``grouped``: ``log_groups(events)`` when the caller has them)."""
+        (``grouped``: the events' groups, ``log_fold()`` fed with them, when the caller has
+        them)."""
         ...
 
     def seat_status(

@@ -94,8 +94,9 @@ class SeatStateBuilder:
         return listed
 
     def _groups(self, key: tuple[int | None, bool], events: list[dict[str, Any]]) -> list[Group]:
-        """``presenter.log_groups(events)``, grouping only the events new since the last log of
-        this viewer when ``events`` continues it (the same event objects: a replay's frames)."""
+        """The groups of ``events`` (``presenter.log_fold()`` fed with them), grouping only the
+        events new since the last log of this viewer when ``events`` continues it (the same event
+        objects: a replay's frames)."""
         known = self._folds.get(key)
         fold = None
         if known is not None:
