@@ -171,6 +171,15 @@ def register(sub: Any, default: Default = keep_default) -> None:
         metavar="DECISIONS",
         help="decisions between two snapshots of the weights kept as past selves (the last 4)",
     )
+    start = cmd.add_argument_group("where the weights start (docs/train_your_agent.md)")
+    start.add_argument(
+        "--init",
+        dest="init_policy",
+        default=default(base.init_policy),
+        metavar="POLICY",
+        help="start from this policy file's weights instead of random ones (fine-tuning: a "
+        "shipped policy or another run's checkpoint; the run's --hidden must be the file's)",
+    )
     warm = cmd.add_argument_group("warm start from search (docs/train_your_agent.md)")
     warm.add_argument(
         "--warm-start",
@@ -263,6 +272,7 @@ def _cmd_train(args: argparse.Namespace, given: set[str]) -> int:
         warm_start=args.warm_start,
         warm_start_epochs=args.warm_start_epochs,
         warm_start_min_visits=args.warm_start_min_visits,
+        init_policy=args.init_policy,
     )
     bar = progress_bar(settings.decisions, args.quiet, "decisions")
     shown = {"done": 0}
@@ -281,7 +291,8 @@ def _cmd_train(args: argparse.Namespace, given: set[str]) -> int:
     print(
         f"panda-core train: game={settings.game} players={settings.players} "
         f"seed={settings.seed} decisions={settings.decisions:,} out={args.out}"
-        + (f" warm-start={settings.warm_start}" if settings.warm_start is not None else ""),
+        + (f" warm-start={settings.warm_start}" if settings.warm_start is not None else "")
+        + (f" init={settings.init_policy}" if settings.init_policy is not None else ""),
         flush=True,
     )
     try:

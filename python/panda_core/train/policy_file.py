@@ -15,9 +15,11 @@ not promise across versions. It is still plain safetensors: ``safetensors.safe_o
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,15 +28,19 @@ import numpy as np
 import numpy.typing as npt
 
 from panda_core._core import __version__
+from panda_core._files import read_regular
 from panda_core.train._game import GameInfo, game_info
 from panda_core.train.errors import TrainError
 from panda_core.train.network import Params, layer_arrays
-from panda_core.train.settings import TrainSettings
+from panda_core.train.settings import MAX_HIDDEN_LAYERS, MAX_PARAMETERS, TrainSettings
 
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
+    "MAX_HEADER_BYTES",
     "PolicyFile",
+    "max_policy_bytes",
+    "parse_policy",
     "policy_bytes",
     "read_policy",
     "write_policy",
@@ -43,6 +49,20 @@ __all__ = [
 FORMAT = "panda-core-policy"
 FORMAT_VERSION = "1"
 _ALIGN = 8  # safetensors pads its header so that the tensor data starts 8-byte aligned
+MAX_HEADER_BYTES = 64 << 10
+"""A policy file's JSON header at most (a written one is well under 2 KB: the metadata and one
+entry per tensor)."""
+
+
+def max_policy_bytes(layers: Sequence[int] | None = None) -> int:
+    """The largest a policy file of these layer sizes (input first) can be; ``None``: of any
+    network the trainer may train (``MAX_PARAMETERS`` parameters, ``MAX_HIDDEN_LAYERS``
+    hidden layers). Files are refused above it before they are read."""
+    if layers is None:
+        parameters = MAX_PARAMETERS
+    else:
+        parameters = sum(a * b + b for a, b in itertools.pairwise(layers))
+    return 8 + MAX_HEADER_BYTES + 4 * parameters
 
 
 @dataclass(frozen=True)
@@ -138,16 +158,27 @@ def write_policy(
     return target
 
 
-def read_policy(path: str | os.PathLike[str]) -> PolicyFile:
+def read_policy(path: str | os.PathLike[str], max_bytes: int | None = None) -> PolicyFile:
     """A policy file written by :func:`write_policy`, checked (format, shapes, sha256);
-    ``TrainError`` saying what is wrong otherwise. The Rust loader
+    ``TrainError`` saying what is wrong otherwise. At most ``max_bytes`` are read (default
+    :func:`max_policy_bytes`: any network the trainer trains), from a regular file only (a FIFO,
+    a device or a directory is refused before anything is read). The Rust loader
     (``panda_core.NeuralPolicy.load``) checks more (the game's sizes and layouts)."""
-    blob = Path(path).read_bytes()
+    cap = max_policy_bytes() if max_bytes is None else max_bytes
+    return parse_policy(read_regular(path, cap, TrainError, "policy file"), os.fspath(path))
+
+
+def parse_policy(blob: bytes, path: str = "policy") -> PolicyFile:
+    """The policy file whose bytes are ``blob`` (:func:`read_policy`'s checks; ``path`` names it
+    in the messages)."""
     if len(blob) < 8:
         raise TrainError(f"{path}: not a policy file (only {len(blob)} bytes)")
     (size,) = struct.unpack("<Q", blob[:8])
-    if size > len(blob) - 8:
-        raise TrainError(f"{path}: not a policy file (header of {size} bytes in a shorter file)")
+    if size > min(len(blob) - 8, MAX_HEADER_BYTES):
+        raise TrainError(
+            f"{path}: not a policy file (a header of {size} bytes in a file of {len(blob)}; a "
+            f"header is at most {MAX_HEADER_BYTES} bytes)"
+        )
     try:
         header = json.loads(blob[8 : 8 + size])
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
@@ -163,11 +194,27 @@ def read_policy(path: str | os.PathLike[str]) -> PolicyFile:
             f"trainer reads {FORMAT_VERSION!r}"
         )
     data = blob[8 + size :]
-    layers = []
+    if len(header) > 2 * (MAX_HIDDEN_LAYERS + 1):
+        raise TrainError(
+            f"{path}: {len(header)} tensors; a policy has at most {MAX_HIDDEN_LAYERS + 1} layers "
+            "(two tensors each)"
+        )
+    layers: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]] = []
     digest = hashlib.sha256()
     for i in range(len(header) // 2):
         weight = _tensor(header, data, f"layers.{i}.weight", path)
         bias = _tensor(header, data, f"layers.{i}.bias", path)
+        inputs = layers[-1][0].shape[0] if layers else None
+        if (
+            weight.ndim != 2
+            or bias.shape != (weight.shape[0],)
+            or inputs not in (None, weight.shape[1])
+        ):
+            raise TrainError(
+                f"{path}: layer {i}'s tensors do not chain (weight {list(weight.shape)}, bias "
+                f"{list(bias.shape)}, after a layer of {inputs} outputs): a weight is [out, in] "
+                "with in the previous layer's out, and a bias [out]"
+            )
         digest.update(weight.tobytes())
         digest.update(bias.tobytes())
         layers.append((weight, bias))
@@ -178,9 +225,7 @@ def read_policy(path: str | os.PathLike[str]) -> PolicyFile:
     return PolicyFile(metadata={str(k): str(v) for k, v in metadata.items()}, layers=layers)
 
 
-def _tensor(
-    header: dict[str, Any], data: bytes, name: str, path: str | os.PathLike[str]
-) -> npt.NDArray[np.float32]:
+def _tensor(header: dict[str, Any], data: bytes, name: str, path: str) -> npt.NDArray[np.float32]:
     """The tensor ``name`` of a policy file, checked against its header entry."""
     entry = header.get(name)
     if not isinstance(entry, dict) or entry.get("dtype") != "F32":

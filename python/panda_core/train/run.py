@@ -17,6 +17,11 @@ self-play decisions) are those of the warm-started network, and a resumed run, w
 state, never does it again. Ctrl-C during the warm start stops it between two steps and keeps
 nothing of it (the run folder holds only its settings; the same command does it again, exactly).
 
+With ``init_policy`` (a policy file), the run starts from that file's weights instead of fresh
+random ones (``init_policy.py``): the first curve row, at 0 decisions, is the file's policy.
+The file is read and checked on every start, a resumed run's too (its weights must still be
+the run's), before any work.
+
 Every ``eval_every`` decisions (and at the end) the run writes a checkpoint, evaluates the policy
 and adds a curve row. Everything it computes is a function of the settings, so the same settings
 give the same policy files byte for byte, and a run that stops (at a checkpoint, on Ctrl-C) and
@@ -118,6 +123,12 @@ def train(
         raise TypeError(f"settings must be a TrainSettings, got {shown(settings)}")
     where = Path(out)
     warm = None
+    initial = None
+    if settings.init_policy is not None:
+        from panda_core.train.init_policy import open_init_policy
+
+        initial = open_init_policy(settings, game_info(settings.game))
+        settings = initial.identify(settings)  # its weights' sha256 is part of the settings
     if settings.warm_start is not None:
         from panda_core.train.warm_start import open_dataset
 
@@ -126,7 +137,8 @@ def train(
         if not _present(where / STATE):
             warm.check()  # the warm start is still to do: every check before any work
     folder = _prepare(where, settings)
-    session = _Run(settings, folder, progress, warm)  # reads and checks the train state, if any
+    start = None if initial is None else initial.params
+    session = _Run(settings, folder, progress, warm, start)  # reads and checks the train state
     _write_settings(folder, settings)  # only once the state was found good: nothing else changes
     return session.run()
 
@@ -214,7 +226,12 @@ class _Run:
     """One session of a run: load or start its state, then play, learn and evaluate."""
 
     def __init__(
-        self, settings: TrainSettings, folder: Path, progress: Progress | None, warm: Any = None
+        self,
+        settings: TrainSettings,
+        folder: Path,
+        progress: Progress | None,
+        warm: Any = None,
+        start: Any = None,
     ) -> None:
         self.settings = settings
         self.warm = warm
@@ -224,7 +241,9 @@ class _Run:
         self.info = game_info(settings.game)
         layers = [self.info.input_size, *settings.hidden, self.info.output_size]
         self.learner = Learner(settings.lr, settings.clip_grad, scaled=not settings.plain_lr)
-        params = init_params(settings.seed, layers)
+        # The initial weights: fresh random ones, or the init policy's (``start``). They are
+        # also the template the train state's weights are read into.
+        params = init_params(settings.seed, layers) if start is None else start
         fresh = self.learner.init(params)
         if _present(folder / STATE):
             self.state = load_state(folder / STATE, settings, self.info, params, fresh)

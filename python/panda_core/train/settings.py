@@ -2,13 +2,15 @@
 
 A run folder stores its settings (``settings.json``); re-running on the folder resumes only with
 the same settings, except those that do not change what is learned up to a point: ``decisions``
-(a larger budget extends the run), ``threads`` (the engine's results do not depend on it) and
+(a larger budget extends the run), ``threads`` (the engine's results do not depend on it),
 ``warm_start``, the warm start dataset's path (the dataset may move; what it holds is
-``warm_start_sha256``, which may not change).
+``warm_start_sha256``, which may not change) and ``init_policy``, the path of the policy file the
+run started from (its weights are ``init_policy_sha256``, which may not change).
 
 The recipe's options (:data:`RECIPE_DEFAULTS`: ``target``, ``skip_forced``, ``replay_window``,
 ``lr_schedule``, ``warmup``, ``clip_grad``, ``ema``, ``epsilon_end``, ``opponents``,
-``past_every``, ``warm_start`` and its ``warm_start_*`` settings) are off by default, and a
+``past_every``, ``warm_start`` and its ``warm_start_*`` settings, ``init_policy`` and its
+``init_policy_sha256``) are off by default, and a
 setting at its default is left out of ``settings.json`` and of the settings hash: a run with none
 of them computes, writes and resumes exactly what a run of the trainer before them did, and its
 folders resume under either.
@@ -58,7 +60,7 @@ Adam's state and the gradients): checked before anything is allocated."""
 MAX_BATCH_FLOATS = 2**24
 """``batch_size`` times the network's input width at most (64 MB a batch; up to four batches
 wait to be shuffled): 65,536 decisions of Panda Head, 13,127 of a climbing game."""
-RESUMABLE = frozenset({"decisions", "threads", "warm_start"})
+RESUMABLE = frozenset({"decisions", "threads", "warm_start", "init_policy"})
 """Settings a resumed run may change (see the module docstring)."""
 MAX_REPLAY_FLOATS = 2**28
 """``replay_window`` times ``batch_size`` times the input width at most (1 GB of decisions
@@ -79,6 +81,8 @@ RECIPE_DEFAULTS: dict[str, Any] = {
     "warm_start_sha256": None,
     "warm_start_epochs": 2,
     "warm_start_min_visits": 1,
+    "init_policy": None,
+    "init_policy_sha256": None,
 }
 """The recipe's settings and their defaults (today's trainer): left out of ``settings.json`` and
 of :meth:`TrainSettings.identity` at these values (module docstring)."""
@@ -178,6 +182,14 @@ class TrainSettings:
     warm_start_min_visits: int = 1
     """A search's move is learned from only if the search visited it at least this often (a
     move's mean value over a few visits is mostly noise)."""
+    init_policy: str | None = None
+    """A policy file (format 1) whose weights the run starts from instead of fresh random ones:
+    fine-tuning a shipped policy or another run's checkpoint (``init_policy.py``; None: random
+    weights). Its path only, like ``warm_start``'s; the weights are ``init_policy_sha256``."""
+    init_policy_sha256: str | None = None
+    """The sha256 of the init policy's tensors (its metadata's ``sha256``, checked against the
+    tensors when read). Left None, :func:`~panda_core.train.run.train` fills it in from the
+    file; given (a run folder's settings), the file must still hold those weights."""
 
     def __post_init__(self) -> None:
         spec(self.game)  # an unknown game is a RulesError naming the games
@@ -220,26 +232,16 @@ class TrainSettings:
         _int_in(self.past_every, "past_every", 1, MAX_DECISIONS)
         self.opponent_envs()  # checks the opponents
         self._check_warm_start()
+        _check_source(self.init_policy, self.init_policy_sha256, "init_policy", "policy file")
         self._check_sizes()
 
     def _check_warm_start(self) -> None:
-        path, sha = self.warm_start, self.warm_start_sha256
-        if path is not None and not (isinstance(path, str) and 0 < len(path) <= MAX_PATH_CHARS):
-            raise TrainError(
-                f"warm_start must be the path of a self-play dataset with search stats (a str "
-                f"of 1 to {MAX_PATH_CHARS} characters) or None, got {shown(path)}"
-            )
-        if sha is not None:
-            if not (isinstance(sha, str) and _SHA256.fullmatch(sha)):
-                raise TrainError(
-                    f"warm_start_sha256 must be 64 lowercase hex digits (a sha256) or None, "
-                    f"got {shown(sha)}"
-                )
-            if path is None:
-                raise TrainError(
-                    "warm_start_sha256 is the identity of the warm_start dataset: it is given "
-                    "with warm_start, never alone"
-                )
+        _check_source(
+            self.warm_start,
+            self.warm_start_sha256,
+            "warm_start",
+            "self-play dataset with search stats",
+        )
         _int_in(self.warm_start_epochs, "warm_start_epochs", 1, MAX_WARM_START_EPOCHS)
         _int_in(self.warm_start_min_visits, "warm_start_min_visits", 1, 2**31 - 1)
 
@@ -390,6 +392,26 @@ class TrainSettings:
             for f in fields(self)
             if f.name not in RESUMABLE and getattr(self, f.name) != getattr(other, f.name)
         ]
+
+
+def _check_source(path: object, sha: object, name: str, what: str) -> None:
+    """A file the run reads (``warm_start``, ``init_policy``): its path and its identity."""
+    if path is not None and not (isinstance(path, str) and 0 < len(path) <= MAX_PATH_CHARS):
+        raise TrainError(
+            f"{name} must be the path of a {what} (a str of 1 to {MAX_PATH_CHARS} characters) "
+            f"or None, got {shown(path)}"
+        )
+    if sha is not None:
+        if not (isinstance(sha, str) and _SHA256.fullmatch(sha)):
+            raise TrainError(
+                f"{name}_sha256 must be 64 lowercase hex digits (a sha256) or None, got "
+                f"{shown(sha)}"
+            )
+        if path is None:
+            raise TrainError(
+                f"{name}_sha256 is the identity of the {name} {what}: it is given with "
+                f"{name}, never alone"
+            )
 
 
 def _opponents_problem(text: object) -> tuple[tuple[str, Fraction], ...] | str:
