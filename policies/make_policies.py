@@ -16,6 +16,16 @@ bots on deals of its own seed (not the curve's, not the strength benchmark's), a
 with ``ismcts:200``'s win rate on the curve's own deals as a line, are drawn to
 ``docs/img/train_{game}.png`` (docs/train_your_agent.md shows them).
 
+A game may have a second run, a fine-tune (``FINE_TUNES``): it starts from the first run's shipped
+checkpoint (``--init``), plays on with its own settings, and its best checkpoint on the same
+held-out deals is shipped instead. Its first curve row is the first run's checkpoint itself, so
+the held-out choice never ships worse than the first run on those deals. Its files are
+``policies/curve_{game}_tune.csv``, ``policies/checkpoints_{game}_tune.csv`` and
+``docs/img/train_{game}_tune.png``; the manifest entry describes the shipped file and keeps the
+first run's under ``base``. The fine-tune's settings pin the first run's checkpoint by the
+sha256 of its tensors, so ``--base FILE`` may give that checkpoint when the first run's folder is
+gone (the file is checked against the manifest's ``base``): the fine-tune is then the same run.
+
 After replacing the files, rebuild the extension (it embeds them): ``maturin develop --release``.
 """
 
@@ -27,6 +37,7 @@ import json
 import shutil
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +74,16 @@ RUNS: dict[str, TrainSettings] = {
 }  # fmt: skip
 """The shipped runs: 4 players, the trainer's default network and learning settings, and the
 recipe options that won their A/B runs (docs/train_your_agent.md#what-each-option-gained)."""
+TUNE_SEED = 13
+"""The fine-tunes' seed: self-play and curve deals other than the first runs'."""
+FINE_TUNES: dict[str, TrainSettings] = {
+    "year": TrainSettings(
+        game="year", seed=TUNE_SEED, decisions=15_000_000, num_envs=64, eval_every=1_500_000,
+        eval_games=1000, target="round", lr=1e-4, opponents="heuristic:0.75",
+    ),
+}  # fmt: skip
+"""Second runs from the first run's shipped checkpoint (``init_policy`` is filled in): the one
+that won its A/B run against the first run's recipe continued (docs/train_your_agent.md)."""
 
 
 def held_out_seed() -> int:
@@ -132,44 +153,82 @@ def _row(row: CurveRow | None) -> str:
     )
 
 
-def make(game: str, work: Path) -> dict[str, Any]:
-    """Train (or resume) ``game``'s run, copy its policy and curve into place; its manifest
-    entry."""
-    settings = RUNS[game]
+def make(game: str, work: Path, base: Path | None = None) -> dict[str, Any]:
+    """Train (or resume) ``game``'s run and its fine-tune, if any; copy the shipped policy and
+    the curves into place; the game's manifest entry. ``base``: the first run's chosen
+    checkpoint, given instead of training the first run (a fine-tuned game only)."""
     started = time.perf_counter()
+    if base is None:
+        best, entry = run_stage(game, RUNS[game], work / game, "")
+    else:
+        best, entry = given_base(game, base)
+    tune = FINE_TUNES.get(game)
+    if tune is not None:
+        base_sha = read_policy(best).metadata["sha256"]  # the run's settings pin it
+        tune = replace(tune, init_policy=str(best), init_policy_sha256=base_sha)
+        best, tuned = run_stage(game, tune, work / f"{game}-tune", "_tune")
+        entry = {**tuned, "base": {k: v for k, v in entry.items() if k != "base"}}
+    target = HERE / f"{game}.safetensors"
+    shutil.copyfile(best, target)
+    entry = {
+        "file": target.name,
+        "file_sha256": hashlib.sha256(target.read_bytes()).hexdigest(),
+        **entry,
+    }
+    print(f"{game}: done in {time.perf_counter() - started:.0f} s this session", flush=True)
+    return entry
+
+
+def given_base(game: str, base: Path) -> tuple[Path, dict[str, Any]]:
+    """The first run's checkpoint given as a file (``--base``), checked to be the one the
+    manifest's ``game`` entry records, and that entry's description of the first run."""
+    if game not in FINE_TUNES:
+        raise SystemExit(f"--base is for a game with a fine-tune ({sorted(FINE_TUNES)})")
+    entries = {e["game"]: e for e in json.loads(MANIFEST.read_text())["policies"]}
+    recorded = entries[game].get("base", entries[game])
+    found = read_policy(base).metadata["sha256"]
+    if found != recorded["tensors_sha256"]:
+        raise SystemExit(
+            f"{base}: its tensors' sha256 is {found[:12]}…, the manifest's first {game} run "
+            f"shipped {recorded['tensors_sha256'][:12]}…: not that checkpoint"
+        )
+    return base, {k: v for k, v in recorded.items() if k not in ("file", "file_sha256")}
+
+
+def run_stage(
+    game: str, settings: TrainSettings, out: Path, suffix: str
+) -> tuple[Path, dict[str, Any]]:
+    """Train (or resume) one run in ``out``, choose its best checkpoint on the held-out deals,
+    write its curve and held-out rates (``{name}{suffix}``); the checkpoint and its entry."""
 
     def progress(decisions: int, row: CurveRow | None) -> None:
         if row is not None:
-            print(f"{game}:{_row(row)}", flush=True)
+            print(f"{game}{suffix}:{_row(row)}", flush=True)
 
-    result = train(settings, work / game, progress)
+    result = train(settings, out, progress)
     chosen, best, held_out = choose(game, settings, result.out)
-    target = HERE / f"{game}.safetensors"
-    shutil.copyfile(best, target)
-    (HERE / f"checkpoints_{game}.csv").write_text("\n".join(held_out) + "\n")
+    (HERE / f"checkpoints_{game}{suffix}.csv").write_text("\n".join(held_out) + "\n")
     search = search_line(game, settings, result.out)
     draw_curve(
         result.curve,
-        ROOT / "docs" / "img" / f"train_{game}.png",
+        ROOT / "docs" / "img" / f"train_{game}{suffix}.png",
         f"panda-core train: {spec(settings.game).title}, {settings.players} players, "
-        f"seed {settings.seed} (shipped: {chosen:,} decisions)",
+        f"seed {settings.seed}{' (fine-tune)' if suffix else ''} "
+        f"(shipped: {chosen:,} decisions)",
         1 / settings.players,
         {f"{SEARCH} vs 3 heuristic": search},
     )
-    shutil.copyfile(result.out / "curve.csv", HERE / f"curve_{game}.csv")
-    policy = read_policy(target)
+    shutil.copyfile(result.out / "curve.csv", HERE / f"curve_{game}{suffix}.csv")
+    policy = read_policy(best)
     meta = policy.metadata
     last = next(r for r in result.curve if r.decisions == chosen)
     held = next(line for line in held_out[1:] if int(line.split(",")[0]) == chosen).split(",")
-    print(f"{game}: done in {time.perf_counter() - started:.0f} s this session", flush=True)
-    return {
-        "file": target.name,
+    return best, {
         "game": game,
         "kind": meta["kind"],
         "observation_layout": meta["observation_layout"],
         "move_features_layout": meta.get("move_features_layout"),
         "layers": policy.sizes,
-        "file_sha256": hashlib.sha256(target.read_bytes()).hexdigest(),
         "tensors_sha256": meta["sha256"],
         "players": settings.players,
         "seed": settings.seed,
@@ -182,7 +241,7 @@ def make(game: str, work: Path) -> dict[str, Any]:
         },
         "search_line": {"bot": SEARCH, "vs_3_heuristic": round(search, 4)},
         "train_seconds": round(result.seconds, 1),
-        "settings": settings.to_json(),
+        "settings": _shown_settings(settings),
         "checkpoint_win_rate": {
             "vs_3_heuristic": round(last.heuristic.rate, 4),
             "vs_3_random": round(last.random.rate, 4),
@@ -191,19 +250,37 @@ def make(game: str, work: Path) -> dict[str, Any]:
     }
 
 
+def _shown_settings(settings: TrainSettings) -> dict[str, Any]:
+    """The run's settings for the manifest: a fine-tune's ``init_policy`` is a path on the
+    machine that ran it, so it reads ``base`` (the first run's checkpoint, which
+    ``init_policy_sha256`` identifies)."""
+    shown = settings.to_json()
+    if "init_policy" in shown:
+        shown["init_policy"] = "base"
+    return shown
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games")
     parser.add_argument("--work", type=Path, default=HERE / "runs", help="the runs' folders")
+    parser.add_argument(
+        "--base",
+        type=Path,
+        help="the first run's shipped checkpoint of a fine-tuned game (one game), instead of "
+        "training the first run again (checked against the manifest)",
+    )
     args = parser.parse_args(argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     unknown = [g for g in games if g not in RUNS]
     if unknown:
         parser.error(f"unknown games {unknown}; the games are {list(RUNS)}")
+    if args.base is not None and len(games) != 1:
+        parser.error("--base gives one game's first-run checkpoint: name that game in --games")
     args.work.mkdir(parents=True, exist_ok=True)
     (args.work / ".gitignore").write_text("*\n")  # the runs are big and not shipped
     for game in games:
-        entry = make(game, args.work)
+        entry = make(game, args.work, args.base)
         # Read the manifest again only now: another game's run may have finished meanwhile.
         entries = {}
         if MANIFEST.exists():

@@ -662,3 +662,10 @@ def test_the_manifest_describes_the_shipped_files() -> None:
         assert policy.metadata["layers"] == ",".join(map(str, entry["layers"]))
         assert policy.metadata["sha256"] == entry["tensors_sha256"]
         assert NeuralPolicy.shipped(entry["game"]).sha256 == entry["tensors_sha256"]
+        if "base" in entry:  # a fine-tune: it started from the first run's shipped checkpoint
+            base = entry["base"]
+            assert entry["settings"]["init_policy_sha256"] == base["tensors_sha256"]
+            assert base["game"] == entry["game"] and base["layers"] == entry["layers"]
+            assert (
+                entry["held_out_vs_3_heuristic"]["rate"] >= base["held_out_vs_3_heuristic"]["rate"]
+            )

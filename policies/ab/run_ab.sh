@@ -21,3 +21,11 @@ panda-core selfplay --game spin --players 4 --bots ismcts:400 --episodes 250 --s
 panda-core train --game spin --seed 12 --num-envs 64 --eval-every 1500000 --eval-games 1000 \
     --target round --decisions 6000000 --warm-start "$OUT/spin-ismcts400" --warm-start-epochs 4 \
     --quiet --out "$OUT/spin-warm-start"
+# Session 34: fine-tunes of the shipped `year` policy (its 40M checkpoint, --init shipped, before
+# it was replaced), seed 13, against each other; every checkpoint's held-out rate (the deals
+# make_policies.py chooses on) is in {run}.held_out.csv. The third won and is make_policies.py's
+# FINE_TUNES["year"]. (To redo them today, give --init the first run's checkpoint: `shipped` is
+# the fine-tuned policy now.)
+T="panda-core train --game year --seed 13 --init shipped --target round --lr 0.0001 --eval-every 1500000 --eval-games 1000 --threads 1 --quiet"
+$T --lr-schedule linear --decisions 9000000 --out "$OUT/year-tune-self" & $T --opponents heuristic:0.5 --decisions 18000000 --out "$OUT/year-tune-heur50" & wait
+$T --opponents heuristic:0.75 --decisions 15000000 --out "$OUT/year-tune-heur75"
