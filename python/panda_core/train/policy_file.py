@@ -15,7 +15,6 @@ not promise across versions. It is still plain safetensors: ``safetensors.safe_o
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
 import os
 import struct
@@ -32,7 +31,12 @@ from panda_core._files import read_regular
 from panda_core.train._game import GameInfo, game_info
 from panda_core.train.errors import TrainError
 from panda_core.train.network import Params, layer_arrays
-from panda_core.train.settings import MAX_HIDDEN_LAYERS, MAX_PARAMETERS, TrainSettings
+from panda_core.train.settings import (
+    MAX_HIDDEN_LAYERS,
+    MAX_PARAMETERS,
+    TrainSettings,
+    parameter_count,
+)
 
 __all__ = [
     "FORMAT",
@@ -61,7 +65,7 @@ def max_policy_bytes(layers: Sequence[int] | None = None) -> int:
     if layers is None:
         parameters = MAX_PARAMETERS
     else:
-        parameters = sum(a * b + b for a, b in itertools.pairwise(layers))
+        parameters = parameter_count(list(layers))
     return 8 + MAX_HEADER_BYTES + 4 * parameters
 
 

@@ -333,7 +333,7 @@ class TrainSettings:
 
         info = game_info(self.game)
         layers = [info.input_size, *self.hidden, info.output_size]
-        parameters = sum(a * b + b for a, b in itertools.pairwise(layers))
+        parameters = parameter_count(layers)
         if parameters > MAX_PARAMETERS:
             raise TrainError(
                 f"hidden {list(self.hidden)} gives a network of {parameters:,} parameters for "
@@ -392,6 +392,11 @@ class TrainSettings:
             for f in fields(self)
             if f.name not in RESUMABLE and getattr(self, f.name) != getattr(other, f.name)
         ]
+
+
+def parameter_count(layers: list[int] | tuple[int, ...]) -> int:
+    """Weights and biases of a network of these layer sizes (input first)."""
+    return sum(a * b + b for a, b in itertools.pairwise(layers))
 
 
 def _check_source(path: object, sha: object, name: str, what: str) -> None:
