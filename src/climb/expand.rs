@@ -2,7 +2,7 @@
 //! per flip set (`year`, mood `flip`) or per multiset of steal victims (`spin`). Move generation
 //! expands each such combination into those moves, in canonical order.
 
-use super::cards::{self, bit, CardSet, ANIMALS};
+use super::cards::{bit, CardSet, ANIMALS};
 use super::movegen::{TooMany, MAX_LEGAL_MOVES};
 use super::moves::{Move, Steal, MAX_PLAYERS};
 use super::rules::{Preset, SPIN_SYMBOL_CAP};
@@ -19,15 +19,18 @@ impl ClimbState {
         out: &mut Vec<Move>,
     ) -> Result<(), TooMany> {
         let deck = &*self.settings.deck;
-        let has_panda = out[start..]
-            .iter()
-            .any(|m| cards::ids(m.cards).any(|id| deck.face_in(id, self.blue).panda > 0));
-        if !has_panda {
+        // Most hands hold no panda card: then no move expands.
+        let panda_cards = deck.panda_cards(self.hands[p as usize], self.blue);
+        if panda_cards == 0 || !out[start..].iter().any(|m| m.cards & panda_cards != 0) {
             return Ok(());
         }
         let base: Vec<Move> = out.split_off(start);
         let hand = self.hands[p as usize];
         for m in base {
+            if m.cards & panda_cards == 0 {
+                out.push(m);
+                continue;
+            }
             let (bamboo, pandas) = self.symbols(m.cards);
             if pandas == 0 {
                 out.push(m);

@@ -2,7 +2,8 @@
 //! docs/deck_schema.md) with errors that name the card and the field, and compile the faces.
 
 use crate::climb::cards::{
-    self, card_label, ELEMENT_BASE, NUM_ANIMALS, NUM_RANKS, NUM_SUITS, RANK_NAMES, SUIT_NAMES,
+    self, card_label, CardSet, ELEMENT_BASE, NUM_ANIMALS, NUM_RANKS, NUM_SUITS, RANK_NAMES,
+    SUIT_NAMES,
 };
 use crate::climb::lanes::lane_one;
 use crate::climb::shape::shape_of_counts;
@@ -162,9 +163,18 @@ impl Loader<'_> {
         let elements = self.elements(doc.get("elements"))?;
         let faces = self.cards(doc.get("cards"))?;
         self.wild_in_windows(&faces)?;
+        let mut panda = [0 as CardSet; 2];
+        for (id, pair) in faces.iter().enumerate() {
+            for (mask, face) in panda.iter_mut().zip(pair) {
+                if face.panda > 0 {
+                    *mask |= 1 << id;
+                }
+            }
+        }
         Ok(Deck {
             name,
             faces,
+            panda,
             elements,
             doc: doc.to_json(),
         })

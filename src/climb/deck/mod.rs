@@ -131,6 +131,9 @@ pub struct Deck {
     name: String,
     /// `faces[id][0]` white, `faces[id][1]` blue.
     faces: [[Face; 2]; NUM_ANIMALS as usize],
+    /// `panda[0]`: the cards whose white face has a panda symbol; `panda[1]`: whose blue face
+    /// has (derived from `faces`), so a set's pandas are found with two masks, not card by card.
+    panda: [CardSet; 2],
     elements: [Element; NUM_SUITS],
     /// The document as JSON (the same structure whatever the file format), embedded in game
     /// records that use a deck other than the shipped one.
@@ -176,6 +179,12 @@ impl Deck {
     #[inline(always)]
     pub fn face_in(&self, id: u8, blue: CardSet) -> &Face {
         self.face(id, (blue >> id) & 1 == 1)
+    }
+
+    /// The cards of `set` whose shown face (from `blue`) has a panda symbol (S-7.2).
+    #[inline(always)]
+    pub fn panda_cards(&self, set: CardSet, blue: CardSet) -> CardSet {
+        set & ((self.panda[0] & !blue) | (self.panda[1] & blue))
     }
 
     /// The element card of suit `suit`.

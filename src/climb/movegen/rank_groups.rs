@@ -39,35 +39,32 @@ struct Hand {
     units: [u8; MAX_HAND],
     wild: [u8; MAX_HAND],
     drop: [bool; MAX_HAND],
+    /// Bit `pos` per card showing a drop face.
+    drops: u32,
     /// Bit `pos` per card of each rank.
     group: [u32; NUM_RANKS],
     /// Fixed units per rank.
     fixed: [u32; NUM_RANKS],
-    /// `wild_below[r]`: wild units of the cards of ranks `< r`.
+    /// `wild_below[r]`: wild units of the cards of ranks `< r` (all zero without wild units:
+    /// only the window search with wild units reads it).
     wild_below: [u32; NUM_RANKS + 1],
+    /// Wild units of the whole hand.
+    wild_total: u32,
 }
 
 impl Hand {
-    /// Group the hand, or `None` when it needs the general path.
+    /// Group the hand into `h` (all zero before), or false when it needs the general path.
+    ///
+    /// An out-parameter, not a returned `Option<Hand>`: generation runs for every decision and
+    /// moving the ~300-byte table out of a constructor cost a `memcpy` each time.
     #[inline]
-    fn new(deck: &Deck, hand: CardSet, blue: CardSet) -> Option<Hand> {
-        let mut h = Hand {
-            len: 0,
-            id: [0; MAX_HAND],
-            rank: [0; MAX_HAND],
-            units: [0; MAX_HAND],
-            wild: [0; MAX_HAND],
-            drop: [false; MAX_HAND],
-            group: [0; NUM_RANKS],
-            fixed: [0; NUM_RANKS],
-            wild_below: [0; NUM_RANKS + 1],
-        };
+    fn fill(h: &mut Hand, deck: &Deck, hand: CardSet, blue: CardSet) -> bool {
         let mut wild_at = [0u32; NUM_RANKS];
         for id in cards::ids(hand) {
             let pos = h.len;
             let f = deck.face_in(id, blue);
             if f.rank == NO_RANK || pos == MAX_HAND {
-                return None;
+                return false;
             }
             let r = f.rank as usize;
             let units = f.units - f.wild;
@@ -76,25 +73,36 @@ impl Hand {
             h.units[pos] = units;
             h.wild[pos] = f.wild;
             h.drop[pos] = f.drop;
+            h.drops |= (f.drop as u32) << pos;
             h.group[r] |= 1 << pos;
             h.fixed[r] += units as u32;
             wild_at[r] += f.wild as u32;
+            h.wild_total += f.wild as u32;
             h.len += 1;
         }
-        for (r, &w) in wild_at.iter().enumerate() {
-            h.wild_below[r + 1] = h.wild_below[r] + w;
-            // Formations list every subset of a group: keep that table small.
-            if h.group[r].count_ones() as usize > MAX_GROUP {
-                return None;
+        if h.wild_total > 0 {
+            for (r, &w) in wild_at.iter().enumerate() {
+                h.wild_below[r + 1] = h.wild_below[r] + w;
             }
         }
-        Some(h)
+        // Formations list every subset of a group: keep that table small (a hand of at most
+        // MAX_GROUP cards cannot exceed it).
+        h.len <= MAX_GROUP || h.group.iter().all(|g| g.count_ones() as usize <= MAX_GROUP)
     }
 
-    #[inline]
-    fn wild_total(&self) -> u32 {
-        self.wild_below[NUM_RANKS]
-    }
+    const EMPTY: Hand = Hand {
+        len: 0,
+        id: [0; MAX_HAND],
+        rank: [0; MAX_HAND],
+        units: [0; MAX_HAND],
+        wild: [0; MAX_HAND],
+        drop: [false; MAX_HAND],
+        drops: 0,
+        group: [0; NUM_RANKS],
+        fixed: [0; NUM_RANKS],
+        wild_below: [0; NUM_RANKS + 1],
+        wild_total: 0,
+    };
 
     /// The hand's fixed units leave at most its wild units missing from `lo .. lo + len` with
     /// `k` units per rank (a necessary condition).
@@ -104,7 +112,7 @@ impl Hand {
         for r in lo..lo + len {
             missing += k.saturating_sub(self.fixed[r as usize]);
         }
-        missing <= self.wild_total()
+        missing <= self.wild_total
     }
 }
 
@@ -358,7 +366,7 @@ impl Windows<'_> {
         *self.nodes -= 1;
         let r = (self.lo + depth) as usize;
         // Without wild units in the hand every rank must get exactly `k` fixed units.
-        let exact = self.h.wild_total() == 0;
+        let exact = self.h.wild_total == 0;
         if self.k == 1 {
             // A run: one single-unit card of this rank, or none (a wild unit fills it).
             if !exact {
@@ -594,7 +602,7 @@ fn windows(
     if k >= 2 {
         sc.ensure_subs(h);
     }
-    if h.wild_total() == 0 {
+    if h.wild_total == 0 {
         if sc.opts_k != k {
             exact_options(
                 h,
@@ -707,7 +715,10 @@ pub(super) fn combinations(
     out: &mut Vec<Move>,
     limit: usize,
 ) -> Option<Result<(), TooMany>> {
-    let h = Hand::new(deck, hand, blue)?;
+    let mut h = Hand::EMPTY;
+    if !Hand::fill(&mut h, deck, hand, blue) {
+        return None;
+    }
     Some(generate(&h, to_beat, out, limit))
 }
 
@@ -840,10 +851,10 @@ fn generate(
             }
             // Bombs (S-4.5, S-5.2): four or more units of one rank without a drop face; they
             // beat any other play, and between bombs more units or a higher rank.
-            let drops = (0..h.len).fold(0u32, |m, p| m | (h.drop[p] as u32) << p);
+            let drops = h.drops;
             let mut starts = 0;
             for r in 0..NUM_RANKS {
-                if h.fixed[r] + h.wild_total() >= 4 {
+                if h.fixed[r] + h.wild_total >= 4 {
                     starts |= h.group[r];
                 }
             }
