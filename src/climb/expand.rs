@@ -19,13 +19,13 @@ impl ClimbState {
         out: &mut Vec<Move>,
     ) -> Result<(), TooMany> {
         let deck = &*self.settings.deck;
+        let hand = self.hands[p as usize];
         // Most hands hold no panda card: then no move expands.
-        let panda_cards = deck.panda_cards(self.hands[p as usize], self.blue);
+        let panda_cards = deck.panda_cards(hand, self.blue);
         if panda_cards == 0 || !out[start..].iter().any(|m| m.cards & panda_cards != 0) {
             return Ok(());
         }
         let base: Vec<Move> = out.split_off(start);
-        let hand = self.hands[p as usize];
         for m in base {
             if m.cards & panda_cards == 0 {
                 out.push(m);

@@ -38,7 +38,6 @@ struct Hand {
     /// Fixed units of the face (1, or 2 for a drop face).
     units: [u8; MAX_HAND],
     wild: [u8; MAX_HAND],
-    drop: [bool; MAX_HAND],
     /// Bit `pos` per card showing a drop face.
     drops: u32,
     /// Bit `pos` per card of each rank.
@@ -72,7 +71,6 @@ impl Hand {
             h.rank[pos] = f.rank;
             h.units[pos] = units;
             h.wild[pos] = f.wild;
-            h.drop[pos] = f.drop;
             h.drops |= (f.drop as u32) << pos;
             h.group[r] |= 1 << pos;
             h.fixed[r] += units as u32;
@@ -96,7 +94,6 @@ impl Hand {
         rank: [0; MAX_HAND],
         units: [0; MAX_HAND],
         wild: [0; MAX_HAND],
-        drop: [false; MAX_HAND],
         drops: 0,
         group: [0; NUM_RANKS],
         fixed: [0; NUM_RANKS],
@@ -136,7 +133,7 @@ impl Sum {
             pos: self.pos | 1 << p,
             units: self.units + h.units[p] as u32,
             wild: self.wild + h.wild[p] as u32,
-            drop: self.drop | h.drop[p],
+            drop: self.drop || (h.drops >> p) & 1 == 1,
             key: self.key.wrapping_add(KEY_PART[p]),
         }
     }
