@@ -31,11 +31,8 @@ impl ClimbState {
                 out.push(m);
                 continue;
             }
+            // At least one panda symbol: `m` holds a panda card.
             let (bamboo, pandas) = self.symbols(m.cards);
-            if pandas == 0 {
-                out.push(m);
-                continue;
-            }
             if self.settings.preset == Preset::Spin {
                 let c = self.steal_count(p, bamboo, pandas);
                 if c == 0 {

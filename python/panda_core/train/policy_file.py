@@ -65,7 +65,7 @@ def max_policy_bytes(layers: Sequence[int] | None = None) -> int:
     if layers is None:
         parameters = MAX_PARAMETERS
     else:
-        parameters = parameter_count(list(layers))
+        parameters = parameter_count(layers)
     return 8 + MAX_HEADER_BYTES + 4 * parameters
 
 

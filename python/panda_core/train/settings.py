@@ -23,6 +23,7 @@ import itertools
 import json
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from fractions import Fraction
 from typing import Any
@@ -394,7 +395,7 @@ class TrainSettings:
         ]
 
 
-def parameter_count(layers: list[int] | tuple[int, ...]) -> int:
+def parameter_count(layers: Sequence[int]) -> int:
     """Weights and biases of a network of these layer sizes (input first)."""
     return sum(a * b + b for a, b in itertools.pairwise(layers))
 

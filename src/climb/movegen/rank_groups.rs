@@ -52,12 +52,13 @@ struct Hand {
 }
 
 impl Hand {
-    /// Group the hand into `h` (all zero before), or false when it needs the general path.
+    /// Group the hand into `self` (all zero before), or false when it needs the general path.
     ///
     /// An out-parameter, not a returned `Option<Hand>`: generation runs for every decision and
     /// moving the ~300-byte table out of a constructor cost a `memcpy` each time.
     #[inline]
-    fn fill(h: &mut Hand, deck: &Deck, hand: CardSet, blue: CardSet) -> bool {
+    fn fill(&mut self, deck: &Deck, hand: CardSet, blue: CardSet) -> bool {
+        let h = self;
         let mut wild_at = [0u32; NUM_RANKS];
         for id in cards::ids(hand) {
             let pos = h.len;
@@ -713,7 +714,7 @@ pub(super) fn combinations(
     limit: usize,
 ) -> Option<Result<(), TooMany>> {
     let mut h = Hand::EMPTY;
-    if !Hand::fill(&mut h, deck, hand, blue) {
+    if !h.fill(deck, hand, blue) {
         return None;
     }
     Some(generate(&h, to_beat, out, limit))
