@@ -95,23 +95,8 @@ impl ClimbState {
             }
         }
         let start = out.len();
-        match to_beat {
-            None => movegen::try_lead_combinations(
-                &self.settings.deck,
-                hand,
-                self.blue,
-                out,
-                MAX_LEGAL_MOVES,
-            )?,
-            Some(c) => movegen::try_combinations(
-                deck,
-                hand,
-                self.blue,
-                Some(&c.shape),
-                out,
-                MAX_LEGAL_MOVES,
-            )?,
-        }
+        let shape = to_beat.map(|c| &c.shape);
+        movegen::try_combinations(deck, hand, self.blue, shape, out, MAX_LEGAL_MOVES)?;
         if self.settings.flips() || self.settings.preset == Preset::Spin {
             self.expand_pandas(p, start, out)?;
         }

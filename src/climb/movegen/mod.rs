@@ -21,7 +21,6 @@
 
 mod rank_groups;
 
-mod lead_memo;
 mod limits;
 mod permutation;
 
@@ -32,7 +31,6 @@ use super::cards::{self, CardSet, ACE, NUM_RANKS};
 use super::combo::{bomb_key, Shape};
 use super::deck::{lane, Deck};
 use super::moves::{Kind, Move, Ranks};
-use std::sync::Arc;
 
 /// What the hand's cards offer, per rank, for the window searches.
 struct HandUnits {
@@ -449,35 +447,6 @@ pub fn try_combinations(
     }
 }
 
-/// [`try_combinations`] for a lead (nothing to beat), through the per-thread memo of recent
-/// hands' leads ([`lead_memo`]): the same moves in the same order, found by filtering when a
-/// remembered hand holds this one with the same faces.
-pub fn try_lead_combinations(
-    deck: &Arc<Deck>,
-    hand: CardSet,
-    blue: CardSet,
-    out: &mut Vec<Move>,
-    limit: usize,
-) -> Result<(), TooMany> {
-    let hand = hand & cards::ANIMALS;
-    if hand == 0 {
-        return Ok(());
-    }
-    // A remembered list has at most MAX_REMEMBERED moves: it fits whatever came before it.
-    if out.len() + lead_memo::MAX_REMEMBERED <= limit && lead_memo::recall(deck, hand, blue, out) {
-        return Ok(());
-    }
-    let start = out.len();
-    match rank_groups::combinations(deck, hand, blue, None, out, limit) {
-        Some(Ok(())) => {
-            lead_memo::remember(deck, hand, blue, &out[start..]);
-            Ok(())
-        }
-        Some(Err(too_many)) => Err(too_many),
-        None => general(deck, hand, blue, None, out, limit),
-    }
-}
-
 /// The general search (any deck); the appended part is sorted canonically.
 fn general(
     deck: &Deck,
@@ -729,92 +698,6 @@ mod tests {
             assert_eq!(gen(&deck, hand, blue, None), brute(&deck, hand, blue, None));
         }
         check_against_brute(&deck, 4, scaled(100), 9);
-    }
-
-    /// Several seats' hands shrinking from lead to lead, with the changes that must not reuse
-    /// a remembered list (a stolen card, a flipped face, another deck with the same faces),
-    /// more hands than the memo has slots, and lists too long to remember: the memo gives
-    /// exactly what fresh generation gives, every time.
-    fn check_memo(decks: &[Arc<Deck>], seed: u64, rounds: usize) {
-        let mut g = SplitMix64::new(seed);
-        lead_memo::forget();
-        for _ in 0..rounds {
-            let deck = &decks[(g.next() % decks.len() as u64) as usize];
-            let seats = 1 + (g.next() % 11) as usize;
-            let size = 4 + (g.next() % 14) as u32;
-            let mut hands: Vec<(CardSet, CardSet)> = (0..seats)
-                .map(|_| {
-                    let hand = random_hand(&mut g, size);
-                    (hand, (g.next() as u128 | (g.next() as u128) << 64) & hand)
-                })
-                .collect();
-            for _ in 0..4 * seats {
-                let seat = (g.next() % seats as u64) as usize;
-                let (hand, blue) = &mut hands[seat];
-                match g.next() % 8 {
-                    0 => *hand |= cards::bit((g.next() % 65) as u8), // a steal
-                    1 => *blue ^= *hand & cards::bit((g.next() % 65) as u8), // a flip
-                    _ => {
-                        // Play one to three of the hand's cards.
-                        for _ in 0..1 + g.next() % 3 {
-                            let ids: Vec<u8> = ids(*hand).collect();
-                            if let Some(&id) = ids.get((g.next() % 20) as usize) {
-                                *hand &= !cards::bit(id);
-                            }
-                        }
-                    }
-                }
-                let mut fresh = Vec::new();
-                let fresh_result =
-                    try_combinations(deck, *hand, *blue, None, &mut fresh, MAX_LEGAL_MOVES);
-                let mut memo = vec![Move::pass()]; // what came before the combinations stays
-                let memo_result =
-                    try_lead_combinations(deck, *hand, *blue, &mut memo, MAX_LEGAL_MOVES);
-                assert_eq!(fresh_result, memo_result);
-                assert_eq!(memo[0], Move::pass());
-                assert_eq!(memo[1..], fresh[..], "hand {hand:#x} blue {blue:#x}");
-            }
-        }
-    }
-
-    #[test]
-    fn the_lead_memo_gives_what_generation_gives() {
-        let shipped = Deck::reconstructed();
-        let twin = Arc::new(Deck::clone(&shipped)); // same faces, another deck
-        let mut doc = Deck::reconstructed().doc().clone();
-        let wild = with_blue_faces(
-            &mut doc,
-            [(
-                13u8,
-                serde_json::json!({"units": ["7", "wild", "wild"], "symbols": ["fire", "fire"]}),
-            )],
-        );
-        check_memo(&[shipped, twin, wild], 21, scaled(3000));
-    }
-
-    #[test]
-    fn the_lead_memo_does_not_keep_long_lists() {
-        // Blue faces of one unit plus a wild unit: a hand of them leads with more combinations
-        // than the memo keeps.
-        let mut doc = Deck::reconstructed().doc().clone();
-        let ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
-        let deck = with_blue_faces(
-            &mut doc,
-            (0u8..4).map(|id| {
-                let rank = ranks[id as usize % 13];
-                (id, serde_json::json!({"units": [rank, "wild"], "symbols": ["fire"]}))
-            }),
-        );
-        lead_memo::forget();
-        let hand: CardSet = 0xFF | 0xFF << 20;
-        let mut first = Vec::new();
-        try_lead_combinations(&deck, hand, hand, &mut first, MAX_LEGAL_MOVES).unwrap();
-        assert!(first.len() > lead_memo::MAX_REMEMBERED, "{}", first.len());
-        let mut smaller = Vec::new();
-        let less = hand & (hand - 1);
-        try_lead_combinations(&deck, less, less, &mut smaller, MAX_LEGAL_MOVES).unwrap();
-        assert_eq!(smaller, gen(&deck, less, less, None));
-        assert_eq!(lead_memo::remembered(), 0);
     }
 
     #[test]
