@@ -336,9 +336,12 @@ struct Windows<'a> {
     k: u32,
     min_len: u8,
     max_len: u8,
-    /// Entries allowed in total, and search nodes left; `full` once either ran out.
+    /// Entries allowed in total, and search nodes left (a copy of the generation's budget,
+    /// written back when the search ends: a field, not a reference, so the per-node count stays
+    /// in a register). Running out of either sets `nodes` to 0 (the one check each node makes)
+    /// and `full`.
     limit: usize,
-    nodes: &'a mut usize,
+    nodes: usize,
     full: bool,
 }
 
@@ -357,11 +360,11 @@ struct Acc {
 impl Windows<'_> {
     /// Choose what rank `lo + depth` gives.
     fn search(&mut self, depth: u8, acc: Acc) {
-        if self.full || *self.nodes == 0 {
+        if self.nodes == 0 {
             self.full = true;
             return;
         }
-        *self.nodes -= 1;
+        self.nodes -= 1;
         let r = (self.lo + depth) as usize;
         // Without wild units in the hand every rank must get exactly `k` fixed units.
         let exact = self.h.wild_total == 0;
@@ -422,11 +425,18 @@ impl Windows<'_> {
         }
     }
 
+    /// The entries ran out: no node searches on.
+    #[cold]
+    fn stop(&mut self) {
+        self.full = true;
+        self.nodes = 0;
+    }
+
     /// A window `lo .. lo + len` closed: one play per distinct order of the missing ranks.
     fn emit(&mut self, s: &Acc, len: u8) {
         let key = lex_key(s.pos, s.key) << 16;
         if self.entries.len() >= self.limit {
-            self.full = true;
+            self.stop();
             return;
         }
         if s.wild == 0 {
@@ -447,7 +457,7 @@ impl Windows<'_> {
         }
         loop {
             if self.entries.len() >= self.limit {
-                self.full = true;
+                self.stop();
                 return;
             }
             self.keys.push(key | self.entries.len() as u64);
@@ -635,7 +645,7 @@ fn windows(
         min_len: lens.0,
         max_len: lens.1,
         limit,
-        nodes,
+        nodes: *nodes,
         full: false,
     };
     w.search(
@@ -649,6 +659,7 @@ fn windows(
             lanes: 0,
         },
     );
+    *nodes = w.nodes;
     !w.full
 }
 
