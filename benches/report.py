@@ -1,9 +1,11 @@
 """Print the ratios the issues ask for from a ``--benchmark-json`` file, then every issue-24
-target against its peer or bound, from that file and an ``benches/ab.py --json`` file.
+target against its peer or bound, from that file, a ``benches/ab.py --json`` file and a
+``benches/bound_cost.py --json`` file.
 
 python -m pytest benches --benchmark-only --benchmark-json=bench.json
 python benches/ab.py 97a3c3f --json ab.json
-python benches/report.py bench.json --ab ab.json
+python benches/bound_cost.py --json bound.json
+python benches/report.py bench.json --ab ab.json --bound bound.json
 """
 
 from __future__ import annotations
@@ -206,7 +208,7 @@ def not_measured(label: str, run: str, why: str = "") -> Target:
 
 
 def si(x: float, unit: str) -> str:
-    for scale, prefix in ((1e6, " M"), (1e3, " k")):
+    for scale, prefix in ((1e9, " G"), (1e6, " M"), (1e3, " k")):
         if x >= scale:
             return f"{x / scale:.3g}{prefix} {unit}"
     return f"{x:.3g} {unit}"
@@ -301,7 +303,31 @@ def neural_cost(ab: dict[str, Any] | None, benches: dict[str, Any] | None, game:
     return Target(label, line, ratio <= 1)
 
 
-def targets(benches: dict[str, Any] | None, ab: dict[str, Any] | None) -> list[Target]:
+BOUND_RUN = "python benches/bound_cost.py --json bound.json"
+
+
+def bound_cost(bound: dict[str, Any] | None, game: str) -> Target:
+    """The climbing search's instructions spent on the move bound's checks: the bounded build's
+    count over the count with the checks compiled out (benches/bound_cost.py, one run)."""
+    label = f"{game} search: move bound's share of instructions"
+    counts = None if bound is None else bound.get("games", {}).get(game)
+    if counts is None:
+        why = "no --bound file" if bound is None else f"the --bound file has no {game} counts"
+        return not_measured(label, BOUND_RUN, why)
+    bounded, unbounded = int(counts["bounded"]), int(counts["unbounded"])
+    share = (bounded - unbounded) / bounded
+    line = (
+        f"{si(bounded - unbounded, 'instr')} / {si(bounded, 'instr')} = {share:.2%} "
+        f"(target <= 1%; {bound.get('bot')}, {bound.get('games_per_preset')} games)"
+    )
+    return Target(label, line, share <= 0.01)
+
+
+def targets(
+    benches: dict[str, Any] | None,
+    ab: dict[str, Any] | None,
+    bound: dict[str, Any] | None = None,
+) -> list[Target]:
     return [
         win_back(ab, f"head batch vs {REFERENCE} (A/B)", "head_batch", 1.1),
         win_back(ab, f"Python-driven head loop vs {REFERENCE} (A/B)", "head_python_loop", 1.0),
@@ -309,6 +335,7 @@ def targets(benches: dict[str, Any] | None, ab: dict[str, Any] | None) -> list[T
         against_peer(benches, ab, "spin"),
         *(vector_bound(ab, g) for g in ("head", "year", "spin")),
         *(neural_cost(ab, benches, g) for g in ("year", "spin")),
+        *(bound_cost(bound, g) for g in ("year", "spin")),
     ]
 
 
@@ -316,6 +343,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("bench", nargs="?", default="bench.json", help="pytest-benchmark json")
     p.add_argument("--ab", help="benches/ab.py --json output (base 97a3c3f for the win-back)")
+    p.add_argument("--bound", help="benches/bound_cost.py --json output")
     args = p.parse_args(argv)
     benches = load_benches(args.bench) if os.path.exists(args.bench) else None
     if benches is None:
@@ -326,9 +354,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.ab:
         with open(args.ab, encoding="utf-8") as f:
             ab = json.load(f)
+    bound = None
+    if args.bound:
+        with open(args.bound, encoding="utf-8") as f:
+            bound = json.load(f)
     print()
     print("issue 24 targets: measured / peer or bound = ratio (target)")
-    for t in targets(benches, ab):
+    for t in targets(benches, ab, bound):
         print(f"  {t}")
     return 0
 

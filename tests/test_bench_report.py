@@ -76,14 +76,27 @@ AB: dict[str, Any] = {
 }
 
 
-def lines(benches: dict[str, Any] | None, ab: dict[str, Any] | None) -> dict[str, Any]:
+def lines(
+    benches: dict[str, Any] | None, ab: dict[str, Any] | None, bound: dict[str, Any] | None = None
+) -> dict[str, Any]:
     loaded = None if benches is None else {b["name"]: b for b in benches["benchmarks"]}
-    return {t.label: t for t in report.targets(loaded, ab)}
+    return {t.label: t for t in report.targets(loaded, ab, bound)}
+
+
+BOUND: dict[str, Any] = {
+    "commit": "f" * 40,
+    "bot": "ismcts:200",
+    "games_per_preset": 4,
+    "games": {
+        "year": {"bounded": 4_000_000_000, "unbounded": 3_980_000_000},  # 0.5%
+        "spin": {"bounded": 5_000_000_000, "unbounded": 4_900_000_000},  # 2%
+    },
+}
 
 
 def test_each_target_is_measured_over_its_peer_or_bound_with_a_verdict() -> None:
     got = lines(BENCH, AB)
-    assert len(got) == 9
+    assert len(got) == 11
     head = got["head batch vs 97a3c3f (A/B)"]
     assert head.met is True
     assert head.line == (
@@ -170,7 +183,24 @@ def test_main_prints_the_old_ratios_then_the_targets(
     assert "issue 24 targets" in out
     verdicts = [line.split()[-1] for line in out.split("issue 24 targets")[1].splitlines()[1:]]
     assert sorted(verdicts).count("MET") == 4 and verdicts.count("MISSED") == 4
-    assert len(verdicts) == 9  # and spin's vector line: not measured (no vector_spin case)
+    assert len(verdicts) == 11  # spin's vector line and the bound's: not measured
     assert report.main([str(tmp_path / "none.json")]) == 0
     out = capsys.readouterr().out
     assert "none.json: no such file" in out and "not measured (run:" in out
+
+
+def test_the_bound_share_comes_from_a_bound_cost_run() -> None:
+    got = lines(BENCH, AB, BOUND)
+    year = got["year search: move bound's share of instructions"]
+    assert (year.met, year.line) == (
+        True,
+        "20 M instr / 4 G instr = 0.50% (target <= 1%; ismcts:200, 4 games)",
+    )
+    assert got["spin search: move bound's share of instructions"].met is False
+    missing = lines(BENCH, AB)["year search: move bound's share of instructions"]
+    assert missing.met is None
+    assert "python benches/bound_cost.py --json bound.json" in missing.line
+    partial = copy.deepcopy(BOUND)
+    del partial["games"]["spin"]
+    spin = lines(BENCH, AB, partial)["spin search: move bound's share of instructions"]
+    assert spin.met is None and "no spin counts" in spin.line
