@@ -81,6 +81,10 @@ FINE_TUNES: dict[str, TrainSettings] = {
         game="year", seed=TUNE_SEED, decisions=15_000_000, num_envs=64, eval_every=1_500_000,
         eval_games=1000, target="round", lr=1e-4, opponents="heuristic:0.75",
     ),
+    "spin": TrainSettings(
+        game="spin", seed=TUNE_SEED, decisions=15_000_000, num_envs=64, eval_every=1_500_000,
+        eval_games=1000, target="round", lr=1e-4, opponents="heuristic:0.75",
+    ),
 }  # fmt: skip
 """Second runs from the first run's shipped checkpoint (``init_policy`` is filled in): the one
 that won its A/B run against the first run's recipe continued (docs/train_your_agent.md)."""
