@@ -32,8 +32,8 @@ PATCH = ROOT / "benches" / "unbounded.patch"
 EXAMPLE = Path("release") / "examples" / "ismcts_eval"
 
 
-def run(cmd: list[str], cwd: Path, **kw: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(cmd, cwd=cwd, check=True, text=True, capture_output=True, **kw)  # type: ignore[call-overload, no-any-return]
+def run(cmd: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(cmd, cwd=cwd, check=True, text=True, capture_output=True)
 
 
 def build(tree: Path, target: Path) -> Path:
